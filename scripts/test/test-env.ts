@@ -1,0 +1,9 @@
+/** Settings every test process gets (unit, database and end-to-end). Values are test-only. */
+export const TEST_ENV = {
+  NODE_ENV: "test",
+  APP_SECRET: "test-app-secret-0123456789abcdef0123456789",
+  MARKET_UPSTREAM_SECRET: "test-market-upstream-secret",
+  NEXTAUTH_SECRET: "test-app-secret-0123456789abcdef0123456789",
+  ARCHIVE_SCHEDULER: "off",
+  NEXT_TELEMETRY_DISABLED: "1",
+} as const;

@@ -1,0 +1,3 @@
+import { TEST_ENV } from "./test-env";
+
+for (const [k, v] of Object.entries(TEST_ENV)) process.env[k] ??= v;

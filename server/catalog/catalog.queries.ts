@@ -1,0 +1,74 @@
+// The only file of the catalog domain that touches Prisma.
+import { db, type Tx } from "../db/client";
+import { newId } from "../lib/ids";
+
+export type SellerRow = {
+  id: string;
+  slug: string;
+  name: string;
+  signingSecret: string | null;
+  payToAddress: string | null;
+  catalogVersion: number;
+};
+
+const sellerSelect = { id: true, slug: true, name: true, signingSecret: true, payToAddress: true, catalogVersion: true } as const;
+
+export async function findSellerByHost(hostname: string): Promise<SellerRow | null> {
+  const host = await db.sellerHost.findUnique({ where: { hostname }, select: { seller: { select: sellerSelect } } });
+  return host?.seller ?? null;
+}
+
+export async function findSellerById(id: string): Promise<SellerRow | null> {
+  return db.seller.findUnique({ where: { id }, select: sellerSelect });
+}
+
+export async function loadCatalogRows(sellerId: string) {
+  return db.seller.findUnique({
+    where: { id: sellerId },
+    select: {
+      ...sellerSelect,
+      hosts: { select: { hostname: true }, orderBy: { hostname: "asc" } },
+      services: { orderBy: [{ sortOrder: "asc" }, { slug: "asc" }] },
+      operations: { orderBy: [{ sortOrder: "asc" }, { key: "asc" }] },
+      meters: { include: { price: true }, orderBy: { key: "asc" } },
+      plans: { include: { meters: { include: { meter: { select: { key: true } } } } }, orderBy: [{ sortOrder: "asc" }, { slug: "asc" }] },
+    },
+  });
+}
+
+export type CatalogRows = NonNullable<Awaited<ReturnType<typeof loadCatalogRows>>>;
+
+/**
+ * Change a meter's per-request price. One transaction: the price (guarded by the seller, so another seller's
+ * meter id matches nothing), the audit row, and the catalog version bump that makes every instance reload.
+ */
+export async function updateMeterPrice(input: { sellerId: string; meterId: string; amountMicros: bigint; actorId: string | null }) {
+  return db.$transaction(async (tx: Tx) => {
+    const before = await tx.price.findFirst({ where: { meterId: input.meterId, sellerId: input.sellerId }, include: { meter: { select: { key: true } } } });
+    if (!before) return null;
+    const after = await tx.price.update({ where: { id: before.id }, data: { amountMicros: input.amountMicros } });
+    await tx.auditLog.create({
+      data: {
+        id: newId("aud"),
+        sellerId: input.sellerId,
+        actorId: input.actorId,
+        action: "price.update",
+        targetType: "price",
+        targetId: before.id,
+        before: { meter: before.meter.key, amountMicros: before.amountMicros.toString() },
+        after: { meter: before.meter.key, amountMicros: after.amountMicros.toString() },
+      },
+    });
+    await tx.seller.update({ where: { id: input.sellerId }, data: { catalogVersion: { increment: 1 } } });
+    return { meterKey: before.meter.key, beforeMicros: before.amountMicros, afterMicros: after.amountMicros };
+  });
+}
+
+export async function findAuditLogs(sellerId: string, take = 50) {
+  return db.auditLog.findMany({
+    where: { sellerId },
+    orderBy: { createdAt: "desc" },
+    take,
+    include: { actor: { select: { email: true } } },
+  });
+}

@@ -1,0 +1,79 @@
+// Environment, validated once with zod. A missing or bad setting fails start-up with a message naming it.
+// Read lazily (first call), because `next build` imports modules without a runtime environment.
+import { z } from "zod";
+
+const bool = z
+  .enum(["1", "0", "true", "false", "yes", "no", "on", "off"])
+  .transform((v) => ["1", "true", "yes", "on"].includes(v));
+
+const schema = z.object({
+  NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+  DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/, error: "must be a postgresql:// URL" }),
+  /** Pool size per app instance. */
+  DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(20),
+  PORT: z.coerce.number().int().min(1).max(65535).default(3000),
+  /** Master secret; sub-keys (402 challenges, sessions, token encryption) are derived from it with HKDF. */
+  APP_SECRET: z.string().min(32, "must be at least 32 characters"),
+  /** Public origin used in links (payUrl, verification_uri, x-next). Default: the request's own origin. */
+  PUBLIC_URL: z.url().optional(),
+  /** Trust X-Forwarded-Host/Proto from a reverse proxy when resolving the seller and building links. */
+  TRUST_PROXY: bool.default(false),
+
+  // --- market data upstream (served by this app under /upstream/market/v1) ---
+  /** The secret the built-in market data upstream accepts gateway signatures with (the demo seller's signing secret). */
+  MARKET_UPSTREAM_SECRET: z.string().min(16, "must be at least 16 characters"),
+  /** embedded: data shipped in npm packages and committed snapshots (offline). live: Massive, Treasury, Hyperliquid. */
+  MARKET_PROVIDER: z.enum(["embedded", "live"]).default("embedded"),
+  MASSIVE_API_KEY: z.string().optional(),
+  MASSIVE_BASE_URL: z.url().default("https://api.massive.com"),
+  TREASURY_BASE_URL: z.url().default("https://api.fiscaldata.treasury.gov/services/api/fiscal_service"),
+  HYPERLIQUID_BASE_URL: z.url().default("https://api.hyperliquid.xyz"),
+  /** Run the archive capture scheduler inside the app (safe with many instances: a PostgreSQL advisory lock). */
+  ARCHIVE_SCHEDULER: bool.default(true),
+
+  // --- chain and settlement ---
+  RPC_URL: z.url().default("http://127.0.0.1:8545"),
+  FACILITATOR: z.enum(["local", "remote"]).default("local"),
+  FACILITATOR_URL: z.url().optional(),
+  /** Gas wallet of the local facilitator (submits transferWithAuthorization). */
+  FACILITATOR_PRIVATE_KEY: z
+    .string()
+    .regex(/^0x[0-9a-fA-F]{64}$/, "must be a 0x-prefixed 32-byte hex private key")
+    .optional(),
+});
+
+export type Env = z.infer<typeof schema>;
+
+let cached: Env | undefined;
+
+export class EnvError extends Error {
+  constructor(readonly issues: string[]) {
+    super(`Invalid environment:\n${issues.map((i) => `  - ${i}`).join("\n")}\nSee README.md "Configuration".`);
+    this.name = "EnvError";
+  }
+}
+
+export function parseEnv(source: Record<string, string | undefined>): Env {
+  // Empty strings count as unset, so `FOO=` in a .env file falls back to the default.
+  const cleaned = Object.fromEntries(Object.entries(source).filter(([, v]) => v !== undefined && v !== ""));
+  const res = schema.safeParse(cleaned);
+  if (!res.success) {
+    throw new EnvError(res.error.issues.map((i) => `${i.path.join(".") || "(root)"}: ${i.message}`));
+  }
+  const env = res.data;
+  if (env.FACILITATOR === "remote" && !env.FACILITATOR_URL)
+    throw new EnvError(["FACILITATOR_URL: required when FACILITATOR=remote"]);
+  if (env.MARKET_PROVIDER === "live" && !env.MASSIVE_API_KEY)
+    throw new EnvError(["MASSIVE_API_KEY: required when MARKET_PROVIDER=live"]);
+  return env;
+}
+
+export function env(): Env {
+  cached ??= parseEnv(process.env);
+  return cached;
+}
+
+/** Tests only: forget the parsed environment after changing process.env. */
+export function resetEnvForTests(): void {
+  cached = undefined;
+}

@@ -1,0 +1,140 @@
+// One table from error code to HTTP status. Every error the API sends is JSON:
+//   { "error": code, "reason"?: string, "detail"?: string, ...extra }
+// Codes and statuses follow SERVICE.md part 7; where the spec leaves a status blank, the choice is made
+// here once and documented in README.md ("Errors").
+
+export const ERROR_STATUS = {
+  // --- payment and access (part 7) ---
+  payment_required: 402,
+  bearer_required: 401,
+  invalid_token: 401,
+  entitlements_not_available: 501,
+  identity_invalid: 401,
+  plan_required: 403,
+  access_not_found: 403,
+  usage_exhausted: 403,
+  settlement_failed: 402,
+  payment_refunded: 409,
+  payment_consumed: 409,
+  payment_failed: 409,
+  payment_released: 409,
+  payment_incomplete: 402,
+  payment_unknown: 404,
+  payment_provider_unavailable: 503,
+  payment_invalid: 402,
+  payment_in_progress: 409,
+  // --- bad request (part 7) ---
+  invalid_request: 400,
+  payg_not_purchasable: 400,
+  amount_required: 400,
+  amount_not_cent_increment: 400,
+  amount_below_minimum: 400,
+  amount_above_maximum: 400,
+  amount_below_card_minimum: 400,
+  // --- not found (part 7 and general) ---
+  seller_not_found: 404,
+  plan_not_found: 404,
+  service_not_found: 404,
+  not_found: 404,
+  unknown_ticker: 404,
+  artifact_not_found: 404,
+  archive_day_not_found: 404,
+  // --- seller or configuration (part 7) ---
+  signing_secret_required: 409,
+  payment_request_mismatch: 409,
+  payment_amount_mismatch: 409,
+  usage_not_priced: 409,
+  // --- registration (part 5) ---
+  issuer_not_enabled: 400,
+  replay_detected: 401,
+  login_required: 401,
+  interaction_required: 401,
+  missing_verified_email: 400,
+  invalid_audience: 401,
+  expired: 401,
+  invalid_signature: 401,
+  invalid_login_hint: 400,
+  anonymous_registration_disabled: 403,
+  service_auth_registration_disabled: 403,
+  invalid_refresh_token: 400,
+  // --- claim (part 5) ---
+  invalid_claim_token: 400,
+  too_many_attempts: 429,
+  claim_not_confirmed: 409,
+  invalid_user_code: 400,
+  user_code_expired: 410,
+  claim_denied: 403,
+  claim_expired: 410,
+  already_claimed: 409,
+  // --- token exchange (part 5, RFC 6749 section 5.2) ---
+  invalid_grant: 400,
+  unsupported_grant_type: 400,
+  invalid_client: 401,
+  // --- upstream signature (market data upstream) ---
+  invalid_upstream_signature: 401,
+  not_included: 403,
+  upstream_unavailable: 502,
+  upstream_timeout: 504,
+  // --- general ---
+  unauthorized: 401,
+  forbidden: 403,
+  method_not_allowed: 405,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  rate_limit_exceeded: 429,
+  internal_error: 500,
+  not_implemented: 501,
+} as const satisfies Record<string, number>;
+
+export type ErrorCode = keyof typeof ERROR_STATUS;
+
+export type ErrorBody = {
+  error: ErrorCode;
+  reason?: string;
+  detail?: string;
+  [extra: string]: unknown;
+};
+
+/** The one error type domain code throws. `extra` fields are merged into the JSON body. */
+export class AppError extends Error {
+  readonly code: ErrorCode;
+  readonly reason?: string;
+  readonly detail?: string;
+  readonly extra?: Record<string, unknown>;
+  readonly headers?: Record<string, string>;
+
+  constructor(
+    code: ErrorCode,
+    opts: { reason?: string; detail?: string; extra?: Record<string, unknown>; headers?: Record<string, string>; cause?: unknown } = {},
+  ) {
+    super(opts.detail ?? opts.reason ?? code, { cause: opts.cause });
+    this.name = "AppError";
+    this.code = code;
+    this.reason = opts.reason;
+    this.detail = opts.detail;
+    this.extra = opts.extra;
+    this.headers = opts.headers;
+  }
+
+  get status(): number {
+    return ERROR_STATUS[this.code];
+  }
+
+  toBody(): ErrorBody {
+    return {
+      error: this.code,
+      ...(this.reason !== undefined ? { reason: this.reason } : {}),
+      ...(this.detail !== undefined ? { detail: this.detail } : {}),
+      ...this.extra,
+    };
+  }
+}
+
+export function isAppError(e: unknown): e is AppError {
+  return e instanceof AppError;
+}
+
+/** Shorthand for a 400 naming the offending parameter and the rule it broke. */
+export function invalidParameter(parameter: string, detail: string): AppError {
+  return new AppError("invalid_request", { reason: "invalid_parameter", detail, extra: { parameter } });
+}

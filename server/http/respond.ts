@@ -1,0 +1,54 @@
+import { AppError, type ErrorCode } from "./errors";
+
+/** Headers browsers may read from our responses (x402 and MPP clients running in a page need them). */
+export const EXPOSED_HEADERS = [
+  "PAYMENT-REQUIRED",
+  "PAYMENT-RESPONSE",
+  "X-PAYMENT-RESPONSE",
+  "WWW-Authenticate",
+  "Payment-Receipt",
+  "svc-billing",
+  "svc-usage-error",
+  "svc-payment-id",
+  "Link",
+  "Retry-After",
+  "X-Request-Id",
+].join(", ");
+
+export const ALLOWED_REQUEST_HEADERS = [
+  "Authorization",
+  "Content-Type",
+  "X-PAYMENT",
+  "PAYMENT-SIGNATURE",
+  "SVC-Agent-Authorization",
+  "svc-payment-id",
+  "Idempotency-Key",
+].join(", ");
+
+export function corsHeaders(): Record<string, string> {
+  return {
+    "Access-Control-Allow-Origin": "*",
+    "Access-Control-Expose-Headers": EXPOSED_HEADERS,
+  };
+}
+
+/** JSON with BigInt written as strings (money never reaches JSON as a float). */
+export function stringifyJson(body: unknown, pretty = false): string {
+  return JSON.stringify(body, (_k, v) => (typeof v === "bigint" ? v.toString() : v), pretty ? 2 : undefined);
+}
+
+export function json(body: unknown, init: ResponseInit = {}): Response {
+  const headers = new Headers(init.headers);
+  if (!headers.has("content-type")) headers.set("content-type", "application/json; charset=utf-8");
+  return new Response(stringifyJson(body), { ...init, headers });
+}
+
+export function errorResponse(err: AppError, requestId?: string): Response {
+  const headers: Record<string, string> = { "cache-control": "no-store", ...err.headers };
+  if (requestId) headers["x-request-id"] = requestId;
+  return json(err.toBody(), { status: err.status, headers });
+}
+
+export function error(code: ErrorCode, opts?: ConstructorParameters<typeof AppError>[1]): Response {
+  return errorResponse(new AppError(code, opts));
+}

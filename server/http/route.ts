@@ -1,0 +1,115 @@
+// The one wrapper every agent-facing route handler goes through: seller resolution, CORS, JSON errors in
+// the spec's shape (never an HTML page or a stack trace), 405s for wrong methods, request ids, logging.
+import { randomUUID } from "node:crypto";
+import { getCatalog, type Catalog } from "../catalog/catalog";
+import type { SellerRow } from "../catalog/catalog.queries";
+import { resolveSeller } from "../catalog/resolve-seller";
+import { env } from "../env";
+import { AppError, isAppError } from "./errors";
+import { ALLOWED_REQUEST_HEADERS, corsHeaders, errorResponse } from "./respond";
+
+export const HTTP_METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"] as const;
+export type HttpMethod = (typeof HTTP_METHODS)[number];
+
+export type RouteContext = {
+  req: Request;
+  url: URL;
+  params: Record<string, string | string[]>;
+  requestId: string;
+  /** The storefront addressed by the Host header (404 seller_not_found otherwise). Memoised per request. */
+  seller(): Promise<SellerRow>;
+  catalog(): Promise<Catalog>;
+  /** Public origin for links: PUBLIC_URL, else the request's own scheme and host. */
+  origin: string;
+};
+
+export type Handler = (ctx: RouteContext) => Promise<Response> | Response;
+type NextHandler = (req: Request, segment: { params: Promise<Record<string, string | string[]>> }) => Promise<Response>;
+
+function publicOrigin(req: Request, url: URL): string {
+  const e = env();
+  if (e.PUBLIC_URL) return e.PUBLIC_URL.replace(/\/$/, "");
+  const host = (e.TRUST_PROXY && req.headers.get("x-forwarded-host")) || req.headers.get("host") || url.host;
+  const proto = (e.TRUST_PROXY && req.headers.get("x-forwarded-proto")) || url.protocol.replace(":", "");
+  return `${proto}://${host}`;
+}
+
+function sellerHost(req: Request): string | null {
+  const e = env();
+  return (e.TRUST_PROXY && req.headers.get("x-forwarded-host")) || req.headers.get("host");
+}
+
+async function run(handler: Handler, req: Request, rawParams: Record<string, string | string[]>): Promise<Response> {
+  const requestId = req.headers.get("x-request-id")?.slice(0, 64) || randomUUID();
+  let response: Response;
+  try {
+    const url = new URL(req.url);
+    let sellerP: Promise<SellerRow> | undefined;
+    let catalogP: Promise<Catalog> | undefined;
+    const ctx: RouteContext = {
+      req,
+      url,
+      params: rawParams,
+      requestId,
+      origin: publicOrigin(req, url),
+      seller: () => (sellerP ??= resolveSeller(sellerHost(req))),
+      catalog: () => (catalogP ??= ctx.seller().then(getCatalog)),
+    };
+    response = await handler(ctx);
+  } catch (err) {
+    if (isAppError(err)) {
+      response = errorResponse(err, requestId);
+    } else {
+      // Details go to the log, never to the client.
+      console.error(`[${requestId}] ${req.method} ${safePath(req.url)} failed:`, err);
+      response = errorResponse(new AppError("internal_error", { detail: "unexpected error; quote request_id when reporting it", extra: { request_id: requestId } }), requestId);
+    }
+  }
+  const headers = new Headers(response.headers);
+  for (const [k, v] of Object.entries(corsHeaders())) if (!headers.has(k)) headers.set(k, v);
+  headers.set("x-request-id", requestId);
+  return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
+}
+
+function safePath(url: string): string {
+  try {
+    return new URL(url).pathname;
+  } catch {
+    return "?";
+  }
+}
+
+/** Wrap one handler as a Next.js route handler. */
+export function route(handler: Handler): NextHandler {
+  return async (req, segment) => run(handler, req, (await segment?.params) ?? {});
+}
+
+/**
+ * All HTTP methods for a route file: the given handlers, a CORS preflight for OPTIONS, HEAD from GET, and a
+ * JSON 405 for everything else. Use as `export const { GET, POST, ... } = methods({ GET: ... })`.
+ */
+export function methods(handlers: Partial<Record<Exclude<HttpMethod, "OPTIONS" | "HEAD">, Handler>>): Record<HttpMethod, NextHandler> {
+  const allowed = [...Object.keys(handlers), ...(handlers.GET ? ["HEAD"] : []), "OPTIONS"];
+  const notAllowed: Handler = (ctx) => {
+    throw new AppError("method_not_allowed", {
+      detail: `${ctx.req.method} is not supported here; use ${allowed.filter((m) => m !== "OPTIONS").join(", ")}`,
+      headers: { allow: allowed.join(", ") },
+    });
+  };
+  const preflight: Handler = () =>
+    new Response(null, {
+      status: 204,
+      headers: {
+        allow: allowed.join(", "),
+        "access-control-allow-methods": allowed.join(", "),
+        "access-control-allow-headers": ALLOWED_REQUEST_HEADERS,
+        "access-control-max-age": "600",
+      },
+    });
+  const out = {} as Record<HttpMethod, NextHandler>;
+  for (const m of HTTP_METHODS) {
+    const h = m === "OPTIONS" ? preflight : m === "HEAD" ? (handlers.GET ?? notAllowed) : (handlers[m as keyof typeof handlers] ?? notAllowed);
+    out[m] = route(h);
+  }
+  return out;
+}
