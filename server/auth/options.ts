@@ -1,0 +1,90 @@
+// next-auth (v4) for people: sellers sign in to the console with email + password ("seller" credentials
+// provider); humans confirming agent claims sign in with the providers in server/identity (added by the
+// identity work). Sessions are JWTs in an HttpOnly cookie; `kind` tells a seller from a human.
+import type { NextAuthOptions } from "next-auth";
+import CredentialsProvider from "next-auth/providers/credentials";
+import { env } from "../env";
+import { deriveKey } from "../lib/derive-key";
+import { authenticateSeller } from "./authenticate-seller";
+
+export type SessionKind = "seller" | "human";
+
+declare module "next-auth" {
+  interface Session {
+    user: { id: string; email: string; name?: string | null; kind: SessionKind; sellerId?: string };
+  }
+  interface User {
+    kind?: SessionKind;
+    sellerId?: string;
+  }
+}
+declare module "next-auth/jwt" {
+  interface JWT {
+    uid?: string;
+    kind?: SessionKind;
+    sellerId?: string;
+  }
+}
+
+// next-auth v4 takes the public origin from the request (X-Forwarded-Host, which Next sets) when this is on,
+// so the same build works on localhost, 127.0.0.1 and any seller host without NEXTAUTH_URL.
+process.env.AUTH_TRUST_HOST ??= "1";
+
+/** Extra providers and callbacks contributed by other domains (the identity work adds human sign-in here). */
+export const extraProviders: NextAuthOptions["providers"] = [];
+
+let cached: NextAuthOptions | undefined;
+
+export function authOptions(): NextAuthOptions {
+  if (cached) return cached;
+  cached = {
+    secret: deriveKey("next-auth").toString("base64url"),
+    session: { strategy: "jwt", maxAge: 8 * 60 * 60 },
+    pages: { signIn: "/console/sign-in" },
+    useSecureCookies: (env().PUBLIC_URL ?? "").startsWith("https://"),
+    providers: [
+      CredentialsProvider({
+        id: "seller",
+        name: "Seller account",
+        credentials: { email: { label: "Email", type: "email" }, password: { label: "Password", type: "password" } },
+        async authorize(credentials) {
+          if (!credentials?.email || !credentials.password) return null;
+          const p = await authenticateSeller(credentials.email, credentials.password);
+          return p ? { id: p.id, email: p.email, name: p.name, kind: "seller", sellerId: p.sellerId } : null;
+        },
+      }),
+      ...extraProviders,
+    ],
+    callbacks: {
+      async jwt({ token, user }) {
+        if (user) {
+          token.uid = user.id;
+          token.kind = user.kind ?? "human";
+          token.sellerId = user.sellerId;
+        }
+        return token;
+      },
+      async session({ session, token }) {
+        session.user = {
+          id: token.uid ?? "",
+          email: token.email ?? "",
+          name: token.name,
+          kind: token.kind ?? "human",
+          sellerId: token.kind === "seller" ? token.sellerId : undefined,
+        };
+        return session;
+      },
+      async redirect({ url, baseUrl }) {
+        // Only same-origin redirects (no open redirect through callbackUrl).
+        if (url.startsWith("/")) return `${baseUrl}${url}`;
+        try {
+          if (new URL(url).origin === baseUrl) return url;
+        } catch {
+          /* fall through */
+        }
+        return baseUrl;
+      },
+    },
+  };
+  return cached;
+}
