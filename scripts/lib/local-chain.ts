@@ -1,7 +1,97 @@
-// Local EVM for x402/MPP settlement: anvil answering as Base (chain 8453) with a USDC-like EIP-3009 token
-// at the Base USDC address. Implemented by the gateway work (issue 4); until then it starts nothing.
+// Local EVM for x402/MPP settlement: a real anvil answering as Base (chain 8453) with a USDC-like EIP-3009
+// token placed at the Base USDC address, so unmodified x402 clients (which only pay Base USDC) pay it.
+//
+// Accounts (anvil's default mnemonic "test test ... junk"):
+//   0     facilitator gas wallet (submits transferWithAuthorization)
+//   1-9   demo payer wallets, 1,000 test USDC each
+//   10    the demo seller's payTo (receives payments; prisma/seed.ts DEMO_SELLER.payTo)
+import { spawn, type ChildProcess } from "node:child_process";
+import path from "node:path";
+import { createTestClient, createWalletClient, http, parseUnits, publicActions, type Hex } from "viem";
+import { mnemonicToAccount } from "viem/accounts";
+import { CHAIN, CHAIN_ID, USDC_ADDRESS } from "../../server/chain/config";
+import { TOKEN_ABI, TOKEN_RUNTIME_BYTECODE } from "../../server/chain/token";
+import { freePort } from "./embedded-postgres";
+
 export type LocalChain = { env: Record<string, string>; summary: string[]; stop: () => Promise<void> };
 
-export async function startLocalChain(_opts: { log: (line: string) => void; port?: number }): Promise<LocalChain | null> {
-  return null;
+export const ANVIL_MNEMONIC = "test test test test test test test test test test test junk";
+export const PAYER_FUNDING_USDC = "1000";
+
+/** The private key of anvil's default account `index` (0 = gas wallet, 1-9 = payers, 10 = demo payTo). */
+export function anvilPrivateKey(index: number): Hex {
+  const key = mnemonicToAccount(ANVIL_MNEMONIC, { addressIndex: index }).getHdKey().privateKey;
+  return `0x${Buffer.from(key!).toString("hex")}`;
+}
+
+export function anvilAddress(index: number): `0x${string}` {
+  return mnemonicToAccount(ANVIL_MNEMONIC, { addressIndex: index }).address;
+}
+
+function anvilBinary(): string {
+  return process.env.ANVIL_BIN ?? path.join(process.cwd(), "node_modules", "@foundry-rs", "anvil-linux-amd64", "bin", "anvil");
+}
+
+async function waitForRpc(url: string, child: ChildProcess, timeoutMs = 15_000): Promise<void> {
+  const t0 = Date.now();
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`anvil exited with code ${child.exitCode} before answering`);
+    try {
+      const res = await fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "eth_chainId", params: [] }) });
+      if (res.ok) return;
+    } catch {
+      /* not up yet */
+    }
+    if (Date.now() - t0 > timeoutMs) throw new Error(`anvil did not answer on ${url} within ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/** Place the token at the USDC address and fund the payer wallets. Idempotent on a running chain. */
+export async function installUsdc(rpcUrl: string, payerIndexes = [1, 2, 3, 4, 5, 6, 7, 8, 9]): Promise<void> {
+  const test = createTestClient({ chain: CHAIN, mode: "anvil", transport: http(rpcUrl) });
+  await test.setCode({ address: USDC_ADDRESS, bytecode: TOKEN_RUNTIME_BYTECODE });
+  const wallet = createWalletClient({ account: mnemonicToAccount(ANVIL_MNEMONIC, { addressIndex: 0 }), chain: CHAIN, transport: http(rpcUrl) }).extend(publicActions);
+  const amount = parseUnits(PAYER_FUNDING_USDC, 6);
+  let nonce = await wallet.getTransactionCount({ address: wallet.account.address, blockTag: "pending" });
+  const hashes: Hex[] = [];
+  for (const i of payerIndexes) {
+    const to = anvilAddress(i);
+    const balance = (await wallet.readContract({ address: USDC_ADDRESS, abi: TOKEN_ABI, functionName: "balanceOf", args: [to] })) as bigint;
+    if (balance >= amount) continue;
+    hashes.push(await wallet.writeContract({ address: USDC_ADDRESS, abi: TOKEN_ABI, functionName: "mint", args: [to, amount - balance], nonce: nonce++ }));
+  }
+  for (const hash of hashes) await wallet.waitForTransactionReceipt({ hash, pollingInterval: 20 });
+}
+
+export async function startLocalChain(opts: { log: (line: string) => void; port?: number }): Promise<LocalChain | null> {
+  const t0 = Date.now();
+  const port = await freePort(opts.port ?? 8545);
+  const child = spawn(anvilBinary(), ["--chain-id", String(CHAIN_ID), "--port", String(port), "--host", "127.0.0.1", "--silent", "--mnemonic", ANVIL_MNEMONIC, "--accounts", "11"], {
+    stdio: ["ignore", "ignore", "pipe"],
+  });
+  child.stderr?.on("data", (d: Buffer) => opts.log(`anvil: ${d.toString().trim()}`));
+  const rpcUrl = `http://127.0.0.1:${port}`;
+  const stop = async () => {
+    if (child.exitCode !== null) return;
+    const exited = new Promise<void>((r) => child.once("exit", () => r()));
+    child.kill("SIGTERM");
+    await Promise.race([exited, new Promise((r) => setTimeout(r, 2000))]);
+    if (child.exitCode === null) child.kill("SIGKILL");
+  };
+  try {
+    await waitForRpc(rpcUrl, child);
+    await installUsdc(rpcUrl);
+  } catch (e) {
+    await stop();
+    throw e;
+  }
+  opts.log(`chain: anvil as Base (8453) on ${rpcUrl}, USDC at ${USDC_ADDRESS} (${Date.now() - t0} ms)`);
+  const summary = [
+    `Local chain: ${rpcUrl} (chain id ${CHAIN_ID}); test USDC at ${USDC_ADDRESS}`,
+    `Demo payer wallets (anvil accounts 1-9, ${PAYER_FUNDING_USDC} test USDC each; test keys, never use them on a real chain):`,
+    ...[1, 2, 3, 4, 5, 6, 7, 8, 9].map((i) => `  #${i} ${anvilAddress(i)}  ${anvilPrivateKey(i)}`),
+    `Facilitator gas wallet: anvil account 0 ${anvilAddress(0)}; seller payTo: anvil account 10 ${anvilAddress(10)}`,
+  ];
+  return { env: { RPC_URL: rpcUrl, FACILITATOR: "local", FACILITATOR_PRIVATE_KEY: anvilPrivateKey(0) }, summary, stop };
 }

@@ -1,0 +1,31 @@
+// viem clients for the settlement chain. Cached per (RPC_URL, key) so every request shares one HTTP pool.
+import { createPublicClient, createWalletClient, http, publicActions, type Hex } from "viem";
+import { privateKeyToAccount } from "viem/accounts";
+import { CHAIN } from "./config";
+
+const publicClients = new Map<string, ReturnType<typeof makePublic>>();
+const walletClients = new Map<string, ReturnType<typeof makeWallet>>();
+
+function makePublic(rpcUrl: string) {
+  return createPublicClient({ chain: CHAIN, transport: http(rpcUrl, { batch: false, retryCount: 1 }), pollingInterval: 50 });
+}
+
+function makeWallet(rpcUrl: string, privateKey: Hex) {
+  return createWalletClient({ account: privateKeyToAccount(privateKey), chain: CHAIN, transport: http(rpcUrl, { retryCount: 1 }), pollingInterval: 50 }).extend(
+    publicActions,
+  );
+}
+
+export function publicClient(rpcUrl: string) {
+  let c = publicClients.get(rpcUrl);
+  if (!c) publicClients.set(rpcUrl, (c = makePublic(rpcUrl)));
+  return c;
+}
+
+/** A wallet client that can also read (what @x402/evm's facilitator signer wraps). */
+export function walletClient(rpcUrl: string, privateKey: Hex) {
+  const key = `${rpcUrl}|${privateKey}`;
+  let c = walletClients.get(key);
+  if (!c) walletClients.set(key, (c = makeWallet(rpcUrl, privateKey)));
+  return c;
+}
