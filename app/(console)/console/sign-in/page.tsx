@@ -1,0 +1,48 @@
+"use client";
+
+import { signIn } from "next-auth/react";
+import { useRouter } from "next/navigation";
+import { useState } from "react";
+
+// /console/sign-in - seller sign-in (email and password)
+export default function SellerSignIn() {
+  const router = useRouter();
+  const [error, setError] = useState<string | null>(null);
+  const [pending, setPending] = useState(false);
+  return (
+    <main className="mx-auto mt-24 max-w-sm rounded-lg border border-slate-200 bg-white p-6 shadow-sm">
+      <h1 className="text-xl font-semibold">Seller console</h1>
+      <p className="mt-1 text-sm text-slate-500">Sign in to manage meters, prices and plans.</p>
+      <form
+        className="mt-6 space-y-4"
+        onSubmit={async (e) => {
+          e.preventDefault();
+          const form = new FormData(e.currentTarget);
+          setPending(true);
+          setError(null);
+          const res = await signIn("seller", { email: String(form.get("email")), password: String(form.get("password")), redirect: false });
+          setPending(false);
+          if (res?.ok && !res.error) router.push("/console");
+          else setError("Wrong email or password.");
+        }}
+      >
+        <label className="block text-sm">
+          Email
+          <input name="email" type="email" required autoComplete="username" className="mt-1 w-full rounded border border-slate-300 px-2 py-1" />
+        </label>
+        <label className="block text-sm">
+          Password
+          <input name="password" type="password" required autoComplete="current-password" className="mt-1 w-full rounded border border-slate-300 px-2 py-1" />
+        </label>
+        {error && (
+          <p role="alert" className="text-sm text-red-700">
+            {error}
+          </p>
+        )}
+        <button className="w-full rounded bg-indigo-600 py-2 text-white disabled:opacity-50" disabled={pending}>
+          {pending ? "Signing in" : "Sign in"}
+        </button>
+      </form>
+    </main>
+  );
+}

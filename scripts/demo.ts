@@ -1,0 +1,67 @@
+// npm run demo: everything on one machine. Embedded PostgreSQL (data under .data/, kept across restarts)
+// unless DATABASE_URL is set, migrations, the demo seller, the local chain, a production build, and the app
+// on http://localhost:$PORT (default 3000).
+import { buildIsStale, runNextBuild, startNextServer, waitForHttp } from "./lib/next-server";
+import { startStack } from "./lib/stack";
+
+const t0 = Date.now();
+const log = (line: string) => console.log(`[demo +${((Date.now() - t0) / 1000).toFixed(1)}s] ${line}`);
+
+async function main() {
+  const port = Number(process.env.PORT ?? 3000);
+  if (!Number.isInteger(port) || port < 1 || port > 65535) throw new Error(`PORT must be a port number, got "${process.env.PORT}"`);
+  process.env.NEXT_TELEMETRY_DISABLED = "1";
+
+  const stack = await startStack({ dataDir: ".data", persistent: true, log });
+  let stopping = false;
+  const stop = async (code = 0) => {
+    if (stopping) return;
+    stopping = true;
+    log("stopping");
+    server?.kill("SIGTERM");
+    await stack.stop();
+    process.exit(code);
+  };
+  process.on("SIGINT", () => void stop());
+  process.on("SIGTERM", () => void stop());
+
+  if (buildIsStale()) {
+    log("building the app (next build; once, and again whenever the sources change)");
+    await runNextBuild(log);
+  } else log("build: up to date");
+
+  const server = startNextServer({ port, env: { ...stack.env, PUBLIC_URL: process.env.PUBLIC_URL ?? "" } });
+  server.on("exit", (code) => {
+    if (!stopping) {
+      log(`the app exited (${code}); see the messages above`);
+      void stop(code ?? 1);
+    }
+  });
+  await waitForHttp(`http://127.0.0.1:${port}/manifest.json`, 90_000, { host: "localhost" });
+  const base = `http://localhost:${port}`;
+  const lines = [
+    "",
+    `Storefront ready on ${base}  (cold start ${((Date.now() - t0) / 1000).toFixed(1)} s)`,
+    "",
+    "Try (agents):",
+    `  curl -s '${base}/openapi.json?q=treasury%20interest' | head -c 600`,
+    `  curl -s ${base}/manifest.json`,
+    `  curl -s ${base}/services`,
+    `  curl -s '${base}/vendor/agent/guide?goal=daily%20stock%20prices'`,
+    `  curl -si ${base}/api/v1/aggregates/AAPL        # 402 with a signed challenge`,
+    "",
+    "Seller console:",
+    `  ${base}/console`,
+    ...stack.summary.map((s) => `  ${s}`),
+    "",
+    "Ctrl-C stops everything (demo data stays in .data/).",
+    "",
+  ];
+  console.log(lines.join("\n"));
+}
+
+let server: ReturnType<typeof startNextServer> | undefined;
+main().catch((e) => {
+  console.error(`\n[demo] failed: ${e instanceof Error ? e.message : String(e)}\n`);
+  process.exit(1);
+});

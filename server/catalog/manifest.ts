@@ -1,0 +1,103 @@
+// GET /manifest.json: live services, meters, plans with purchase bounds, prices and free included units.
+// Authoritative: the gateway charges exactly these prices (both read the same cached catalog).
+import { PLATFORM_CONTRACTS, PLATFORM_SERVICE } from "../contracts/platform";
+import { microsToCents, microsToUsd } from "../lib/money";
+import type { Catalog } from "./catalog";
+
+export const CARD_MINIMUM_MICROS = 500_000n; // $0.50, SERVICE.md part 8
+export const BASE_NETWORK = "eip155:8453";
+export const BASE_USDC = "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913";
+
+export function buildManifest(catalog: Catalog, origin: string) {
+  const liveServices = catalog.services.filter((s) => s.status === "live");
+  const ops = catalog.operations.filter((o) => o.service.status === "live");
+  const usedMeters = new Set(ops.map((o) => o.meter?.key).filter(Boolean));
+  return {
+    manifestVersion: 1,
+    apiVersion: "1.0.0",
+    seller: { id: catalog.seller.id, name: catalog.seller.name },
+    currency: "USD",
+    generatedAt: new Date().toISOString(),
+    openapi: `${origin}/openapi.json`,
+    services: liveServices.map((s) => ({
+      slug: s.slug,
+      title: s.title,
+      description: s.description,
+      openapi: `${origin}/services/${s.slug}/openapi.json`,
+      operations: ops
+        .filter((o) => o.service.id === s.id)
+        .map((o) => ({
+          key: o.key,
+          method: o.method,
+          path: o.pathTemplate,
+          summary: o.summary,
+          meter: o.meter?.key ?? null,
+          priceUsd: o.meter?.priceMicros != null ? microsToUsd(o.meter.priceMicros) : null,
+        })),
+    })),
+    meters: catalog.meters
+      .filter((m) => usedMeters.has(m.key))
+      .map((m) => ({
+        key: m.key,
+        title: m.title,
+        unit: m.unit,
+        priceUsd: m.priceMicros != null ? microsToUsd(m.priceMicros) : null,
+        priceMicros: m.priceMicros?.toString() ?? null,
+        includedUnits: m.includedUnits,
+      })),
+    plans: catalog.plans.map((p) => ({
+      id: p.id,
+      slug: p.slug,
+      name: p.name,
+      kind: p.kind,
+      description: p.description,
+      meters: p.meterKeys,
+      purchase:
+        p.kind === "credit"
+          ? {
+              url: `${origin}/plans/${p.id}/purchase`,
+              minimumUsd: p.minimumMicros != null ? microsToCents(p.minimumMicros) : null,
+              maximumUsd: p.maximumMicros != null ? microsToCents(p.maximumMicros) : null,
+              cardMinimumUsd: microsToCents(p.cardMinimumMicros ?? CARD_MINIMUM_MICROS),
+            }
+          : null,
+    })),
+    payment: {
+      accessMode: "payg",
+      protocols: ["x402", "mpp", "card"],
+      x402: { network: BASE_NETWORK, scheme: "exact", asset: BASE_USDC, payTo: catalog.seller.payToAddress },
+      mpp: { intent: "charge", currency: "USD" },
+      card: { minimumUsd: microsToCents(CARD_MINIMUM_MICROS) },
+    },
+    platform: { slug: PLATFORM_SERVICE.slug, description: PLATFORM_SERVICE.description },
+  };
+}
+
+export function buildServiceCatalog(catalog: Catalog, origin: string) {
+  const ops = catalog.operations.filter((o) => o.service.status === "live");
+  const services = catalog.services
+    .filter((s) => s.status === "live")
+    .map((s) => {
+      const mine = ops.filter((o) => o.service.id === s.id);
+      const prices = mine.map((o) => o.meter?.priceMicros).filter((p): p is bigint => p != null);
+      return {
+        slug: s.slug,
+        title: s.title,
+        description: s.description,
+        operations: mine.length,
+        fromPriceUsd: prices.length ? microsToUsd(prices.reduce((a, b) => (b < a ? b : a))) : null,
+        paths: mine.map((o) => `${o.method} ${o.pathTemplate}`),
+        openapi: `${origin}/services/${s.slug}/openapi.json`,
+      };
+    });
+  services.push({
+    slug: PLATFORM_SERVICE.slug,
+    title: PLATFORM_SERVICE.title,
+    description: PLATFORM_SERVICE.description,
+    operations: PLATFORM_CONTRACTS.length,
+    fromPriceUsd: "0.000000",
+    paths: [],
+    openapi: `${origin}/services/${PLATFORM_SERVICE.slug}/openapi.json`,
+  });
+  return { count: services.length, services };
+}

@@ -1,0 +1,35 @@
+// Storefront operations that are not sold: discovery, agent identity, token exchange, plans. They are part
+// of every storefront's OpenAPI document (service "storefront"), free, described here once.
+import { z } from "zod";
+import type { OperationContract } from "./operations";
+
+export const PLATFORM_SERVICE = {
+  slug: "storefront",
+  title: "Storefront: discovery, identity and plans",
+  description: "Free operations every storefront answers: machine-readable discovery, agent credentials, token exchange and plan purchases.",
+};
+
+const loose = z.record(z.string(), z.unknown());
+const openapiQuery = z.object({
+  q: z.string().max(200).optional().meta({ description: "Ranked text search over path, summary, description and parameters." }),
+  path: z.string().max(300).optional().meta({ description: "Only operations at this path (a template such as /api/v1/aggregates/{ticker}, a concrete path, or a prefix)." }),
+  method: z.string().max(10).optional().meta({ description: "Only operations with this HTTP method." }),
+  service: z.string().max(64).optional().meta({ description: "Only operations of this service slug (see /services)." }),
+  page: z.string().regex(/^\d+$/).optional().meta({ description: "Page number, from 1. A page holds at most 10 operations." }),
+});
+
+export const PLATFORM_CONTRACTS: OperationContract[] = [
+  { key: "openapi", method: "GET", path: "/openapi.json", upstreamPath: "", summary: "OpenAPI 3.1 description of this storefront", description: "Filters combine. Follow info.x-next or the Link header (rel=next) for the next page.", query: openapiQuery, response: loose, keywords: ["discovery", "openapi", "search", "catalog"] },
+  { key: "services", method: "GET", path: "/services", upstreamPath: "", summary: "Service catalog", description: "The storefront's services with their operations and prices.", response: loose, keywords: ["discovery", "catalog"] },
+  { key: "service_openapi", method: "GET", path: "/services/{slug}/openapi.json", upstreamPath: "", summary: "OpenAPI description restricted to one service", description: "Same filters as /openapi.json.", pathParams: z.object({ slug: z.string() }), query: openapiQuery, response: loose, keywords: ["discovery"] },
+  { key: "manifest", method: "GET", path: "/manifest.json", upstreamPath: "", summary: "Manifest: live services, meters, plans, prices and free included units", description: "Authoritative for prices: it is what the gateway charges.", response: loose, keywords: ["prices", "pricing", "plans", "meters", "discovery"] },
+  { key: "agent_identity", method: "POST", path: "/agent/identity", upstreamPath: "", summary: "Register an agent credential, or refresh one", description: "type: anonymous | service_auth (login_hint) | identity_assertion (ID-JAG) | refresh (refresh_token).", body: loose, response: loose, keywords: ["register", "credential", "identity", "id-jag"] },
+  { key: "agent_identity_claim", method: "POST", path: "/agent/identity/claim", upstreamPath: "", summary: "Start a claim: a human confirms the credential", description: "Returns attempt.verification_uri for the human.", body: loose, response: loose, keywords: ["claim", "human"] },
+  { key: "agent_identity_claim_complete", method: "POST", path: "/agent/identity/claim/complete", upstreamPath: "", summary: "Finish a claim with the user code", description: "Returns the verified identity once.", body: loose, response: loose, keywords: ["claim", "code"] },
+  { key: "agent_entitlements", method: "GET", path: "/agent/entitlements", upstreamPath: "", summary: "Active plans and remaining credit for the bearer", description: "For this credential plus every credential claimed by the same human.", response: loose, keywords: ["plans", "credit", "balance"] },
+  { key: "oauth_token", method: "POST", path: "/oauth2/token", upstreamPath: "", summary: "Exchange an assertion for a short-lived access token", description: "Form body: grant_type=urn:ietf:params:oauth:grant-type:jwt-bearer, assertion.", response: loose, keywords: ["oauth", "token", "jwt-bearer"] },
+  { key: "oauth_protected_resource", method: "GET", path: "/.well-known/oauth-protected-resource", upstreamPath: "", summary: "Protected resource metadata (RFC 9728)", description: "", response: loose, keywords: ["oauth", "discovery"] },
+  { key: "oauth_authorization_server", method: "GET", path: "/.well-known/oauth-authorization-server", upstreamPath: "", summary: "Authorization server metadata (RFC 8414) with the agent_auth block", description: "", response: loose, keywords: ["oauth", "discovery", "agent_auth"] },
+  { key: "plan_purchase", method: "POST", path: "/plans/{planId}/purchase", upstreamPath: "", summary: "Buy a plan (bearer plus payment)", description: "JSON body: amountUsd (whole-cent decimal, required for credit plans), checkout (boolean). Pay-as-you-go plans cannot be purchased.", pathParams: z.object({ planId: z.string() }), body: loose, response: loose, keywords: ["buy", "purchase", "credit", "plan"] },
+  { key: "plan_extend", method: "POST", path: "/extend", upstreamPath: "", summary: "Top up a plan", description: "Same headers and amountUsd as a purchase.", body: loose, response: loose, keywords: ["top up", "extend", "credit"] },
+];
