@@ -43,7 +43,7 @@ test("a seller signs in, changes a price, and sees it at once in /manifest.json 
 
   await page.getByTestId("price-input-basis").fill("0.075");
   await page.getByTestId("price-save-basis").click();
-  await expect(page.getByRole("status")).toContainText("0.050000 to 0.075000");
+  await expect(page.getByTestId("price-status-basis")).toContainText("0.050000 to 0.075000");
   await expect(page.getByTestId("audit-log")).toContainText("price.update");
 
   expect(await manifestPrice(page, "basis")).toBe("0.075000");
@@ -53,13 +53,13 @@ test("a seller signs in, changes a price, and sees it at once in /manifest.json 
   // Bad input is refused with a clear message and changes nothing.
   await page.getByTestId("price-input-basis").fill("abc");
   await page.getByTestId("price-save-basis").click();
-  await expect(page.getByRole("alert")).toContainText("amountUsd must be a decimal");
+  await expect(page.getByTestId("price-error-basis")).toContainText("amountUsd must be a decimal");
   expect(await manifestPrice(page, "basis")).toBe("0.075000");
 
   // Put the demo price back for the other tests.
   await page.getByTestId("price-input-basis").fill("0.05");
   await page.getByTestId("price-save-basis").click();
-  await expect(page.getByRole("status")).toContainText("0.075000 to 0.050000");
+  await expect(page.getByTestId("price-status-basis")).toContainText("0.075000 to 0.050000");
   expect(await manifestPrice(page, "basis")).toBe("0.050000");
 });
 

@@ -47,12 +47,12 @@ function PriceEditor({ meterId, meterKey, priceUsd }: { meterId: string; meterKe
         {update.isPending ? "Saving" : "Save"}
       </button>
       {update.isSuccess && (
-        <span role="status" className="text-sm text-emerald-700">
+        <span role="status" data-testid={`price-status-${meterKey}`} className="text-sm text-emerald-700">
           Saved: {update.data.beforeUsd} to {update.data.afterUsd}
         </span>
       )}
       {update.isError && (
-        <span role="alert" className="text-sm text-red-700">
+        <span role="alert" data-testid={`price-error-${meterKey}`} className="text-sm text-red-700">
           {update.error.message}
         </span>
       )}
@@ -89,7 +89,7 @@ export function Dashboard({ email }: { email: string }) {
 
       <Section title="Meters and prices">
         <p className="mb-3 text-sm text-slate-500">Per-request prices in USD. A change is live at once in /manifest.json and /openapi.json.</p>
-        <table className="w-full text-left text-sm">
+        <table className="w-full text-left text-sm [&_td]:pr-4 [&_th]:pr-4">
           <thead className="text-slate-500">
             <tr>
               <th className="py-1">Meter</th>
@@ -136,7 +136,7 @@ export function Dashboard({ email }: { email: string }) {
       </Section>
 
       <Section title="Plans">
-        <table className="w-full text-left text-sm">
+        <table className="w-full text-left text-sm [&_td]:pr-4 [&_th]:pr-4">
           <thead className="text-slate-500">
             <tr>
               <th className="py-1">Plan</th>
