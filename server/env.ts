@@ -30,6 +30,11 @@ const schema = z.object({
   HYPERLIQUID_BASE_URL: z.url().default("https://api.hyperliquid.xyz"),
   /** Run the archive capture scheduler inside the app (safe with many instances: a PostgreSQL advisory lock). */
   ARCHIVE_SCHEDULER: bool.default(true),
+  // --- market data (issue 3): artifacts and archive schedule ---
+  /** How long a backtest PNG stays at its artifact.url before it answers 404 and is deleted. */
+  MARKET_ARTIFACT_TTL_SECONDS: z.coerce.number().int().min(60).max(30 * 86400).default(86400),
+  /** How often the in-app archive scheduler checks for a UTC day not captured yet. */
+  ARCHIVE_CAPTURE_INTERVAL_SECONDS: z.coerce.number().int().min(10).max(86400).default(900),
 
   // --- chain and settlement ---
   RPC_URL: z.url().default("http://127.0.0.1:8545"),
@@ -40,6 +45,35 @@ const schema = z.object({
     .string()
     .regex(/^0x[0-9a-fA-F]{64}$/, "must be a 0x-prefixed 32-byte hex private key")
     .optional(),
+
+  // --- paid gateway (server/gateway, server/payments) ---
+  /** How long the gateway waits for an upstream before answering 504 upstream_timeout (the caller is not charged). */
+  GATEWAY_UPSTREAM_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(15_000),
+  /** Lifetime of a 402 challenge and of the x402 authorization window it asks for. */
+  PAYMENT_CHALLENGE_TTL_SECONDS: z.coerce.number().int().min(30).max(3600).default(300),
+  /** Lease on a verified payment; after it a crashed instance's payment is released (or settled) by the reconciler. */
+  PAYMENT_LEASE_SECONDS: z.coerce.number().int().min(5).max(3600).default(60),
+  /** How often the settlement reconciler scans for pending settlements and abandoned payments. */
+  SETTLEMENT_RECONCILE_INTERVAL_MS: z.coerce.number().int().min(200).max(3_600_000).default(15_000),
+  /** Requests per minute per payer wallet (paid calls), shared by all instances through PostgreSQL. 0 disables. */
+  RATE_LIMIT_PAYER_PER_MINUTE: z.coerce.number().int().min(0).default(600),
+  /** Requests per minute per seller across all callers (gateway calls). 0 disables. */
+  RATE_LIMIT_SELLER_PER_MINUTE: z.coerce.number().int().min(0).default(12_000),
+  /** Tests only (honoured when NODE_ENV=test): exit the process at a point of the paid pipeline to prove crash recovery. */
+  GATEWAY_FAULT: z.enum(["none", "exit_after_lock", "exit_after_outbox"]).default("none"),
+
+  // --- agent identity (server/identity) ---
+  /** The network-wide authorization server audience an ID-JAG may name ({identity_audience}); the storefront's own origin is accepted too. */
+  IDENTITY_AUDIENCE: z.string().min(1).default("urn:storefront:agent-identity"),
+  /** POST /agent/identity type=anonymous (off: 403 anonymous_registration_disabled). */
+  IDENTITY_ANONYMOUS_REGISTRATION: bool.default(true),
+  /** POST /agent/identity type=service_auth (off: 403 service_auth_registration_disabled). */
+  IDENTITY_SERVICE_AUTH_REGISTRATION: bool.default(true),
+  /** Demo/dev only: human sign-in emails go to a table shown at /outbox instead of being sent. Never in production. */
+  IDENTITY_DEV_OUTBOX: bool.default(false),
+  /** SMTP server for human sign-in emails (smtp://user:pass@host:port); unset with the outbox off: email sign-in is unavailable. */
+  IDENTITY_SMTP_URL: z.url().optional(),
+  IDENTITY_MAIL_FROM: z.string().default("Storefront <no-reply@localhost>"),
 });
 
 export type Env = z.infer<typeof schema>;
