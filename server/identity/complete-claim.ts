@@ -1,0 +1,51 @@
+// POST /agent/identity/claim/complete: the agent types back the user code the human read off the claim page
+// and receives the claimed identity, once (SERVICE.md part 5).
+import { z } from "zod";
+import { AppError } from "../http/errors";
+import { parseWith } from "../http/parse";
+import { MAX_USER_CODE_FAILURES } from "./constants";
+import { completeClaim, findRecentAttempts, recordUserCodeFailure } from "./identity.queries";
+import { identityBody, newRefreshToken, type IdentityBody, type IdentityContext } from "./identity-view";
+import { hashSecret, normalizeUserCode, sameHash } from "./secrets";
+import { claimableCredential } from "./start-claim";
+
+const bodySchema = z.object({
+  claim_token: z.string().min(1).max(512),
+  user_code: z.string().min(1).max(32),
+});
+
+export function userCodeHash(attemptId: string, code: string): string {
+  return hashSecret(`usercode:${attemptId}:${normalizeUserCode(code)}`);
+}
+
+export async function completeClaimWithCode(raw: unknown, ctx: IdentityContext): Promise<{ identity: IdentityBody }> {
+  const input = parseWith(bodySchema, raw);
+  const now = new Date();
+  const credential = await claimableCredential(input.claim_token, ctx, now);
+  const attempts = await findRecentAttempts(credential.id);
+  // A confirmed attempt wins over newer pending ones (the agent may have opened another link meanwhile).
+  const attempt = attempts.find((a) => a.status === "confirmed") ?? attempts[0];
+  if (!attempt) throw new AppError("claim_not_confirmed", { detail: "no claim attempt yet: POST /agent/identity/claim first" });
+  switch (attempt.status) {
+    case "denied":
+      throw new AppError("claim_denied", { detail: "the human declined this claim" });
+    case "locked":
+      throw new AppError("too_many_attempts", { detail: "too many wrong user codes; start a new claim attempt once this one expires" });
+    case "completed":
+      throw new AppError("already_claimed");
+    case "pending":
+      if (attempt.expiresAt <= now) throw new AppError("claim_expired", { detail: "the claim link expired before the human confirmed; start a new claim attempt" });
+      throw new AppError("claim_not_confirmed", { detail: "the human has not confirmed yet; wait and retry", headers: { "retry-after": "5" }, extra: { retry_after: 5 } });
+  }
+  if (!attempt.userCodeHash || !attempt.humanId || !attempt.userCodeExpiresAt || attempt.userCodeExpiresAt <= now)
+    throw new AppError("user_code_expired", { detail: "the user code expired; the human can show a new one by reopening the link, or start a new attempt" });
+  if (!sameHash(attempt.userCodeHash, userCodeHash(attempt.id, input.user_code))) {
+    const locked = await recordUserCodeFailure(attempt.id, MAX_USER_CODE_FAILURES);
+    if (locked) throw new AppError("too_many_attempts", { detail: "too many wrong user codes; this attempt is locked" });
+    throw new AppError("invalid_user_code", { detail: "that is not the code shown to the human" });
+  }
+  const refresh = newRefreshToken();
+  const done = await completeClaim({ credentialId: credential.id, attemptId: attempt.id, humanId: attempt.humanId, refresh: refresh.row, now });
+  if (done.type === "already_claimed") throw new AppError("already_claimed");
+  return { identity: await identityBody(done.credential, ctx, { human: done.human, refreshToken: refresh }) };
+}

@@ -1,0 +1,19 @@
+// The next-auth provider humans sign in with on the claim page: email + the six-digit code we emailed.
+// Registered in server/auth/options.ts; the session it makes has kind "human" and the verified email.
+import CredentialsProvider from "next-auth/providers/credentials";
+import { verifySignInCode } from "./human-sign-in";
+
+export const HUMAN_PROVIDER_ID = "human-email";
+
+export function humanEmailProvider() {
+  return CredentialsProvider({
+    id: HUMAN_PROVIDER_ID,
+    name: "Email code",
+    credentials: { email: { label: "Email", type: "email" }, code: { label: "Code from the email", type: "text" } },
+    async authorize(credentials) {
+      if (!credentials?.email || !credentials.code) return null;
+      const human = await verifySignInCode(credentials.email, credentials.code);
+      return human ? { id: human.id, email: human.email, name: human.email, kind: "human" as const } : null;
+    },
+  });
+}
