@@ -7,7 +7,7 @@ import { DEMO_SELLER, seedDemo } from "../../prisma/seed";
 import { createDb } from "../../server/db/client";
 import { startEmbeddedPostgres } from "./embedded-postgres";
 import { startLocalChain } from "./local-chain";
-import { migrateDeploy } from "./prisma-cli";
+import { migrateDeploy, pendingMigrations } from "./prisma-cli";
 
 export type Stack = { env: Record<string, string>; summary: string[]; stop: () => Promise<void> };
 
@@ -50,8 +50,12 @@ export async function startStack(opts: {
   }
 
   let t0 = Date.now();
-  migrateDeploy(databaseUrl);
-  log(`database: migrations applied (${Date.now() - t0} ms)`);
+  const pending = await pendingMigrations(databaseUrl);
+  if (pending.length) {
+    log(`database: applying ${pending.length} migration(s) with prisma migrate deploy`);
+    migrateDeploy(databaseUrl);
+    log(`database: migrations applied (${Date.now() - t0} ms)`);
+  } else log("database: schema up to date");
 
   t0 = Date.now();
   const db = createDb(databaseUrl, 2);
