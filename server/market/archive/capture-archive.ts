@@ -1,0 +1,62 @@
+// The capture job: for the current UTC day, record each feed's live payload per entity, once. A day
+// already captured is left alone (never overwritten); a clock behind the latest captured day writes
+// nothing (never backfilled). The database enforces both (unique day, triggers); this code just avoids
+// asking. Runs under a PostgreSQL advisory lock, so many app instances and the CLI can run it at once.
+import { newId } from "../../lib/ids";
+import { utcDate } from "../lib/dates";
+import { systemClock, type Clock } from "../lib/envelope";
+import { getMarketProviders } from "../providers/get-market-providers";
+import type { MarketProviders } from "../providers/types";
+import { insertArchiveDay, latestCapturedDate, withCaptureLock } from "./archive.queries";
+import { contentHash } from "./canonical-json";
+import { BUILTIN_FEEDS, type FeedDef } from "./feeds";
+
+export type CaptureOutcome = { feed: string; entity: string; status: "captured" | "already_captured" | "clock_behind_archive" | "failed"; detail?: string };
+export type CaptureResult = { type: "locked" } | { type: "ran"; observed_date: string; outcomes: CaptureOutcome[] };
+
+export async function captureArchive(deps: { now?: Clock; feeds?: FeedDef[]; providers?: MarketProviders } = {}): Promise<CaptureResult> {
+  const now = deps.now ?? systemClock;
+  const feeds = deps.feeds ?? BUILTIN_FEEDS;
+  const providers = deps.providers ?? getMarketProviders();
+  const observedAt = now();
+  const observedDate = utcDate(observedAt);
+
+  const res = await withCaptureLock(async (tx) => {
+    const outcomes: CaptureOutcome[] = [];
+    for (const f of feeds) {
+      for (const entity of f.entities) {
+        const latest = await latestCapturedDate(tx, f.feed, entity);
+        if (latest === observedDate) {
+          outcomes.push({ feed: f.feed, entity, status: "already_captured" });
+          continue;
+        }
+        if (latest !== null && latest > observedDate) {
+          outcomes.push({ feed: f.feed, entity, status: "clock_behind_archive", detail: `latest captured day is ${latest}` });
+          continue;
+        }
+        try {
+          const payload = (await f.fetch(entity, { providers, now, observedDate })) as object;
+          const capturedAt = now();
+          const inserted = await insertArchiveDay(tx, {
+            id: newId("arc"),
+            feed: f.feed,
+            entity,
+            observedDate,
+            observedAt,
+            capturedAt,
+            ingestedAt: now(),
+            contentHash: contentHash(payload),
+            summary: f.summarize(payload),
+            payload,
+          });
+          outcomes.push({ feed: f.feed, entity, status: inserted ? "captured" : "already_captured" });
+        } catch (err) {
+          // A feed that fails today is simply missing today; the others are still captured.
+          outcomes.push({ feed: f.feed, entity, status: "failed", detail: err instanceof Error ? err.message : String(err) });
+        }
+      }
+    }
+    return outcomes;
+  });
+  return res === null ? { type: "locked" } : { type: "ran", observed_date: observedDate, outcomes: res };
+}
