@@ -1,6 +1,6 @@
 // viem clients for the settlement chain. Cached per (RPC_URL, key) so every request shares one HTTP pool.
 import { createPublicClient, createWalletClient, http, publicActions, type Hex } from "viem";
-import { privateKeyToAccount } from "viem/accounts";
+import { nonceManager, privateKeyToAccount } from "viem/accounts";
 import { CHAIN } from "./config";
 
 const publicClients = new Map<string, ReturnType<typeof makePublic>>();
@@ -11,9 +11,13 @@ function makePublic(rpcUrl: string) {
 }
 
 function makeWallet(rpcUrl: string, privateKey: Hex) {
-  return createWalletClient({ account: privateKeyToAccount(privateKey), chain: CHAIN, transport: http(rpcUrl, { retryCount: 1 }), pollingInterval: 50 }).extend(
-    publicActions,
-  );
+  return createWalletClient({
+    // The nonce manager hands out nonces in-process, so concurrent settlements from one gas wallet never collide.
+    account: privateKeyToAccount(privateKey, { nonceManager }),
+    chain: CHAIN,
+    transport: http(rpcUrl, { retryCount: 1 }),
+    pollingInterval: 50,
+  }).extend(publicActions);
 }
 
 export function publicClient(rpcUrl: string) {

@@ -1,0 +1,293 @@
+// The paid gateway end to end, in process against real PostgreSQL and a real anvil chain: the official x402
+// client pays over real HTTP, USDC moves on chain, and every refusal path answers its SERVICE.md error.
+import { x402Client, x402HTTPClient } from "@x402/core/client";
+import { decodePaymentRequiredHeader, decodePaymentResponseHeader } from "@x402/core/http";
+import { registerExactEvmScheme } from "@x402/evm/exact/client";
+import { wrapFetchWithPayment } from "@x402/fetch";
+import { privateKeyToAccount } from "viem/accounts";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import * as gatewayRoute from "../../app/api/v1/[...path]/route";
+import { anvilAddress, anvilPrivateKey } from "../../scripts/lib/local-chain";
+import { publicClient } from "../chain/clients";
+import { USDC_ADDRESS } from "../chain/config";
+import { TOKEN_ABI } from "../chain/token";
+import { db } from "../db/client";
+import { resetEnvForTests } from "../env";
+import { createGatewaySeller, serveRoutes, startChainForTests, startFakeUpstream } from "./test-support";
+
+let chain: Awaited<ReturnType<typeof startChainForTests>>;
+let upstream: Awaited<ReturnType<typeof startFakeUpstream>>;
+let seller: Awaited<ReturnType<typeof createGatewaySeller>>;
+const SECRET = "fake-upstream-secret-0123456789";
+const PAY_TO = anvilAddress(10);
+
+async function usdc(address: string): Promise<bigint> {
+  return (await publicClient(chain.rpcUrl).readContract({ address: USDC_ADDRESS, abi: TOKEN_ABI, functionName: "balanceOf", args: [address] })) as bigint;
+}
+
+function call(path: string, init: { method?: string; headers?: Record<string, string>; host?: string } = {}): Promise<Response> {
+  const host = init.host ?? seller.host;
+  const req = new Request(`http://${host}${path}`, { method: init.method ?? "GET", headers: { ...init.headers, host } });
+  const handler = gatewayRoute[(init.method ?? "GET") as "GET"];
+  return handler(req, { params: Promise.resolve({}) });
+}
+
+function officialClient(payerIndex: number) {
+  const client = new x402Client();
+  registerExactEvmScheme(client, { signer: privateKeyToAccount(anvilPrivateKey(payerIndex)) });
+  return client;
+}
+
+/** Pay a 402 with the official client's primitives; `v1` reads only the body (what v1 clients do). */
+async function proofFor(res: Response, payerIndex: number, v1 = false): Promise<Record<string, string>> {
+  const http = new x402HTTPClient(officialClient(payerIndex));
+  const body = await res.json();
+  const required = http.getPaymentRequiredResponse((name) => (v1 ? null : res.headers.get(name)), body);
+  return http.encodePaymentSignatureHeader(await http.createPaymentPayload(required));
+}
+
+const AAPL = "/api/v1/aggregates/AAPL?from=2024-01-02&to=2024-01-31";
+
+beforeAll(async () => {
+  chain = await startChainForTests();
+  upstream = await startFakeUpstream(SECRET);
+  seller = await createGatewaySeller(upstream.url, { signingSecret: SECRET });
+}, 60_000);
+
+afterAll(async () => {
+  await upstream?.stop();
+  await chain?.stop();
+});
+
+beforeEach(() => {
+  upstream.state.mode = { status: 200 };
+});
+
+describe("402 challenge", () => {
+  it("answers an unpaid priced call with a signed x402 offer in the body and the PAYMENT-REQUIRED header", async () => {
+    const res = await call(AAPL);
+    expect(res.status).toBe(402);
+    expect(res.headers.get("cache-control")).toBe("no-store");
+    expect(res.headers.get("access-control-expose-headers")).toContain("PAYMENT-REQUIRED");
+    const body = await res.json();
+    expect(body.error).toBe("payment_required");
+    expect(body.payment).toMatchObject({ amount: "0.020000", currency: "USD", method: "GET", path: "/api/v1/aggregates/AAPL", operation: "aggregates", meter: "aggregates" });
+    expect(body.payment.id).toMatch(/^pay_/);
+    expect(Date.parse(body.payment.expires_at)).toBeGreaterThan(Date.now());
+    expect(body.card).toBeUndefined(); // $0.02 is under the $0.50 card floor
+    expect(body.x402Version).toBe(1);
+    expect(body.accepts[0]).toMatchObject({ scheme: "exact", network: "eip155:8453", asset: USDC_ADDRESS, payTo: PAY_TO, maxAmountRequired: "20000", extra: { name: "USD Coin", version: "2" } });
+    const v2 = decodePaymentRequiredHeader(res.headers.get("payment-required")!);
+    expect(v2.x402Version).toBe(2);
+    expect(v2.accepts[0]).toMatchObject({ scheme: "exact", network: "eip155:8453", asset: USDC_ADDRESS, amount: "20000", payTo: PAY_TO, extra: { name: "USD Coin", version: "2", paymentId: body.payment.id } });
+    expect(upstream.state.calls).toBe(0);
+  });
+
+  it("adds the card block from $0.50 (backtest)", async () => {
+    const res = await call("/api/v1/backtest/AAPL");
+    const body = await res.json();
+    expect(body.payment.amount).toBe("0.500000");
+    expect(body.card.payUrl).toBe(`http://${seller.host}/payments/${body.payment.id}/pay`);
+    expect(body.card.statusUrl).toBe(`http://${seller.host}/payments/${body.payment.id}`);
+  });
+
+  it("refuses bad parameters with a 400 before any charge, unknown paths with 404 and wrong methods with 405", async () => {
+    const bad = await call("/api/v1/aggregates/AAPL?limit=50001");
+    expect(bad.status).toBe(400);
+    expect(await bad.json()).toMatchObject({ error: "invalid_request", parameter: "limit" });
+    const missing = await call("/api/v1/no-such-thing");
+    expect(missing.status).toBe(404);
+    expect((await missing.json()).error).toBe("not_found");
+    const wrong = await call("/api/v1/aggregates/AAPL", { method: "POST" });
+    expect(wrong.status).toBe(405);
+    expect(wrong.headers.get("allow")).toContain("GET");
+  });
+
+  it("answers 409 signing_secret_required for a seller without a signing secret", async () => {
+    const s = await createGatewaySeller(upstream.url, { signingSecret: null });
+    const res = await call(AAPL, { host: s.host });
+    expect(res.status).toBe(409);
+    expect((await res.json()).error).toBe("signing_secret_required");
+  });
+});
+
+describe("paying with x402", () => {
+  it("the official @x402/fetch client pays over real HTTP, gets the data, and the USDC moves on chain", async () => {
+    const server = await serveRoutes(seller.host, (p) => (p.startsWith("/api/v1/") ? gatewayRoute : null));
+    try {
+      const payer = anvilAddress(1);
+      const [before, sellerBefore] = [await usdc(payer), await usdc(PAY_TO)];
+      const fetchWithPayment = wrapFetchWithPayment(fetch, officialClient(1));
+      const res = await fetchWithPayment(`${server.url}${AAPL}`);
+      expect(res.status).toBe(200);
+      const data = await res.json();
+      expect(data).toMatchObject({ ticker: "AAPL", source: "fake-upstream", path: "/aggregates/AAPL" });
+      expect(data.query).toContain("from=2024-01-02");
+      const receipt = decodePaymentResponseHeader(res.headers.get("payment-response")!);
+      expect(receipt).toMatchObject({ success: true, network: "eip155:8453" });
+      expect(receipt.transaction).toMatch(/^0x[0-9a-f]{64}$/);
+      expect(res.headers.get("x-payment-response")).toBe(res.headers.get("payment-response"));
+      expect(res.headers.get("svc-billing")).toContain("amount_usd=0.020000");
+      expect(res.headers.get("cache-control")).toBe("private, no-store");
+      expect(await usdc(payer)).toBe(before - 20_000n);
+      expect(await usdc(PAY_TO)).toBe(sellerBefore + 20_000n);
+      const paymentId = res.headers.get("svc-payment-id")!;
+      const payment = await db.payment.findUniqueOrThrow({ where: { id: paymentId } });
+      expect(payment).toMatchObject({ status: "consumed", payer: payer.toLowerCase(), transaction: receipt.transaction, amountMicros: 20_000n });
+      const ledger = await db.ledgerEntry.findMany({ where: { paymentId } });
+      expect(ledger).toMatchObject([{ kind: "charge", amountMicros: 20_000n, meterKey: "aggregates", units: 1 }]);
+    } finally {
+      await server.stop();
+    }
+  });
+
+  it("a v1-style client (reads the body, sends X-PAYMENT) pays too", async () => {
+    const payer = anvilAddress(2);
+    const before = await usdc(payer);
+    const proof = await proofFor(await call(AAPL), 2, true);
+    expect(Object.keys(proof)).toEqual(["X-PAYMENT"]);
+    const res = await call(AAPL, { headers: proof });
+    expect(res.status).toBe(200);
+    expect(await usdc(payer)).toBe(before - 20_000n);
+    // The same v1 proof cannot buy another request.
+    const other = await call("/api/v1/aggregates/MSFT", { headers: proof });
+    expect(other.status).toBe(409);
+    expect((await other.json()).error).toBe("payment_request_mismatch");
+  });
+
+  it("fifty concurrent requests carrying the same proof are served exactly once", async () => {
+    const payer = anvilAddress(3);
+    const before = await usdc(payer);
+    const proof = await proofFor(await call(AAPL), 3);
+    const callsBefore = upstream.state.calls;
+    const results = await Promise.all(Array.from({ length: 50 }, () => call(AAPL, { headers: proof })));
+    const statuses = results.map((r) => r.status);
+    expect(statuses.filter((s) => s === 200)).toHaveLength(1);
+    const errors = await Promise.all(results.filter((r) => r.status !== 200).map(async (r) => [r.status, (await r.json()).error]));
+    for (const [status, code] of errors) {
+      expect(status).toBe(409);
+      expect(["payment_in_progress", "payment_consumed"]).toContain(code);
+    }
+    expect(upstream.state.calls - callsBefore).toBe(1);
+    expect(await usdc(payer)).toBe(before - 20_000n);
+    // ... and replayed after settlement, it is refused.
+    const replay = await call(AAPL, { headers: proof });
+    expect(replay.status).toBe(409);
+    expect((await replay.json()).error).toBe("payment_consumed");
+  });
+
+  it("a proof made for one request gets payment_request_mismatch on another", async () => {
+    const proof = await proofFor(await call(AAPL), 4);
+    const res = await call("/api/v1/aggregates/AAPL?from=2024-01-02&to=2024-02-29", { headers: proof });
+    expect(res.status).toBe(409);
+    expect((await res.json()).error).toBe("payment_request_mismatch");
+    // Reordered query parameters are the same request.
+    const same = await call("/api/v1/aggregates/AAPL?to=2024-01-31&from=2024-01-02", { headers: proof });
+    expect(same.status).toBe(200);
+  });
+
+  it("a forged or garbled proof is refused without touching the upstream", async () => {
+    const calls = upstream.state.calls;
+    const res = await call(AAPL, { headers: { "X-PAYMENT": "bm90LWpzb24=" } });
+    expect(res.status).toBe(402);
+    expect((await res.json())).toMatchObject({ error: "payment_invalid", reason: "malformed_payment" });
+    expect(upstream.state.calls).toBe(calls);
+  });
+});
+
+describe("upstream outcomes", () => {
+  it("an upstream 500 passes through and charges nothing; the payment is released", async () => {
+    upstream.state.mode = { status: 500, body: { error: "boom" } };
+    const payer = anvilAddress(5);
+    const before = await usdc(payer);
+    const proof = await proofFor(await call(AAPL), 5);
+    const res = await call(AAPL, { headers: proof });
+    expect(res.status).toBe(500);
+    expect(await res.json()).toEqual({ error: "boom" });
+    expect(res.headers.get("svc-billing")).toContain("status=released");
+    expect(await usdc(payer)).toBe(before);
+    const payment = await db.payment.findUniqueOrThrow({ where: { id: res.headers.get("svc-payment-id")! } });
+    expect(payment.status).toBe("released");
+    expect(await db.ledgerEntry.count({ where: { paymentId: payment.id } })).toBe(0);
+    upstream.state.mode = { status: 200 };
+    const again = await call(AAPL, { headers: proof });
+    expect(again.status).toBe(409);
+    expect((await again.json()).error).toBe("payment_released");
+  });
+
+  it("an upstream 4xx passes through unchanged and is charged", async () => {
+    upstream.state.mode = { status: 404, body: { error: "unknown_ticker" } };
+    const payer = anvilAddress(5);
+    const before = await usdc(payer);
+    const res = await call(AAPL, { headers: await proofFor(await call(AAPL), 5) });
+    expect(res.status).toBe(404);
+    expect(await res.json()).toEqual({ error: "unknown_ticker" });
+    expect(await usdc(payer)).toBe(before - 20_000n);
+  });
+
+  it("an upstream timeout is a 504 and charges nothing", async () => {
+    process.env.GATEWAY_UPSTREAM_TIMEOUT_MS = "300";
+    resetEnvForTests();
+    try {
+      upstream.state.mode = { status: 200, delayMs: 1_000 };
+      const payer = anvilAddress(6);
+      const before = await usdc(payer);
+      const res = await call(AAPL, { headers: await proofFor(await call(AAPL), 6) });
+      expect(res.status).toBe(504);
+      expect(await res.json()).toMatchObject({ error: "upstream_timeout" });
+      expect(await usdc(payer)).toBe(before);
+    } finally {
+      delete process.env.GATEWAY_UPSTREAM_TIMEOUT_MS;
+      resetEnvForTests();
+    }
+  });
+
+  it("a bad usage header still returns the body, flags svc-usage-error, and charges nothing", async () => {
+    const payer = anvilAddress(7);
+    const before = await usdc(payer);
+    upstream.state.mode = { status: 200, usage: "aggregates=lots" };
+    const res = await call(AAPL, { headers: await proofFor(await call(AAPL), 7) });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("svc-usage-error")).toBe("invalid_usage_header");
+    expect((await res.json()).ticker).toBe("AAPL");
+    upstream.state.mode = { status: 200, usage: "not_a_meter=1" };
+    const unpriced = await call(AAPL, { headers: await proofFor(await call(AAPL), 7) });
+    expect(unpriced.status).toBe(200);
+    expect(unpriced.headers.get("svc-usage-error")).toBe("usage_not_priced");
+    expect(await usdc(payer)).toBe(before);
+  });
+
+  it("a valid usage header is billed and recorded on the ledger", async () => {
+    upstream.state.mode = { status: 200, usage: "aggregates=3" };
+    const res = await call(AAPL, { headers: await proofFor(await call(AAPL), 7) });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("svc-usage-error")).toBeNull();
+    expect(res.headers.get("svc-billing")).toContain("units=3");
+    const ledger = await db.ledgerEntry.findFirstOrThrow({ where: { paymentId: res.headers.get("svc-payment-id")! } });
+    expect(ledger).toMatchObject({ units: 3, amountMicros: 20_000n });
+  });
+});
+
+describe("rate limits", () => {
+  it("answers 429 rate_limit_exceeded with retry_after and Retry-After past the per-seller limit", async () => {
+    process.env.RATE_LIMIT_SELLER_PER_MINUTE = "3";
+    resetEnvForTests();
+    try {
+      const s = await createGatewaySeller(upstream.url, { signingSecret: SECRET });
+      const statuses: number[] = [];
+      let last: Response | undefined;
+      for (let i = 0; i < 4; i++) {
+        last = await call(AAPL, { host: s.host });
+        statuses.push(last.status);
+      }
+      expect(statuses).toEqual([402, 402, 402, 429]);
+      const body = await last!.json();
+      expect(body.error).toBe("rate_limit_exceeded");
+      expect(body.retry_after).toBeGreaterThan(0);
+      expect(Number(last!.headers.get("retry-after"))).toBe(body.retry_after);
+    } finally {
+      delete process.env.RATE_LIMIT_SELLER_PER_MINUTE;
+      resetEnvForTests();
+    }
+  });
+});

@@ -1,0 +1,63 @@
+// Forwards one call to the service's upstream: signed with the seller's secret (server/upstream-auth), with a
+// timeout, hop-by-hop and payment headers stripped both ways. The upstream's status and body come back
+// unchanged (errors included); the caller decides what to charge from the status.
+import type { CatalogOperation } from "../catalog/catalog";
+import { env } from "../env";
+import { signUpstreamRequest } from "../upstream-auth/signature";
+
+/** RFC 9110 section 7.6.1 connection-specific headers, plus what the fetch layer rewrites itself. */
+const HOP_BY_HOP = new Set(["connection", "keep-alive", "proxy-authenticate", "proxy-authorization", "te", "trailer", "transfer-encoding", "upgrade", "proxy-connection", "content-length", "content-encoding", "host"]);
+/** Request headers worth passing on; everything else (payment proofs, credentials, cookies) stays here. */
+const FORWARDED_REQUEST_HEADERS = ["accept", "accept-language", "user-agent", "x-request-id", "if-none-match"];
+/** Response headers that are ours to set, never the upstream's. */
+const DROPPED_RESPONSE_HEADERS = new Set(["svc-usage", "set-cookie", "payment-response", "x-payment-response", "payment-required", "svc-billing", "access-control-allow-origin", "access-control-expose-headers"]);
+
+export type UpstreamResult =
+  | { type: "response"; status: number; headers: Headers; body: ArrayBuffer; usageHeader: string | null; ms: number }
+  | { type: "timeout"; ms: number }
+  | { type: "unreachable"; detail: string; ms: number };
+
+export function upstreamUrl(op: CatalogOperation, pathParams: Record<string, string>, search: string): URL {
+  const base = op.service.upstreamUrl.startsWith("/") ? `http://127.0.0.1:${env().PORT}${op.service.upstreamUrl}` : op.service.upstreamUrl;
+  const path = op.upstreamPath.replace(/\{([a-zA-Z_][a-zA-Z0-9_]*)\}/g, (_m, name: string) => encodeURIComponent(pathParams[name] ?? ""));
+  return new URL(`${base.replace(/\/$/, "")}${path}${search}`);
+}
+
+export async function proxyUpstream(opts: {
+  url: URL;
+  method: string;
+  signingSecret: string;
+  requestHeaders: Headers;
+  /** Public origin of the original request: the upstream builds absolute links (artifact URLs) from it. */
+  origin: string;
+  timeoutMs?: number;
+}): Promise<UpstreamResult> {
+  const t0 = performance.now();
+  const headers = new Headers();
+  for (const name of FORWARDED_REQUEST_HEADERS) {
+    const v = opts.requestHeaders.get(name);
+    if (v) headers.set(name, v);
+  }
+  const origin = new URL(opts.origin);
+  headers.set("x-forwarded-host", origin.host);
+  headers.set("x-forwarded-proto", origin.protocol.replace(":", ""));
+  for (const [k, v] of Object.entries(signUpstreamRequest(opts.signingSecret, { method: opts.method, path: opts.url.pathname, query: opts.url.searchParams }))) headers.set(k, v);
+  try {
+    const res = await fetch(opts.url, {
+      method: opts.method,
+      headers,
+      redirect: "manual",
+      signal: AbortSignal.timeout(opts.timeoutMs ?? env().GATEWAY_UPSTREAM_TIMEOUT_MS),
+    });
+    const body = await res.arrayBuffer();
+    const out = new Headers();
+    res.headers.forEach((v, k) => {
+      if (!HOP_BY_HOP.has(k) && !DROPPED_RESPONSE_HEADERS.has(k)) out.append(k, v);
+    });
+    return { type: "response", status: res.status, headers: out, body, usageHeader: res.headers.get("svc-usage"), ms: performance.now() - t0 };
+  } catch (e) {
+    const ms = performance.now() - t0;
+    if (e instanceof Error && (e.name === "TimeoutError" || e.name === "AbortError")) return { type: "timeout", ms };
+    return { type: "unreachable", detail: e instanceof Error ? (e.cause instanceof Error ? e.cause.message : e.message) : String(e), ms };
+  }
+}

@@ -1,0 +1,26 @@
+// Rate limits per payer wallet and per seller, shared across instances through PostgreSQL (fixed one-minute
+// windows). Over the limit: 429 rate_limit_exceeded with `retry_after` seconds and a Retry-After header.
+import { env } from "../env";
+import { AppError } from "../http/errors";
+import { hitWindows } from "./rate-limit.queries";
+
+const WINDOW_MS = 60_000;
+
+export async function enforceRateLimits(opts: { sellerId: string; payer?: string | null; now?: number }): Promise<void> {
+  const e = env();
+  const now = opts.now ?? Date.now();
+  const limits: { key: string; limit: number; scope: string }[] = [];
+  if (e.RATE_LIMIT_SELLER_PER_MINUTE > 0) limits.push({ key: `seller:${opts.sellerId}`, limit: e.RATE_LIMIT_SELLER_PER_MINUTE, scope: "seller" });
+  if (opts.payer && e.RATE_LIMIT_PAYER_PER_MINUTE > 0) limits.push({ key: `payer:${opts.payer.toLowerCase()}`, limit: e.RATE_LIMIT_PAYER_PER_MINUTE, scope: "payer" });
+  if (!limits.length) return;
+  const windowStart = Math.floor(now / WINDOW_MS) * WINDOW_MS;
+  const counts = await hitWindows(limits.map((l) => l.key), new Date(windowStart));
+  const over = limits.find((l) => (counts.get(l.key) ?? 0) > l.limit);
+  if (!over) return;
+  const retryAfter = Math.max(1, Math.ceil((windowStart + WINDOW_MS - now) / 1000));
+  throw new AppError("rate_limit_exceeded", {
+    detail: `more than ${over.limit} requests per minute for this ${over.scope}; wait retry_after seconds`,
+    extra: { retry_after: retryAfter, scope: over.scope, limit: over.limit },
+    headers: { "retry-after": String(retryAfter) },
+  });
+}

@@ -1,0 +1,93 @@
+// Test helpers for the gateway: a real anvil chain, a fake upstream that checks the gateway's signature, an
+// isolated seller, and a real HTTP server in front of the gateway route (for the official client over HTTP).
+// Imported by *.test.ts files only.
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { seedMarketSeller } from "../../prisma/seed";
+import { anvilAddress, startLocalChain } from "../../scripts/lib/local-chain";
+import { db } from "../db/client";
+import { resetEnvForTests } from "../env";
+import { newId } from "../lib/ids";
+import { verifyUpstreamRequest } from "../upstream-auth/signature";
+import { setFacilitatorForTests } from "../payments/facilitator";
+
+export async function startChainForTests(): Promise<{ rpcUrl: string; stop: () => Promise<void> }> {
+  const chain = await startLocalChain({ log: () => {}, port: 20_000 + Math.floor(Math.random() * 20_000) });
+  if (!chain) throw new Error("no local chain");
+  Object.assign(process.env, chain.env);
+  resetEnvForTests();
+  setFacilitatorForTests(undefined);
+  return { rpcUrl: chain.env.RPC_URL!, stop: chain.stop };
+}
+
+export type UpstreamMode = { status: number; usage?: string | null; delayMs?: number; body?: unknown };
+
+/** A stand-in for the market data upstream: refuses unsigned requests (401), answers per `mode`. */
+export async function startFakeUpstream(secret: string) {
+  const state = { mode: { status: 200 } as UpstreamMode, calls: 0, lastHeaders: {} as http.IncomingHttpHeaders };
+  const server = http.createServer(async (req, res) => {
+    const url = new URL(req.url ?? "/", "http://upstream");
+    const headers = new Headers(Object.entries(req.headers).map(([k, v]) => [k, String(v)] as [string, string]));
+    const check = verifyUpstreamRequest(secret, { method: req.method ?? "GET", path: url.pathname, query: url.searchParams }, headers);
+    if (!check.ok) {
+      res.writeHead(401, { "content-type": "application/json" }).end(JSON.stringify({ error: "invalid_upstream_signature", reason: check.reason }));
+      return;
+    }
+    state.calls++;
+    state.lastHeaders = req.headers;
+    const mode = state.mode;
+    if (mode.delayMs) await new Promise((r) => setTimeout(r, mode.delayMs));
+    const h: Record<string, string> = { "content-type": "application/json", connection: "keep-alive", "cache-control": "public, max-age=60" };
+    if (mode.usage) h["svc-usage"] = mode.usage;
+    res.writeHead(mode.status, h).end(JSON.stringify(mode.body ?? { ticker: url.pathname.split("/").pop(), source: "fake-upstream", path: url.pathname, query: url.search, forwardedHost: req.headers["x-forwarded-host"] ?? null }));
+  });
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", () => r()));
+  const port = (server.address() as AddressInfo).port;
+  return { url: `http://127.0.0.1:${port}`, state, stop: () => new Promise<void>((r) => server.close(() => r())) };
+}
+
+/** A seller of its own (unique host), whose services point at `upstreamUrl`. payTo is anvil account 10. */
+export async function createGatewaySeller(upstreamUrl: string, opts: { signingSecret?: string | null; payTo?: string | null } = {}) {
+  const tag = newId("t").slice(2);
+  const host = `gw-${tag}.test`;
+  const signingSecret = opts.signingSecret === undefined ? `secret-${tag}-0123456789` : opts.signingSecret;
+  const { sellerId } = await seedMarketSeller(db, {
+    slug: `gw-${tag}`,
+    name: `Gateway test ${tag}`,
+    hosts: [host],
+    email: `gw-${tag}@test.test`,
+    password: "password-for-tests",
+    payTo: opts.payTo === undefined ? anvilAddress(10) : opts.payTo,
+    signingSecret,
+  });
+  await db.service.updateMany({ where: { sellerId, upstreamUrl: { not: "" } }, data: { upstreamUrl } });
+  return { sellerId, host, signingSecret: signingSecret ?? "" };
+}
+
+type RouteHandler = (req: Request, seg: { params: Promise<Record<string, string | string[]>> }) => Promise<Response>;
+
+/** Real HTTP in front of route handlers; every request is addressed to `host` (the test seller). */
+export async function serveRoutes(host: string, route: (pathname: string) => Partial<Record<string, RouteHandler | unknown>> | null) {
+  const server = http.createServer(async (req, res) => {
+    const url = new URL(req.url ?? "/", `http://${host}`);
+    const handlers = route(url.pathname);
+    const handler = handlers?.[req.method ?? "GET"] as RouteHandler | undefined;
+    if (!handler) {
+      res.writeHead(404).end();
+      return;
+    }
+    const chunks: Buffer[] = [];
+    for await (const c of req) chunks.push(c as Buffer);
+    const headers = new Headers();
+    for (const [k, v] of Object.entries(req.headers)) if (v !== undefined && k !== "host") headers.set(k, Array.isArray(v) ? v.join(", ") : v);
+    headers.set("host", host);
+    const body = chunks.length && req.method !== "GET" && req.method !== "HEAD" ? Buffer.concat(chunks) : undefined;
+    const response = await handler(new Request(url, { method: req.method, headers, body }), { params: Promise.resolve({}) });
+    const out: Record<string, string> = {};
+    response.headers.forEach((v, k) => (out[k] = v));
+    res.writeHead(response.status, out).end(Buffer.from(await response.arrayBuffer()));
+  });
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", () => r()));
+  const port = (server.address() as AddressInfo).port;
+  return { url: `http://127.0.0.1:${port}`, stop: () => new Promise<void>((r) => server.close(() => r())) };
+}

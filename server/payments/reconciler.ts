@@ -1,0 +1,62 @@
+// Finishes what a crashed or stopped instance left behind, so every verified payment ends settled or
+// released, never both:
+//  - an outbox row still pending after its lease: settle it (settlePayment checks the chain first, so an
+//    earlier broadcast is recorded, not repeated);
+//  - a verified payment whose lease ran out with no outbox row (the instance died before the upstream
+//    answered): release it, the caller is not charged.
+// Runs at start-up and every SETTLEMENT_RECONCILE_INTERVAL_MS; safe on many instances at once (every step is
+// state-guarded and leased).
+import { env } from "../env";
+import { deleteOldRateLimitWindows } from "../gateway/rate-limit.queries";
+import { claimSettlement, deleteExpiredChallenges, findAbandonedPayments, findDueSettlements, releasePayment } from "./payments.queries";
+import { settlePayment } from "./settle-payment";
+
+export type ReconcileReport = { settled: number; failed: number; pending: number; released: number };
+
+export async function reconcileOnce(): Promise<ReconcileReport> {
+  const report: ReconcileReport = { settled: 0, failed: 0, pending: 0, released: 0 };
+  for (const id of await findAbandonedPayments(100)) {
+    if (await releasePayment(id, "abandoned: the serving instance stopped before the upstream answered")) report.released++;
+  }
+  const lease = () => new Date(Date.now() + env().PAYMENT_LEASE_SECONDS * 1000);
+  for (const id of await findDueSettlements(50)) {
+    if (!(await claimSettlement(id, lease()))) continue;
+    const r = await settlePayment(id, { retry: true });
+    if (r.type === "settled") report.settled++;
+    else if (r.type === "failed") report.failed++;
+    else if (r.type === "pending") report.pending++;
+  }
+  await deleteExpiredChallenges(new Date(Date.now() - 86_400_000));
+  await deleteOldRateLimitWindows(new Date(Date.now() - 10 * 60_000));
+  return report;
+}
+
+let timer: NodeJS.Timeout | undefined;
+
+/** Start the periodic reconciler (idempotent). Called from instrumentation.ts at server start. */
+export function startSettlementReconciler(): { stop: () => void } {
+  if (!timer) {
+    let running = false;
+    const tick = async () => {
+      if (running) return;
+      running = true;
+      try {
+        const r = await reconcileOnce();
+        if (r.settled || r.failed || r.released) console.info(`[reconciler] settled=${r.settled} failed=${r.failed} released=${r.released} pending=${r.pending}`);
+      } catch (e) {
+        console.error("[reconciler] pass failed:", e instanceof Error ? e.message : e);
+      } finally {
+        running = false;
+      }
+    };
+    void tick();
+    timer = setInterval(tick, env().SETTLEMENT_RECONCILE_INTERVAL_MS);
+    timer.unref();
+  }
+  return {
+    stop: () => {
+      if (timer) clearInterval(timer);
+      timer = undefined;
+    },
+  };
+}
