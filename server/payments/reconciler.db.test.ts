@@ -1,0 +1,143 @@
+// Crash recovery: a gateway process killed between verify and settle is finished by the reconciler on the
+// next start, which settles or releases the payment, never both, and never moves the money twice.
+import { spawn } from "node:child_process";
+import path from "node:path";
+import { x402Client, x402HTTPClient } from "@x402/core/client";
+import { registerExactEvmScheme } from "@x402/evm/exact/client";
+import { privateKeyToAccount } from "viem/accounts";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import * as gatewayRoute from "../../app/api/v1/[...path]/route";
+import { anvilAddress, anvilPrivateKey } from "../../scripts/lib/local-chain";
+import { authorizationFate } from "../chain/authorization";
+import { publicClient } from "../chain/clients";
+import { USDC_ADDRESS } from "../chain/config";
+import { TOKEN_ABI } from "../chain/token";
+import { db } from "../db/client";
+import { createGatewaySeller, startChainForTests, startFakeUpstream } from "../gateway/test-support";
+import { facilitatorInput, type StoredProof } from "./accept-payment";
+import { getFacilitator } from "./facilitator";
+import { reconcileOnce } from "./reconciler";
+
+const SECRET = "fake-upstream-secret-0123456789";
+const LEASE_SECONDS = 5;
+const AAPL = "/api/v1/aggregates/AAPL?from=2024-03-01&to=2024-03-29";
+let chain: Awaited<ReturnType<typeof startChainForTests>>;
+let upstream: Awaited<ReturnType<typeof startFakeUpstream>>;
+let seller: Awaited<ReturnType<typeof createGatewaySeller>>;
+
+async function usdc(address: string): Promise<bigint> {
+  return (await publicClient(chain.rpcUrl).readContract({ address: USDC_ADDRESS, abi: TOKEN_ABI, functionName: "balanceOf", args: [address] })) as bigint;
+}
+
+async function proofFor(payerIndex: number): Promise<Record<string, string>> {
+  const host = seller.host;
+  const res = await gatewayRoute.GET(new Request(`http://${host}${AAPL}`, { headers: { host } }), { params: Promise.resolve({}) });
+  expect(res.status).toBe(402);
+  const client = new x402Client();
+  registerExactEvmScheme(client, { signer: privateKeyToAccount(anvilPrivateKey(payerIndex)) });
+  const http = new x402HTTPClient(client);
+  const required = http.getPaymentRequiredResponse((n) => res.headers.get(n), await res.json());
+  return http.encodePaymentSignatureHeader(await http.createPaymentPayload(required));
+}
+
+/** Run one paid call in a child process that dies at `fault`. */
+function crashAt(fault: "exit_after_lock" | "exit_after_outbox", proof: Record<string, string>): Promise<number | null> {
+  const tsx = path.join(process.cwd(), "node_modules", "tsx", "dist", "cli.mjs");
+  const child = spawn(process.execPath, [tsx, path.join(import.meta.dirname, "test-fixtures", "crash-child.ts")], {
+    env: {
+      ...process.env,
+      NODE_ENV: "test",
+      GATEWAY_FAULT: fault,
+      PAYMENT_LEASE_SECONDS: String(LEASE_SECONDS),
+      CRASH_HOST: seller.host,
+      CRASH_PATH: AAPL,
+      CRASH_PROOF_HEADERS: JSON.stringify(proof),
+    },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let out = "";
+  child.stdout.on("data", (d) => (out += d));
+  child.stderr.on("data", (d) => (out += d));
+  return new Promise((resolve) => child.on("exit", (code) => (code === 86 ? resolve(code) : (console.error(out), resolve(code)))));
+}
+
+async function paymentFor(proof: Record<string, string>) {
+  const decoded = JSON.parse(Buffer.from(Object.values(proof)[0]!, "base64").toString());
+  return db.payment.findUniqueOrThrow({ where: { id: decoded.accepted.extra.paymentId } });
+}
+
+const waitForLease = () => new Promise((r) => setTimeout(r, LEASE_SECONDS * 1000 + 300));
+
+beforeAll(async () => {
+  chain = await startChainForTests();
+  upstream = await startFakeUpstream(SECRET);
+  seller = await createGatewaySeller(upstream.url, { signingSecret: SECRET });
+}, 60_000);
+
+afterAll(async () => {
+  await upstream?.stop();
+  await chain?.stop();
+});
+
+describe("settlement reconciler", () => {
+  it("killed after verify+lock (before the upstream answered): the payment is released, nothing is charged", async () => {
+    const payer = anvilAddress(8);
+    const before = await usdc(payer);
+    const proof = await proofFor(8);
+    expect(await crashAt("exit_after_lock", proof)).toBe(86);
+    let payment = await paymentFor(proof);
+    expect(payment.status).toBe("verified");
+    // Within the lease the payment belongs to its (possibly still running) instance: nothing happens.
+    expect((await reconcileOnce()).released).toBe(0);
+    await waitForLease();
+    await Promise.all([reconcileOnce(), reconcileOnce()]);
+    payment = await paymentFor(proof);
+    expect(payment.status).toBe("released");
+    expect(await db.settlement.count({ where: { paymentId: payment.id } })).toBe(0);
+    expect(await db.ledgerEntry.count({ where: { paymentId: payment.id } })).toBe(0);
+    expect(await usdc(payer)).toBe(before);
+    const replay = await gatewayRoute.GET(new Request(`http://${seller.host}${AAPL}`, { headers: { ...proof, host: seller.host } }), { params: Promise.resolve({}) });
+    expect(replay.status).toBe(409);
+    expect((await replay.json()).error).toBe("payment_released");
+  }, 30_000);
+
+  it("killed after the decision to charge (outbox written): the payment is settled exactly once", async () => {
+    const payer = anvilAddress(9);
+    const before = await usdc(payer);
+    const proof = await proofFor(9);
+    expect(await crashAt("exit_after_outbox", proof)).toBe(86);
+    expect((await paymentFor(proof)).status).toBe("verified");
+    await waitForLease();
+    const reports = await Promise.all([reconcileOnce(), reconcileOnce(), reconcileOnce()]);
+    expect(reports.reduce((n, r) => n + r.settled, 0)).toBe(1);
+    expect(reports.reduce((n, r) => n + r.released, 0)).toBe(0);
+    const payment = await paymentFor(proof);
+    expect(payment.status).toBe("settled");
+    expect(payment.transaction).toMatch(/^0x/);
+    expect(await db.ledgerEntry.count({ where: { paymentId: payment.id } })).toBe(1);
+    expect(await usdc(payer)).toBe(before - 20_000n);
+    await reconcileOnce();
+    expect(await usdc(payer)).toBe(before - 20_000n);
+  }, 30_000);
+
+  it("killed after broadcasting but before recording: the reconciler records the earlier transaction instead of sending again", async () => {
+    const payer = anvilAddress(9);
+    const before = await usdc(payer);
+    const proof = await proofFor(9);
+    expect(await crashAt("exit_after_outbox", proof)).toBe(86);
+    const payment = await paymentFor(proof);
+    // What the dead process had already done: the transfer is on chain, the database does not know.
+    const { payload, requirements } = facilitatorInput(payment, payment.proof as unknown as StoredProof);
+    const sent = await getFacilitator().settle(payload, requirements);
+    expect(sent.type).toBe("settled");
+    await waitForLease();
+    const report = await reconcileOnce();
+    expect(report.settled).toBe(1);
+    const after = await db.payment.findUniqueOrThrow({ where: { id: payment.id } });
+    expect(after.status).toBe("settled");
+    expect(after.transaction).toBe(sent.type === "settled" ? sent.transaction : "");
+    expect(await usdc(payer)).toBe(before - 20_000n);
+    const fate = await authorizationFate(chain.rpcUrl, USDC_ADDRESS, payer, (payment.proof as unknown as StoredProof).authorization.nonce as `0x${string}`);
+    expect(fate).toEqual({ used: true, transaction: after.transaction });
+  }, 30_000);
+});
