@@ -5,6 +5,7 @@ import type { NextAuthOptions } from "next-auth";
 import CredentialsProvider from "next-auth/providers/credentials";
 import { env } from "../env";
 import { deriveKey } from "../lib/derive-key";
+import { humanEmailProvider } from "../identity/human-provider";
 import { authenticateSeller } from "./authenticate-seller";
 
 export type SessionKind = "seller" | "human";
@@ -53,6 +54,8 @@ export function authOptions(): NextAuthOptions {
           return p ? { id: p.id, email: p.email, name: p.name, kind: "seller", sellerId: p.sellerId } : null;
         },
       }),
+      // Humans confirming agent claims: email + a one-time code (server/identity/human-sign-in.ts).
+      humanEmailProvider(),
       ...extraProviders,
     ],
     callbacks: {

@@ -1,0 +1,90 @@
+// The whole claim, end to end: an agent registers service_auth, a human opens the verification link in
+// Chromium, signs in with the emailed code (demo outbox), confirms and reads the user code; the agent completes
+// the claim, exchanges the assertion and calls /agent/entitlements. Needs IDENTITY_DEV_OUTBOX=1 on the server.
+import { expect, test } from "@playwright/test";
+
+const JWT_BEARER = "urn:ietf:params:oauth:grant-type:jwt-bearer";
+
+test("service_auth claim: register, human confirms in the browser, agent completes and calls entitlements", async ({ page, request }) => {
+  const email = `human-${Date.now().toString(36)}@example.com`;
+
+  // Agent: register. No credential yet, only the claim.
+  const reg = await request.post("/agent/identity", { data: { type: "service_auth", login_hint: email } });
+  expect(reg.status()).toBe(201);
+  const { claim, identity } = await reg.json();
+  expect(identity).toBeNull();
+  expect(claim.attempt.verification_uri).toMatch(/\/claim\/[A-Za-z0-9_-]+$/);
+
+  const early = await request.post("/agent/identity/claim/complete", { data: { claim_token: claim.token, user_code: "BCDF-GHJK" } });
+  expect((await early.json()).error).toBe("claim_not_confirmed");
+
+  // Human: open the link, ask for a sign-in code.
+  await page.goto(claim.attempt.verification_uri);
+  await expect(page.getByRole("heading", { name: "Claim your agent" })).toBeVisible();
+  await expect(page.getByLabel("Your email")).toHaveValue(email);
+  await page.getByRole("button", { name: "Email me a sign-in code" }).click();
+  await expect(page.getByTestId("code-sent")).toContainText(email);
+
+  // Read the code from the demo outbox, in another tab.
+  const outbox = await page.context().newPage();
+  await outbox.goto("/outbox");
+  const message = outbox.getByTestId("outbox-message").filter({ hasText: email }).first();
+  await expect(message).toBeVisible();
+  const subject = await message.getByTestId("outbox-subject").innerText();
+  const signInCode = /(\d{6})/.exec(subject)![1]!;
+  await outbox.close();
+
+  await page.getByLabel("Sign-in code").fill(signInCode);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page.getByTestId("signed-in-as")).toHaveText(email);
+
+  // Confirm and read the user code off the page.
+  await page.getByRole("button", { name: "Confirm, this is my agent" }).click();
+  const userCode = (await page.getByTestId("user-code").innerText()).trim();
+  expect(userCode).toMatch(/^[A-Z]{4}-[A-Z]{4}$/);
+
+  // Agent: complete the claim with the code, once.
+  const done = await request.post("/agent/identity/claim/complete", { data: { claim_token: claim.token, user_code: userCode } });
+  expect(done.status()).toBe(200);
+  const { identity: claimed } = await done.json();
+  expect(claimed).toMatchObject({ type: "service_auth", status: "claimed", human: { email } });
+  expect(claimed.refresh_token.value).toBeTruthy();
+  const again = await request.post("/agent/identity/claim/complete", { data: { claim_token: claim.token, user_code: userCode } });
+  expect((await again.json()).error).toBe("already_claimed");
+
+  // Exchange the assertion and call entitlements with the bearer.
+  const tok = await request.post("/oauth2/token", { form: { grant_type: JWT_BEARER, assertion: claimed.assertion } });
+  expect(tok.status()).toBe(200);
+  const { access_token, token_type } = await tok.json();
+  expect(token_type).toBe("Bearer");
+  const ent = await request.get("/agent/entitlements", { headers: { authorization: `Bearer ${access_token}` } });
+  expect(ent.status()).toBe(200);
+  expect(await ent.json()).toMatchObject({ agent: { id: claimed.id, claimed: true, human: { email } }, plans: [] });
+
+  // The page now says the claim is done.
+  await page.reload();
+  await expect(page.getByTestId("claim-state")).toContainText("claimed");
+});
+
+test("plus aliases are refused, and a human signed in with another address cannot confirm", async ({ page, request }) => {
+  const owner = `owner-${Date.now().toString(36)}@example.com`;
+  const other = `other-${Date.now().toString(36)}@example.com`;
+  const reg = await request.post("/agent/identity", { data: { type: "service_auth", login_hint: owner } });
+  const { claim } = await reg.json();
+  await page.goto(claim.attempt.verification_uri);
+  await page.getByLabel("Your email").fill("someone+alias@example.com");
+  await page.getByRole("button", { name: "Email me a sign-in code" }).click();
+  await expect(page.getByTestId("sign-in-error")).toContainText("plus-aliased");
+
+  await page.getByLabel("Your email").fill(other);
+  await page.getByRole("button", { name: "Email me a sign-in code" }).click();
+  await expect(page.getByTestId("code-sent")).toContainText(other);
+  const outbox = await page.context().newPage();
+  await outbox.goto("/outbox");
+  const subject = await outbox.getByTestId("outbox-message").filter({ hasText: other }).first().getByTestId("outbox-subject").innerText();
+  await outbox.close();
+  await page.getByLabel("Sign-in code").fill(/(\d{6})/.exec(subject)![1]!);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page.getByTestId("wrong-human")).toContainText(`This claim is for ${owner}`);
+  await expect(page.getByRole("button", { name: "Confirm, this is my agent" })).toHaveCount(0);
+});
