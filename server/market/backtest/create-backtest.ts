@@ -65,8 +65,9 @@ export async function createBacktest(
     strategyLabel: label,
   });
   await insertArtifact({ id, contentType: "image/png", bytes: png, createdAt: now, expiresAt });
-  // Cleanup rides on writes: every new artifact sweeps the expired ones (the scheduler sweeps too).
-  void deleteExpiredArtifacts(now).catch(() => {});
+  // Cleanup rides on writes: every new artifact sweeps the expired ones (the scheduler sweeps too). Awaited,
+  // so a sweep never lands after a later request's insert; a failed sweep only delays cleanup.
+  await deleteExpiredArtifacts(now).catch(() => 0);
 
   return {
     ticker,

@@ -1,0 +1,187 @@
+// The upstream over its route handler: signed requests for all seven operations (bodies checked against
+// the part 2 contracts), signature refusals, bad parameters, vendor-style errors, the backtest PNG.
+import { beforeAll, describe, expect, it } from "vitest";
+import { GET as artifactGET } from "../../../app/artifacts/[file]/route";
+import { GET } from "../../../app/upstream/market/v1/[...path]/route";
+import * as c from "../../contracts/market";
+import { db } from "../../db/client";
+import { embeddedProviders } from "../providers/embedded";
+import { captureArchive } from "../archive/capture-archive";
+import { createBacktest } from "../backtest/create-backtest";
+import { deleteExpiredArtifacts } from "../backtest/artifacts.queries";
+import { backtestQuery } from "../../contracts/market";
+import { decodePng } from "../test/png";
+import { signedRequest, UPSTREAM_ORIGIN } from "../test/signed-request";
+
+const call = async (req: Request) => {
+  const res = await GET(req, { params: Promise.resolve({}) });
+  return { status: res.status, body: (res.headers.get("content-type") ?? "").includes("json") ? await res.json() : null, res };
+};
+const get = (pathAndQuery: string, opts?: Parameters<typeof signedRequest>[1]) => call(signedRequest(pathAndQuery, opts));
+
+// Built-in feeds are global: this file owns the built-in archive days, on dates far from any real capture.
+const DAYS = ["2090-01-01", "2090-01-02", "2090-01-03"];
+
+beforeAll(async () => {
+  for (const d of DAYS) {
+    const r = await captureArchive({ now: () => new Date(`${d}T12:00:00Z`), providers: embeddedProviders() });
+    expect(r.type).toBe("ran");
+    if (r.type === "ran") expect(r.outcomes.every((o) => o.status === "captured")).toBe(true);
+  }
+});
+
+describe("signed calls answer every operation with its contract", () => {
+  it("aggregates (default window)", async () => {
+    const { status, body } = await get("/aggregates/AAPL");
+    expect(status).toBe(200);
+    expect(c.aggregatesResponse.parse(body).data.count).toBe(253);
+    expect(Object.keys(body.data.bars[0]).sort()).toEqual(["close", "high", "low", "open", "timestamp", "trade_count", "volume", "vwap"]);
+  });
+
+  it("avg interest rates", async () => {
+    const { status, body } = await get("/avg-interest-rates");
+    expect(status).toBe(200);
+    expect(c.avgInterestRatesResponse.parse(body).source).toBe("us_treasury");
+  });
+
+  it("basis", async () => {
+    const { status, body } = await get("/basis?limit=5&min_basis=0.5");
+    expect(status).toBe(200);
+    expect(c.basisResponse.parse(body).count).toBeLessThanOrEqual(5);
+  });
+
+  it("archive catalog, day and range; coverage matches the captured days", async () => {
+    const cat = await get("/archive");
+    expect(cat.status).toBe(200);
+    const parsed = c.archiveCatalogResponse.parse(cat.body);
+    const agg = parsed.feeds.find((f) => f.feed === "aggregates")!;
+    expect(agg.entities.find((e) => e.entity === "AAPL")!.coverage).toEqual({ first_date: "2090-01-01", last_date: "2090-01-03", days: 3 });
+
+    const day = await get("/archive/aggregates?entity=SPX");
+    expect(day.status).toBe(200);
+    const snap = c.archiveSnapshotResponse.parse(day.body).snapshot;
+    expect(snap).toMatchObject({ feed: "aggregates", entity: "SPX", observed_date: "2090-01-03" });
+    expect(c.aggregatesResponse.parse(snap.payload).ticker).toBe("SPX");
+
+    const past = await get("/archive/avg_interest_rates?date=2090-01-02");
+    expect(c.archiveSnapshotResponse.parse(past.body).snapshot.observed_date).toBe("2090-01-02");
+
+    const range = await get("/archive/basis/range?limit=366");
+    expect(range.status).toBe(200);
+    const r = c.archiveRangeResponse.parse(range.body);
+    expect(r.days.map((d) => d.observed_date)).toEqual(DAYS);
+    expect(r.days[0]).not.toHaveProperty("payload");
+  });
+
+  it("backtest, with a PNG that decodes and is served at artifact.url", async () => {
+    const { status, body } = await get("/backtest/AAPL?strategy=sma_cross&fast=20&slow=50&years=5", { headers: { "x-forwarded-host": "shop.example", "x-forwarded-proto": "https" } });
+    expect(status).toBe(200);
+    const b = c.backtestResponse.parse(body);
+    expect(b.artifact.url).toBe(`https://shop.example/artifacts/${b.artifact.id}.png`);
+    expect(b.data.bars).toBeGreaterThan(1200);
+    expect(b.data.start_date).toBe("2013-05-13");
+    expect(b.data.trades.count).toBeGreaterThan(0);
+
+    const file = `${b.artifact.id}.png`;
+    const res = await artifactGET(new Request(`${UPSTREAM_ORIGIN}/artifacts/${file}`), { params: Promise.resolve({ file }) });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toBe("image/png");
+    const png = decodePng(new Uint8Array(await res.arrayBuffer()));
+    expect([png.width, png.height]).toEqual([1200, 600]);
+    // The strategy line (#2563eb) and dark text pixels are drawn.
+    let blue = 0;
+    let dark = 0;
+    for (let i = 0; i < png.pixels.length; i += png.channels) {
+      const [r, g, bl] = [png.pixels[i]!, png.pixels[i + 1]!, png.pixels[i + 2]!];
+      if (r === 0x25 && g === 0x63 && bl === 0xeb) blue++;
+      if (r < 40 && g < 40 && bl < 50) dark++;
+    }
+    expect(blue).toBeGreaterThan(500);
+    expect(dark).toBeGreaterThan(200);
+  });
+
+  it("rsi_reversion backtest", async () => {
+    const { status, body } = await get("/backtest/SPX?strategy=rsi_reversion&period=14&lower=30&upper=70&years=2&capital=100000");
+    expect(status).toBe(200);
+    expect(c.backtestResponse.parse(body).strategy).toEqual({ kind: "rsi_reversion", label: "RSI(14) reversion 30/70", params: { period: 14, lower: 30, upper: 70 } });
+  });
+});
+
+describe("the backtest artifact expires", () => {
+  it("answers 404 after expires_at and is deleted by the sweep", async () => {
+    const ttlMs = 86_400_000;
+    const past = Date.now() - ttlMs - 5_000;
+    const b = await createBacktest("AAPL", backtestQuery.parse({ years: "1" }), { origin: UPSTREAM_ORIGIN, providers: embeddedProviders(), now: () => new Date(past) });
+    expect(Date.parse(b.artifact.expires_at)).toBeLessThan(Date.now());
+    const file = `${b.artifact.id}.png`;
+    const res = await artifactGET(new Request(`${UPSTREAM_ORIGIN}/artifacts/${file}`), { params: Promise.resolve({ file }) });
+    expect(res.status).toBe(404);
+    expect(await res.json()).toMatchObject({ error: "artifact_not_found" });
+    expect(await deleteExpiredArtifacts(new Date())).toBeGreaterThanOrEqual(1);
+    expect(await db.marketArtifact.findUnique({ where: { id: b.artifact.id } })).toBeNull();
+  });
+});
+
+describe("only gateway-signed requests are answered", () => {
+  it("refuses unsigned, stale, wrongly keyed and altered requests with 401", async () => {
+    const unsigned = await call(new Request(`${UPSTREAM_ORIGIN}/upstream/market/v1/aggregates/AAPL`));
+    expect(unsigned).toMatchObject({ status: 401, body: { error: "invalid_upstream_signature", reason: "missing_signature" } });
+    expect((await get("/aggregates/AAPL", { now: Date.now() - 10 * 60_000 })).body).toMatchObject({ error: "invalid_upstream_signature", reason: "stale_signature" });
+    expect((await get("/aggregates/AAPL", { secret: "another-sellers-secret-123" })).body).toMatchObject({ reason: "bad_signature" });
+    const good = signedRequest("/aggregates/AAPL?limit=5");
+    const altered = new Request(good.url.replace("limit=5", "limit=50"), { headers: good.headers });
+    expect(await call(altered)).toMatchObject({ status: 401, body: { reason: "bad_signature" } });
+  });
+});
+
+describe("bad input gets a 400 naming the parameter, never a 500", () => {
+  const cases: [string, string][] = [
+    ["/aggregates/AAPL?limit=0", "limit"],
+    ["/aggregates/AAPL?limit=50001", "limit"],
+    ["/aggregates/AAPL?multiplier=50001", "multiplier"],
+    ["/aggregates/AAPL?multiplier=1.5", "multiplier"],
+    ["/aggregates/AAPL?timespan=second", "timespan"],
+    ["/aggregates/AAPL?from=2023-02-30", "from"],
+    ["/aggregates/AAPL?adjusted=maybe", "adjusted"],
+    ["/aggregates/AAPL?sort=up", "sort"],
+    ["/aggregates/aapl", "ticker"],
+    ["/aggregates/AAPL?limit=1&limit=2", "limit"],
+    ["/backtest/AAPL?years=6", "years"],
+    ["/backtest/AAPL?years=0", "years"],
+    ["/backtest/AAPL?fast=0", "fast"],
+    ["/backtest/AAPL?fast=201", "fast"],
+    ["/backtest/AAPL?slow=401", "slow"],
+    ["/backtest/AAPL?fast=60&slow=50", "fast"],
+    ["/backtest/AAPL?strategy=rsi_reversion&period=101", "period"],
+    ["/backtest/AAPL?strategy=rsi_reversion&lower=0", "lower"],
+    ["/backtest/AAPL?strategy=rsi_reversion&upper=100", "upper"],
+    ["/backtest/AAPL?strategy=rsi_reversion&lower=70&upper=30", "lower"],
+    ["/backtest/AAPL?capital=0", "capital"],
+    ["/backtest/AAPL?capital=1000000001", "capital"],
+    ["/backtest/AAPL?strategy=macd", "strategy"],
+    ["/archive/basis/range?limit=367", "limit"],
+    ["/archive/basis/range?from=2090-01-03&to=2090-01-01", "from"],
+    ["/archive/basis?date=yesterday", "date"],
+    ["/basis?limit=0", "limit"],
+    ["/basis?min_basis=-1", "min_basis"],
+  ];
+  it.each(cases)("%s -> 400 %s", async (path, parameter) => {
+    const { status, body } = await get(path);
+    expect(status).toBe(400);
+    expect(body).toMatchObject({ error: "invalid_request", parameter });
+    expect(body.detail).toContain(parameter);
+  });
+
+  it("answers unknown things with 404 and uncovered data with 403", async () => {
+    expect((await get("/aggregates/ZZZZ")).body).toMatchObject({ error: "unknown_ticker" });
+    expect((await get("/backtest/ZZZZ")).status).toBe(404);
+    expect((await get("/aggregates/AAPL?timespan=minute")).body).toMatchObject({ error: "not_included", reason: "timespan_not_included" });
+    expect((await get("/aggregates/AAPL?from=2024-01-02&to=2024-02-01")).status).toBe(403);
+    expect((await get("/archive/nope")).body).toMatchObject({ error: "not_found", reason: "unknown_feed" });
+    expect((await get("/archive/aggregates?entity=MSFT")).body).toMatchObject({ error: "not_found", reason: "unknown_entity" });
+    expect((await get("/archive/aggregates?date=2089-12-31")).body).toMatchObject({ error: "archive_day_not_found" });
+    expect((await get("/nothing-here")).status).toBe(404);
+    const empty = await get("/aggregates/AAPL?from=2017-01-07&to=2017-01-08");
+    expect(empty.body.data).toEqual({ bars: [], count: 0, adjusted: true });
+  });
+});
