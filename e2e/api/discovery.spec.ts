@@ -163,3 +163,25 @@ test("a second seller host serves its own catalog", async ({ request }) => {
   expect(res.status()).toBe(200);
   expect((await res.json()).seller.name).toBe("Second Seller Data");
 });
+
+test.describe("plan purchase rules", () => {
+  test("unknown plan, pay-as-you-go, and the amount rules answer with their part 7 codes", async ({ request }) => {
+    const m = await (await request.get("/manifest.json")).json();
+    const payg = m.plans.find((p: { kind: string }) => p.kind === "payg");
+    const credit = m.plans.find((p: { slug: string }) => p.slug === "research-credits");
+    const post = async (url: string, data?: unknown) => {
+      const res = await request.post(url, data === undefined ? {} : { data });
+      return { status: res.status(), body: await res.json() };
+    };
+    expect(await post("/plans/pln_nope/purchase", { amountUsd: "10.00" })).toMatchObject({ status: 404, body: { error: "plan_not_found" } });
+    expect(await post(`/plans/${payg.id}/purchase`, { amountUsd: "10.00" })).toMatchObject({ status: 400, body: { error: "payg_not_purchasable" } });
+    expect(await post(`/plans/${credit.id}/purchase`, {})).toMatchObject({ status: 400, body: { error: "amount_required" } });
+    expect(await post(`/plans/${credit.id}/purchase`, { amountUsd: "10.005" })).toMatchObject({ status: 400, body: { error: "amount_not_cent_increment" } });
+    expect(await post(`/plans/${credit.id}/purchase`, { amountUsd: "1.00" })).toMatchObject({ status: 400, body: { error: "amount_below_minimum" } });
+    expect(await post(`/plans/${credit.id}/purchase`, { amountUsd: "9999.00" })).toMatchObject({ status: 400, body: { error: "amount_above_maximum" } });
+    expect(await post(`/plans/${credit.id}/purchase`, { amountUsd: "25.00" })).toMatchObject({ status: 501, body: { error: "not_implemented" } });
+    const bad = await request.post(`/plans/${credit.id}/purchase`, { data: "{oops", headers: { "content-type": "application/json" } });
+    expect(bad.status()).toBe(400);
+    expect((await bad.json()).error).toBe("invalid_request");
+  });
+});
