@@ -1,0 +1,29 @@
+// What statusUrl answers: the state of one payment of this seller (never its proof).
+import { AppError } from "../http/errors";
+import { microsToUsd } from "../lib/money";
+import { findPayment } from "./payments.queries";
+
+export async function getPaymentStatus(sellerId: string, paymentId: string) {
+  const p = await findPayment(sellerId, paymentId);
+  if (!p) throw new AppError("payment_unknown", { detail: "no payment with this id at this seller" });
+  return {
+    id: p.id,
+    status: p.status,
+    // Complete = paid: the original request can be retried (card flow) or was already served (x402).
+    complete: p.status === "settled" || p.status === "consumed",
+    rail: p.rail,
+    amount: microsToUsd(p.amountMicros),
+    currency: p.currency,
+    method: p.method,
+    path: p.path,
+    query: p.query,
+    operation: p.operationKey,
+    meter: p.meterKey,
+    payer: p.payer,
+    transaction: p.transaction,
+    reason: p.failureReason,
+    expires_at: p.expiresAt.toISOString(),
+    created_at: p.createdAt.toISOString(),
+    settled_at: p.settledAt?.toISOString() ?? null,
+  };
+}
