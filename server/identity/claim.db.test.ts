@@ -99,7 +99,8 @@ describe("service_auth registration and the claim ceremony", () => {
     expect((await viewClaimAttempt(denied.link))?.state).toBe("denied");
 
     const stale = await serviceAuth(email);
-    await db.claimAttempt.updateMany({ where: { credential: { claimTokenHash: { not: null } }, linkTokenHash: { not: "" }, credentialId: (await db.agentCredential.findFirstOrThrow({ where: { loginHint: email }, orderBy: { createdAt: "desc" } })).id }, data: { expiresAt: new Date(Date.now() - 1000) } });
+    const staleCredential = await db.agentCredential.findFirstOrThrow({ where: { loginHint: email }, orderBy: { createdAt: "desc" } });
+    await db.claimAttempt.updateMany({ where: { credentialId: staleCredential.id }, data: { expiresAt: new Date(Date.now() - 1000) } });
     const expired = await postJson(store, "/agent/identity/claim/complete", { claim_token: stale.claimToken, user_code: "BCDF-GHJK" });
     expect(expired.status).toBe(410);
     expect(expired.body.error).toBe("claim_expired");
@@ -214,6 +215,19 @@ describe("refresh", () => {
     // The replay revoked the live successor too.
     expect((await postJson(store, "/agent/identity", { type: "refresh", refresh_token: rt2 })).body.error).toBe("invalid_refresh_token");
     expect((await postJson(store, "/agent/identity", { type: "refresh", refresh_token: "rt_unknown" })).body).toMatchObject({ error: "invalid_refresh_token", reason: "unknown" });
+  });
+
+  it("concurrent refreshes with one token: exactly one rotates", async () => {
+    const email = `hal-${uniq()}@example.com`;
+    const hal = await signInHuman(email);
+    const { claimToken, link } = await serviceAuth(email);
+    const c = await confirmClaimAttempt(link, hal);
+    if (c.type !== "confirmed") throw new Error(c.detail);
+    const done = await postJson(store, "/agent/identity/claim/complete", { claim_token: claimToken, user_code: c.userCode });
+    const rt = done.body.identity.refresh_token.value as string;
+    const results = await Promise.all(Array.from({ length: 6 }, () => postJson(store, "/agent/identity", { type: "refresh", refresh_token: rt })));
+    expect(results.filter((r) => r.status === 200)).toHaveLength(1);
+    expect(results.filter((r) => r.body.error === "invalid_refresh_token")).toHaveLength(5);
   });
 
   it("a refresh token works only at its own storefront", async () => {
