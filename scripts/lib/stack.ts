@@ -63,6 +63,7 @@ export async function startStack(opts: {
   await db.$disconnect();
   log(`demo seller: seeded (${Date.now() - t0} ms)`);
   summary.push(`Seller console sign-in: ${DEMO_SELLER.email} / ${DEMO_SELLER.password}`);
+  summary.push("Human sign-in emails (claim pages): the local outbox at /outbox");
 
   const chain = await startLocalChain({ log });
   if (chain) {
@@ -75,6 +76,8 @@ export async function startStack(opts: {
       DATABASE_URL: databaseUrl,
       APP_SECRET: secrets.APP_SECRET,
       MARKET_UPSTREAM_SECRET: secrets.MARKET_UPSTREAM_SECRET,
+      // Offline demo: human sign-in emails land in the local outbox page (/outbox) instead of SMTP.
+      IDENTITY_DEV_OUTBOX: process.env.IDENTITY_DEV_OUTBOX ?? "1",
       ...(chain?.env ?? {}),
     },
     summary,

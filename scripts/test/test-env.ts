@@ -5,5 +5,6 @@ export const TEST_ENV = {
   MARKET_UPSTREAM_SECRET: "test-market-upstream-secret",
   NEXTAUTH_SECRET: "test-app-secret-0123456789abcdef0123456789",
   ARCHIVE_SCHEDULER: "off",
+  IDENTITY_DEV_OUTBOX: "1",
   NEXT_TELEMETRY_DISABLED: "1",
 } as const;
