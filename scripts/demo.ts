@@ -49,6 +49,7 @@ async function main() {
     `  curl -s ${base}/services`,
     `  curl -s '${base}/vendor/agent/guide?goal=daily%20stock%20prices'`,
     `  curl -si ${base}/api/v1/aggregates/AAPL        # 402 with a signed challenge`,
+    `  curl -s -X POST ${base}/agent/identity -H 'content-type: application/json' -d '{"type":"anonymous"}'`,
     "",
     "Seller console:",
     `  ${base}/console`,
