@@ -59,6 +59,8 @@ const schema = z.object({
   RATE_LIMIT_PAYER_PER_MINUTE: z.coerce.number().int().min(0).default(600),
   /** Requests per minute per seller across all callers (gateway calls). 0 disables. */
   RATE_LIMIT_SELLER_PER_MINUTE: z.coerce.number().int().min(0).default(12_000),
+  /** Benchmarks only: switch both rate limits off. */
+  RATE_LIMIT_DISABLED: bool.default(false),
   /** Tests only (honoured when NODE_ENV=test): exit the process at a point of the paid pipeline to prove crash recovery. */
   GATEWAY_FAULT: z.enum(["none", "exit_after_lock", "exit_after_outbox"]).default("none"),
 

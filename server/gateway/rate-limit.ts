@@ -9,6 +9,7 @@ const WINDOW_MS = 60_000;
 export async function enforceRateLimits(opts: { sellerId: string; payer?: string | null; now?: number }): Promise<void> {
   const e = env();
   const now = opts.now ?? Date.now();
+  if (e.RATE_LIMIT_DISABLED) return;
   const limits: { key: string; limit: number; scope: string }[] = [];
   if (e.RATE_LIMIT_SELLER_PER_MINUTE > 0) limits.push({ key: `seller:${opts.sellerId}`, limit: e.RATE_LIMIT_SELLER_PER_MINUTE, scope: "seller" });
   if (opts.payer && e.RATE_LIMIT_PAYER_PER_MINUTE > 0) limits.push({ key: `payer:${opts.payer.toLowerCase()}`, limit: e.RATE_LIMIT_PAYER_PER_MINUTE, scope: "payer" });
