@@ -55,9 +55,9 @@ export async function run(ctx: BenchContext) {
   // ticker, so this case buckets 50,000 generated bars in memory. Never served by the app. ---
   const synthetic = Array.from({ length: 50_000 }, (_, i) => {
     const c = 100 + 10 * Math.sin(i / 50) + i / 1000;
-    return { date: addDays("1870-01-01", i), open: c - 0.5, high: c + 1, low: c - 1, close: c, volume: 1_000_000 + (i % 1000) };
+    return { date: addDays("1990-01-01", i), open: c - 0.5, high: c + 1, low: c - 1, close: c, volume: 1_000_000 + (i % 1000) };
   });
-  const q50k = { from: "1870-01-01", to: "2100-01-01", multiplier: 1, timespan: "week" as const, limit: 50_000, sort: "asc" as const };
+  const q50k = { from: "1990-01-01", to: "2200-01-01", multiplier: 1, timespan: "week" as const, limit: 50_000, sort: "asc" as const };
   if (bucketDailyBars(synthetic, { ...q50k, timespan: "day" }).length !== 50_000) throw new Error("synthetic case must read 50000 base bars");
   await time(5, () => bucketDailyBars(synthetic, q50k));
   ctx.record("market aggregates 50000 base bars -> weekly (in-process, SYNTHETIC bars)", await time(100, () => bucketDailyBars(synthetic, q50k)), { note: "synthetic in-memory bars" });

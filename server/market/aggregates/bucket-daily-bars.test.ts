@@ -86,3 +86,15 @@ describe("embedded aggregates", () => {
     expect(weekend.data).toEqual({ bars: [], count: 0, adjusted: true });
   });
 });
+
+describe("day windows over long spans", () => {
+  it("keep calendar dates exact across centuries and leap days (integer date arithmetic)", () => {
+    const days: { date: string; open: number; high: number; low: number; close: number; volume: number }[] = [];
+    for (let t = Date.UTC(1899, 11, 25); t <= Date.UTC(2101, 0, 5); t += 86_400_000 * 37) {
+      const date = new Date(t).toISOString().slice(0, 10);
+      days.push(d(date, 1));
+    }
+    const bars = bucketDailyBars(days, { ...q, from: "1899-12-25", to: "2101-01-05", multiplier: 37 });
+    expect(bars.map((b) => b.timestamp!.slice(0, 10))).toEqual(days.map((x) => x.date));
+  });
+});

@@ -75,7 +75,8 @@ function load(ticker: string): Loaded | undefined {
   if (hit) return hit;
   const def = SERIES.find((s) => s.ticker === ticker);
   if (!def) return undefined;
-  const file = parseCsv(fs.readFileSync(path.join(root(), def.file), "utf8"), def.columns);
+  // The file list is fixed above; the ignore keeps Next from tracing the whole project for this read.
+  const file = parseCsv(fs.readFileSync(path.join(/*turbopackIgnore: true*/ root(), def.file), "utf8"), def.columns);
   // Factor from the file's basis to "as traded": splits after the bar and up to the file's as-of date.
   const toRaw = (date: string) => def.splits.filter((s) => s.date > date && s.date <= def.adjustedAsOf).reduce((f, s) => f * s.ratio, 1);
   // Factor from the file's basis to "adjusted for every split known": splits after the file's as-of date.
