@@ -3,11 +3,19 @@ import { createPublicClient, createWalletClient, http, publicActions, type Hex }
 import { nonceManager, privateKeyToAccount } from "viem/accounts";
 import { CHAIN } from "./config";
 
+/**
+ * Receipt polling: a local chain (anvil, automine) has the receipt as soon as the transaction is sent, so poll
+ * fast; a real chain (Base: 2 s blocks) gains nothing from polling faster than a few times per block.
+ */
+function pollingInterval(rpcUrl: string): number {
+  return /^https?:\/\/(127\.0\.0\.1|localhost|\[::1\])(:|\/|$)/.test(rpcUrl) ? 5 : 500;
+}
+
 const publicClients = new Map<string, ReturnType<typeof makePublic>>();
 const walletClients = new Map<string, ReturnType<typeof makeWallet>>();
 
 function makePublic(rpcUrl: string) {
-  return createPublicClient({ chain: CHAIN, transport: http(rpcUrl, { batch: false, retryCount: 1 }), pollingInterval: 50 });
+  return createPublicClient({ chain: CHAIN, transport: http(rpcUrl, { batch: false, retryCount: 1 }), pollingInterval: pollingInterval(rpcUrl) });
 }
 
 function makeWallet(rpcUrl: string, privateKey: Hex) {
@@ -16,7 +24,7 @@ function makeWallet(rpcUrl: string, privateKey: Hex) {
     account: privateKeyToAccount(privateKey, { nonceManager }),
     chain: CHAIN,
     transport: http(rpcUrl, { retryCount: 1 }),
-    pollingInterval: 50,
+    pollingInterval: pollingInterval(rpcUrl),
   }).extend(publicActions);
 }
 

@@ -100,7 +100,16 @@ export async function handleGatewayRequest(ctx: RouteContext): Promise<Response>
   }
   if (proofHeader.type === "invalid") throw new AppError("payment_invalid", { reason: "malformed_payment", detail: proofHeader.detail });
 
+  // Server-Timing on paid responses: where the gateway's overhead goes (no secrets, durations only).
+  const timing: string[] = [];
+  let mark = performance.now();
+  const lap = (name: string) => {
+    const now = performance.now();
+    timing.push(`${name};dur=${(now - mark).toFixed(1)}`);
+    mark = now;
+  };
   const accepted = await acceptPayment(request, proofHeader.proof);
+  lap("verify_lock");
   if (accepted.type === "rejected") throw accepted.error;
   const paymentId = accepted.paymentId;
   faultPoint("exit_after_lock");
@@ -112,6 +121,7 @@ export async function handleGatewayRequest(ctx: RouteContext): Promise<Response>
     requestHeaders: ctx.req.headers,
     origin: ctx.origin,
   });
+  lap("upstream");
   const released = { "svc-billing": billing({ payment: paymentId, status: "released", charged_usd: "0.000000" }), "svc-payment-id": paymentId };
   if (upstream.type !== "response") {
     await releasePayment(paymentId, upstream.type === "timeout" ? "upstream_timeout" : "upstream_unreachable");
@@ -131,11 +141,12 @@ export async function handleGatewayRequest(ctx: RouteContext): Promise<Response>
     return passThrough(upstream, { ...released, "svc-usage-error": usage.code }, true);
   }
   const units = op.meter ? (usage.units.get(op.meter.key) ?? 1) : 1;
-  const leaseUntil = new Date(Date.now() + env().PAYMENT_LEASE_SECONDS * 1000);
-  if (!(await scheduleSettlement(paymentId, upstream.status, units, leaseUntil))) return passThrough(upstream, released, true);
+  if (!(await scheduleSettlement(paymentId, upstream.status, units, env().PAYMENT_LEASE_SECONDS))) return passThrough(upstream, released, true);
   faultPoint("exit_after_outbox");
 
+  lap("schedule");
   const settled = await settlePayment(paymentId);
+  lap("settle");
   if (settled.type === "failed") {
     throw new AppError("settlement_failed", {
       detail: "the signed payment did not settle; retry from the start for a fresh challenge",
@@ -157,6 +168,7 @@ export async function handleGatewayRequest(ctx: RouteContext): Promise<Response>
       "X-PAYMENT-RESPONSE": receipt,
       "svc-billing": billing({ ...charged, status: "charged", tx: settled.transaction }),
       "svc-payment-id": paymentId,
+      "server-timing": timing.join(", "),
     },
     true,
   );

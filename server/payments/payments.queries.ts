@@ -80,13 +80,21 @@ export async function releasePayment(id: string, reason: string, upstreamStatus?
  * The decision to charge, made durable before the chain is touched: the outbox row, leased to this instance.
  * Fails (false) if the payment is no longer verified (e.g. the reconciler released it meanwhile).
  */
-export async function scheduleSettlement(paymentId: string, upstreamStatus: number, units: number, leaseUntil: Date): Promise<boolean> {
-  return db.$transaction(async (tx: Tx) => {
-    const res = await tx.payment.updateMany({ where: { id: paymentId, status: "verified" }, data: { upstreamStatus, lockedUntil: leaseUntil } });
-    if (res.count !== 1) return false;
-    await tx.settlement.create({ data: { id: newId("stl"), paymentId, status: "pending", units, claimedUntil: leaseUntil } });
-    return true;
-  });
+export async function scheduleSettlement(paymentId: string, upstreamStatus: number, units: number, leaseSeconds: number): Promise<boolean> {
+  // One statement (atomic on its own): the outbox row exists only if the payment was still verified.
+  // Timestamps are UTC, as Prisma writes them into these `timestamp(3)` columns.
+  const rows = await db.$queryRaw<{ id: string }[]>`
+    with p as (
+      update payments set upstream_status = ${upstreamStatus},
+        locked_until = (now() at time zone 'UTC') + make_interval(secs => ${leaseSeconds}),
+        updated_at = now() at time zone 'UTC'
+      where id = ${paymentId} and status = 'verified'
+      returning id, locked_until
+    )
+    insert into settlements (id, payment_id, status, units, claimed_until, next_attempt_at, attempts, created_at, updated_at)
+    select ${newId("stl")}, p.id, 'pending', ${units}, p.locked_until, now() at time zone 'UTC', 0, now() at time zone 'UTC', now() at time zone 'UTC' from p
+    returning id`;
+  return rows.length === 1;
 }
 
 export type SettlementRow = Prisma.SettlementGetPayload<{ include: { payment: true } }>;
@@ -104,19 +112,26 @@ export async function claimSettlement(paymentId: string, leaseUntil: Date): Prom
   return res.count === 1;
 }
 
-/** The charge: outbox succeeded, payment settled, ledger row. One transaction, each step state-guarded. */
+/**
+ * The charge: outbox succeeded, payment settled, ledger row, in one statement (atomic on its own), each step
+ * guarded by the state before it. A pending outbox row always belongs to a verified payment (the row is only
+ * written for one, and a payment with an outbox row is never released), so all three happen or none.
+ */
 export async function recordSettlementSuccess(paymentId: string, transaction: string): Promise<boolean> {
-  return db.$transaction(async (tx: Tx) => {
-    const s = await tx.settlement.updateMany({ where: { paymentId, status: "pending" }, data: { status: "succeeded", transaction, lastError: null } });
-    if (s.count !== 1) return false;
-    const p = await tx.payment.updateMany({ where: { id: paymentId, status: "verified" }, data: { status: "settled", transaction, settledAt: new Date(), lockedUntil: null } });
-    if (p.count !== 1) throw new Error(`payment ${paymentId} settled on chain but was not verified`);
-    const { units, payment } = await tx.settlement.findUniqueOrThrow({ where: { paymentId }, include: { payment: true } });
-    await tx.ledgerEntry.create({
-      data: { id: newId("led"), sellerId: payment.sellerId, paymentId, kind: "charge", meterKey: payment.meterKey, units, amountMicros: payment.amountMicros, currency: payment.currency },
-    });
-    return true;
-  });
+  const rows = await db.$queryRaw<{ id: string }[]>`
+    with s as (
+      update settlements set status = 'succeeded', transaction = ${transaction}, last_error = null, updated_at = now() at time zone 'UTC'
+      where payment_id = ${paymentId} and status = 'pending'
+      returning payment_id, units
+    ), p as (
+      update payments set status = 'settled', transaction = ${transaction}, settled_at = now() at time zone 'UTC', locked_until = null, updated_at = now() at time zone 'UTC'
+      where id = ${paymentId} and status = 'verified' and exists (select 1 from s)
+      returning id, seller_id, meter_key, amount_micros, currency
+    )
+    insert into ledger_entries (id, seller_id, payment_id, kind, meter_key, units, amount_micros, currency, created_at)
+    select ${newId("led")}, p.seller_id, p.id, 'charge', p.meter_key, s.units, p.amount_micros, p.currency, now() at time zone 'UTC' from p, s
+    returning id`;
+  return rows.length === 1;
 }
 
 export async function recordSettlementFailure(paymentId: string, reason: string, transaction?: string): Promise<boolean> {
