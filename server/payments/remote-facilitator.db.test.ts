@@ -1,0 +1,102 @@
+// FACILITATOR=remote: the gateway verifies and settles through an HTTP facilitator speaking the x402 spec
+// (/verify, /settle, /supported). The facilitator here is a real one (x402Facilitator + @x402/evm exact scheme
+// on the local chain) behind HTTP; an unreachable facilitator is a 503 payment_provider_unavailable.
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { x402Client, x402HTTPClient } from "@x402/core/client";
+import { registerExactEvmScheme } from "@x402/evm/exact/client";
+import { privateKeyToAccount } from "viem/accounts";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import * as gatewayRoute from "../../app/api/v1/[...path]/route";
+import { anvilAddress, anvilPrivateKey } from "../../scripts/lib/local-chain";
+import { publicClient } from "../chain/clients";
+import { USDC_ADDRESS } from "../chain/config";
+import { TOKEN_ABI } from "../chain/token";
+import { resetEnvForTests } from "../env";
+import { createGatewaySeller, startChainForTests, startFakeUpstream } from "../gateway/test-support";
+import { getFacilitator, LocalFacilitator, setFacilitatorForTests } from "./facilitator";
+
+const SECRET = "fake-upstream-secret-0123456789";
+const AAPL = "/api/v1/aggregates/AAPL?from=2024-04-01&to=2024-04-30";
+let chain: Awaited<ReturnType<typeof startChainForTests>>;
+let upstream: Awaited<ReturnType<typeof startFakeUpstream>>;
+let seller: Awaited<ReturnType<typeof createGatewaySeller>>;
+let facilitatorServer: http.Server;
+let facilitatorUrl: string;
+const seen: string[] = [];
+
+beforeAll(async () => {
+  chain = await startChainForTests();
+  upstream = await startFakeUpstream(SECRET);
+  seller = await createGatewaySeller(upstream.url, { signingSecret: SECRET });
+  const local = new LocalFacilitator(chain.rpcUrl, anvilPrivateKey(0));
+  facilitatorServer = http.createServer(async (req, res) => {
+    seen.push(`${req.method} ${req.url}`);
+    const chunks: Buffer[] = [];
+    for await (const c of req) chunks.push(c as Buffer);
+    const body = chunks.length ? JSON.parse(Buffer.concat(chunks).toString()) : {};
+    const send = (status: number, v: unknown) => res.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify(v));
+    if (req.url === "/supported") return send(200, await local.supported());
+    if (req.url === "/verify") {
+      const r = await local.verify(body.paymentPayload, body.paymentRequirements);
+      return send(200, r.type === "valid" ? { isValid: true, payer: r.payer } : { isValid: false, invalidReason: r.type === "invalid" ? r.reason : "unavailable" });
+    }
+    if (req.url === "/settle") {
+      const r = await local.settle(body.paymentPayload, body.paymentRequirements);
+      return send(200, r.type === "settled" ? { success: true, transaction: r.transaction, network: "eip155:8453", payer: r.payer } : { success: false, errorReason: r.type === "failed" ? r.reason : "settlement_pending", transaction: "", network: "eip155:8453" });
+    }
+    send(404, {});
+  });
+  await new Promise<void>((r) => facilitatorServer.listen(0, "127.0.0.1", () => r()));
+  facilitatorUrl = `http://127.0.0.1:${(facilitatorServer.address() as AddressInfo).port}`;
+}, 60_000);
+
+afterAll(async () => {
+  delete process.env.FACILITATOR_URL;
+  process.env.FACILITATOR = "local";
+  resetEnvForTests();
+  setFacilitatorForTests(undefined);
+  await new Promise<void>((r) => facilitatorServer?.close(() => r()));
+  await upstream?.stop();
+  await chain?.stop();
+});
+
+function useRemote(url: string) {
+  process.env.FACILITATOR = "remote";
+  process.env.FACILITATOR_URL = url;
+  resetEnvForTests();
+  setFacilitatorForTests(undefined);
+}
+
+async function paidCall(payerIndex: number): Promise<Response> {
+  const call = (headers: Record<string, string> = {}) =>
+    gatewayRoute.GET(new Request(`http://${seller.host}${AAPL}`, { headers: { ...headers, host: seller.host } }), { params: Promise.resolve({}) });
+  const first = await call();
+  const c = new x402Client();
+  registerExactEvmScheme(c, { signer: privateKeyToAccount(anvilPrivateKey(payerIndex)) });
+  const h = new x402HTTPClient(c);
+  const proof = h.encodePaymentSignatureHeader(await h.createPaymentPayload(h.getPaymentRequiredResponse((n) => first.headers.get(n), await first.json())));
+  return call(proof);
+}
+
+describe("remote facilitator", () => {
+  it("verifies and settles over HTTP; the USDC moves", async () => {
+    useRemote(facilitatorUrl);
+    expect(getFacilitator().kind).toBe("remote");
+    expect((await getFacilitator().supported()).kinds.some((k) => k.network === "eip155:8453" && k.scheme === "exact")).toBe(true);
+    const payer = anvilAddress(6);
+    const balance = () => publicClient(chain.rpcUrl).readContract({ address: USDC_ADDRESS, abi: TOKEN_ABI, functionName: "balanceOf", args: [payer] }) as Promise<bigint>;
+    const before = await balance();
+    const res = await paidCall(6);
+    expect(res.status).toBe(200);
+    expect(seen).toEqual(expect.arrayContaining(["POST /verify", "POST /settle"]));
+    expect(await balance()).toBe(before - 20_000n);
+  });
+
+  it("an unreachable facilitator is 503 payment_provider_unavailable, and nothing is locked", async () => {
+    useRemote("http://127.0.0.1:9");
+    const res = await paidCall(6);
+    expect(res.status).toBe(503);
+    expect((await res.json()).error).toBe("payment_provider_unavailable");
+  });
+});
