@@ -19,10 +19,16 @@ const PAYERS: Hex[] = [
   "0x7c852118294e51e653712a81e05800f419141751be58f605c371e15141b007a6",
 ];
 
+/**
+ * The e2e stack's chain: E2E_STACK_FILE (the e2e server's stack.json), else E2E_RPC_URL, else LOCAL_CHAIN_PORT
+ * (pins the port the stack's anvil listens on), else anvil's default port. A wrong chain fails loudly below
+ * (the settlement transaction would not be found), never passes silently.
+ */
 function rpcUrl(): string {
   const file = process.env.E2E_STACK_FILE;
   if (file && fs.existsSync(file)) return JSON.parse(fs.readFileSync(file, "utf8")).RPC_URL;
-  return process.env.E2E_RPC_URL ?? "http://127.0.0.1:8545";
+  if (process.env.E2E_RPC_URL) return process.env.E2E_RPC_URL;
+  return `http://127.0.0.1:${process.env.LOCAL_CHAIN_PORT ?? 8545}`;
 }
 
 const chain = createPublicClient({ chain: base, transport: http(rpcUrl()) });

@@ -66,7 +66,10 @@ export async function installUsdc(rpcUrl: string, payerIndexes = [1, 2, 3, 4, 5,
 
 export async function startLocalChain(opts: { log: (line: string) => void; port?: number }): Promise<LocalChain | null> {
   const t0 = Date.now();
-  const port = await freePort(opts.port ?? 8545);
+  // LOCAL_CHAIN_PORT pins the port (the e2e runner sets it, so the test process knows the RPC URL too);
+  // otherwise 8545 if free, else any free port.
+  const pinned = process.env.LOCAL_CHAIN_PORT ? Number(process.env.LOCAL_CHAIN_PORT) : undefined;
+  const port = pinned ?? (await freePort(opts.port ?? 8545));
   const child = spawn(anvilBinary(), ["--chain-id", String(CHAIN_ID), "--port", String(port), "--host", "127.0.0.1", "--silent", "--mnemonic", ANVIL_MNEMONIC, "--accounts", "11"], {
     stdio: ["ignore", "ignore", "pipe"],
   });
