@@ -123,6 +123,10 @@ describe("paying with x402", () => {
       const data = await res.json();
       expect(data).toMatchObject({ ticker: "AAPL", source: "fake-upstream", path: "/aggregates/AAPL" });
       expect(data.query).toContain("from=2024-01-02");
+      // The upstream builds links from the original host, and never sees the payment proof.
+      expect(data.forwardedHost).toBe(seller.host);
+      expect(upstream.state.lastHeaders["payment-signature"]).toBeUndefined();
+      expect(upstream.state.lastHeaders["x-payment"]).toBeUndefined();
       const receipt = decodePaymentResponseHeader(res.headers.get("payment-response")!);
       expect(receipt).toMatchObject({ success: true, network: "eip155:8453" });
       expect(receipt.transaction).toMatch(/^0x[0-9a-f]{64}$/);
@@ -263,12 +267,35 @@ describe("upstream outcomes", () => {
     expect(res.status).toBe(200);
     expect(res.headers.get("svc-usage-error")).toBeNull();
     expect(res.headers.get("svc-billing")).toContain("units=3");
+    // The usage report is between upstream and gateway; hop-by-hop headers stay on their hop.
+    expect(res.headers.get("svc-usage")).toBeNull();
+    expect(res.headers.get("connection")).toBeNull();
     const ledger = await db.ledgerEntry.findFirstOrThrow({ where: { paymentId: res.headers.get("svc-payment-id")! } });
     expect(ledger).toMatchObject({ units: 3, amountMicros: 20_000n });
   });
 });
 
 describe("rate limits", () => {
+  it("limits each payer wallet, counting paid calls across requests", async () => {
+    process.env.RATE_LIMIT_PAYER_PER_MINUTE = "1";
+    resetEnvForTests();
+    try {
+      const s = await createGatewaySeller(upstream.url, { signingSecret: SECRET });
+      const ask = () => call(AAPL, { host: s.host });
+      const first = await call(AAPL, { host: s.host, headers: await proofFor(await ask(), 9) });
+      expect(first.status).toBe(200);
+      const second = await call(AAPL, { host: s.host, headers: await proofFor(await ask(), 9) });
+      expect(second.status).toBe(429);
+      expect(await second.json()).toMatchObject({ error: "rate_limit_exceeded", scope: "payer" });
+      // Another wallet is not affected.
+      const other = await call(AAPL, { host: s.host, headers: await proofFor(await ask(), 8) });
+      expect(other.status).toBe(200);
+    } finally {
+      delete process.env.RATE_LIMIT_PAYER_PER_MINUTE;
+      resetEnvForTests();
+    }
+  });
+
   it("answers 429 rate_limit_exceeded with retry_after and Retry-After past the per-seller limit", async () => {
     process.env.RATE_LIMIT_SELLER_PER_MINUTE = "3";
     resetEnvForTests();

@@ -1,4 +1,4 @@
-// Rate limits per payer wallet and per seller, shared across instances through PostgreSQL (fixed one-minute
+// Rate limits per payer wallet (at each seller) and per seller, shared across instances through PostgreSQL (fixed one-minute
 // windows). Over the limit: 429 rate_limit_exceeded with `retry_after` seconds and a Retry-After header.
 import { env } from "../env";
 import { AppError } from "../http/errors";
@@ -12,7 +12,7 @@ export async function enforceRateLimits(opts: { sellerId: string; payer?: string
   if (e.RATE_LIMIT_DISABLED) return;
   const limits: { key: string; limit: number; scope: string }[] = [];
   if (e.RATE_LIMIT_SELLER_PER_MINUTE > 0) limits.push({ key: `seller:${opts.sellerId}`, limit: e.RATE_LIMIT_SELLER_PER_MINUTE, scope: "seller" });
-  if (opts.payer && e.RATE_LIMIT_PAYER_PER_MINUTE > 0) limits.push({ key: `payer:${opts.payer.toLowerCase()}`, limit: e.RATE_LIMIT_PAYER_PER_MINUTE, scope: "payer" });
+  if (opts.payer && e.RATE_LIMIT_PAYER_PER_MINUTE > 0) limits.push({ key: `payer:${opts.sellerId}:${opts.payer.toLowerCase()}`, limit: e.RATE_LIMIT_PAYER_PER_MINUTE, scope: "payer" });
   if (!limits.length) return;
   const windowStart = Math.floor(now / WINDOW_MS) * WINDOW_MS;
   const counts = await hitWindows(limits.map((l) => l.key), new Date(windowStart));
