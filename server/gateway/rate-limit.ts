@@ -1,5 +1,6 @@
-// Rate limits per payer wallet (at each seller) and per seller, shared across instances through PostgreSQL (fixed one-minute
-// windows). Over the limit: 429 rate_limit_exceeded with `retry_after` seconds and a Retry-After header.
+// Rate limits per payer wallet (at each seller) and per seller, shared across instances through PostgreSQL
+// (fixed one-minute windows). Over the limit: 429 rate_limit_exceeded with `retry_after` seconds and a
+// Retry-After header.
 import { env } from "../env";
 import { AppError } from "../http/errors";
 import { hitWindows } from "./rate-limit.queries";
