@@ -28,7 +28,9 @@ export interface Facilitator {
   supported(): Promise<SupportedResponse>;
 }
 
-const TRANSIENT = /HTTP request failed|fetch failed|ECONNREFUSED|ECONNRESET|ETIMEDOUT|timed? ?out|socket|network/i;
+// Failures that say nothing about the authorization itself: the RPC was unreachable, or the gas wallet's nonce
+// raced another sender (several instances sharing one gas wallet). Those settlements are retried.
+const TRANSIENT = /HTTP request failed|fetch failed|ECONNREFUSED|ECONNRESET|ETIMEDOUT|timed? ?out|socket|network|nonce too low|nonce has already been used|replacement transaction underpriced|already known/i;
 
 function fromVerify(r: VerifyResponse): VerifyOutcome {
   return r.isValid ? { type: "valid", payer: r.payer ?? "" } : { type: "invalid", reason: r.invalidReason ?? "invalid_payment", message: r.invalidMessage };
