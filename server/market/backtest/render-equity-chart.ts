@@ -55,10 +55,12 @@ export function equityChartSvg(c: ChartInput): string {
     grid.push(`<line x1="${PAD.left}" y1="${y(v).toFixed(1)}" x2="${W - PAD.right}" y2="${y(v).toFixed(1)}" stroke="#e5e7eb"/>`);
     grid.push(`<text x="${PAD.left - 10}" y="${(y(v) + 5).toFixed(1)}" text-anchor="end" font-size="14" fill="#4b5563">${esc(fmtMoney(v))}</text>`);
   }
-  for (const i of thin(n, 6)) {
-    if (n === 0) break;
-    grid.push(`<text x="${x(i).toFixed(1)}" y="${H - PAD.bottom + 24}" text-anchor="middle" font-size="14" fill="#4b5563">${esc(c.dates[i]!)}</text>`);
-  }
+  const ticks = n ? thin(n, 6) : [];
+  ticks.forEach((i, k) => {
+    // The end labels are anchored inwards so they are not cut off at the image edge.
+    const anchor = ticks.length > 1 && k === 0 ? "start" : ticks.length > 1 && k === ticks.length - 1 ? "end" : "middle";
+    grid.push(`<text x="${x(i).toFixed(1)}" y="${H - PAD.bottom + 24}" text-anchor="${anchor}" font-size="14" fill="#4b5563">${esc(c.dates[i]!)}</text>`);
+  });
   return `<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}" viewBox="0 0 ${W} ${H}" font-family="DejaVu Sans">
 <rect width="${W}" height="${H}" fill="#ffffff"/>
 <text x="${PAD.left}" y="36" font-size="22" font-weight="bold" fill="#111827">${esc(c.title)}</text>
@@ -67,11 +69,10 @@ ${grid.join("\n")}
 <rect x="${PAD.left}" y="${PAD.top}" width="${pw}" height="${ph}" fill="none" stroke="#9ca3af"/>
 ${n ? `<path d="${line(c.buyHold)}" fill="none" stroke="#9ca3af" stroke-width="2"/>` : ""}
 ${n ? `<path d="${line(c.strategy)}" fill="none" stroke="#2563eb" stroke-width="2.5"/>` : ""}
-<rect x="${W - PAD.right - 330}" y="${PAD.top + 12}" width="316" height="58" fill="#ffffff" stroke="#d1d5db"/>
-<line x1="${W - PAD.right - 318}" y1="${PAD.top + 32}" x2="${W - PAD.right - 288}" y2="${PAD.top + 32}" stroke="#2563eb" stroke-width="3"/>
-<text x="${W - PAD.right - 280}" y="${PAD.top + 37}" font-size="14" fill="#111827">${esc(c.strategyLabel)}</text>
-<line x1="${W - PAD.right - 318}" y1="${PAD.top + 56}" x2="${W - PAD.right - 288}" y2="${PAD.top + 56}" stroke="#9ca3af" stroke-width="3"/>
-<text x="${W - PAD.right - 280}" y="${PAD.top + 61}" font-size="14" fill="#111827">Buy and hold</text>
+<line x1="${W - PAD.right - 430}" y1="31" x2="${W - PAD.right - 400}" y2="31" stroke="#2563eb" stroke-width="3"/>
+<text x="${W - PAD.right - 392}" y="36" font-size="14" fill="#111827">${esc(c.strategyLabel)}</text>
+<line x1="${W - PAD.right - 430}" y1="55" x2="${W - PAD.right - 400}" y2="55" stroke="#9ca3af" stroke-width="3"/>
+<text x="${W - PAD.right - 392}" y="60" font-size="14" fill="#111827">Buy and hold</text>
 </svg>`;
 }
 
