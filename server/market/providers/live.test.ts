@@ -138,3 +138,10 @@ describe("hyperliquid adapter", () => {
     expect(res.note).toBeNull();
   });
 });
+
+describe("massive symbols", () => {
+  it("asks Massive for I:SPX when the public ticker is SPX", async () => {
+    await getAggregates({ ...aapl, ticker: "SPX" }, { providers: liveProviders(cfg()) }).catch(() => undefined);
+    expect(decodeURIComponent(new URL(seen[0]!.url, "http://x").pathname)).toBe("/v2/aggs/ticker/I:SPX/range/1/day/2020-01-02/2020-01-03");
+  });
+});

@@ -31,19 +31,24 @@ type MassiveAggs = {
 
 const trim = (u: string) => u.replace(/\/+$/, "");
 
+// Public tickers that Massive spells differently: the S&P 500 index is "SPX" here (the public ticker
+// pattern has no ":") and "I:SPX" on Massive (an indices plan is needed for it).
+const MASSIVE_SYMBOLS: Record<string, string> = { SPX: "I:SPX" };
+const massiveSymbol = (ticker: string) => MASSIVE_SYMBOLS[ticker] ?? ticker;
+
 export function massiveAggregates(cfg: LiveConfig): AggregatesProvider {
   const http = { provider: "massive", redact: [cfg.massiveApiKey], timeoutMs: cfg.timeoutMs, retries: cfg.retries, backoffMs: cfg.backoffMs };
   const vendorMessage = (body: unknown) => (body && typeof body === "object" && "message" in body ? String((body as { message: unknown }).message) : undefined);
 
   async function tickerExists(ticker: string): Promise<boolean> {
-    const url = `${trim(cfg.massiveBaseUrl)}/v3/reference/tickers/${encodeURIComponent(ticker)}?apiKey=${encodeURIComponent(cfg.massiveApiKey)}`;
+    const url = `${trim(cfg.massiveBaseUrl)}/v3/reference/tickers/${encodeURIComponent(massiveSymbol(ticker))}?apiKey=${encodeURIComponent(cfg.massiveApiKey)}`;
     const res = await fetchJson(url, http);
     return res.ok || res.failure.status !== 404;
   }
 
   async function getAggregates(p: AggregatesParams): Promise<{ bars: PriceBar[]; adjusted: boolean }> {
     const qs = new URLSearchParams({ adjusted: String(p.adjusted), sort: p.sort, limit: String(p.limit), apiKey: cfg.massiveApiKey });
-    const url = `${trim(cfg.massiveBaseUrl)}/v2/aggs/ticker/${encodeURIComponent(p.ticker)}/range/${p.multiplier}/${p.timespan}/${p.from}/${p.to}?${qs}`;
+    const url = `${trim(cfg.massiveBaseUrl)}/v2/aggs/ticker/${encodeURIComponent(massiveSymbol(p.ticker))}/range/${p.multiplier}/${p.timespan}/${p.from}/${p.to}?${qs}`;
     const res = await fetchJson<MassiveAggs>(url, http);
     if (!res.ok) {
       const { status, body } = res.failure;
