@@ -1,6 +1,7 @@
 // Runs once when a server instance starts: validate the environment (fail fast, naming the bad setting),
 // then start the background loops this instance takes part in. Both are safe with many instances: the
-// archive capture takes a PostgreSQL advisory lock, the reconciler claims outbox rows with SKIP LOCKED.
+// archive capture takes a PostgreSQL advisory lock, the reconciler claims
+// outbox rows with state-guarded, time-limited leases.
 export async function register() {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
   const { checkEnvironmentOrExit } = await import("./server/startup");

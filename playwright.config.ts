@@ -1,6 +1,9 @@
 import { defineConfig } from "@playwright/test";
 
 const port = Number(process.env.E2E_PORT ?? 3100);
+// The e2e server's local chain listens on a fixed port the specs can reach (tests read RPC_URL from it),
+// away from 8545 where a running demo's chain may be.
+process.env.LOCAL_CHAIN_PORT ??= "18545";
 
 export default defineConfig({
   testDir: "e2e",
@@ -39,6 +42,6 @@ export default defineConfig({
     reuseExistingServer: false,
     stdout: "pipe",
     stderr: "pipe",
-    env: { E2E_PORT: String(port) },
+    env: { E2E_PORT: String(port), LOCAL_CHAIN_PORT: process.env.LOCAL_CHAIN_PORT },
   },
 });
