@@ -1,9 +1,10 @@
 // npm run archive:capture - capture today's (UTC) archive day for every feed, against DATABASE_URL.
 // Safe to run while app instances run their scheduler: capture takes a PostgreSQL advisory lock and a day
-// already captured is left alone. Exit code 0 when every feed is captured (or already was), 2 when some
-// feed failed today (the others are still recorded), 1 on error.
+// already captured is left alone. Exit code 0 when every feed is captured (or already was, or is
+// not_available: its provider does not include that data, e.g. basis on the embedded data without a
+// recorded snapshot), 2 when some feed failed today (the others are still recorded), 1 on error.
 import { db } from "../server/db/client";
-import { captureArchive } from "../server/market/archive/capture-archive";
+import { captureArchive, captureExitCode } from "../server/market/archive/capture-archive";
 import { embeddedProviders } from "../server/market/providers/embedded";
 import { liveProviders } from "../server/market/providers/live";
 
@@ -26,7 +27,7 @@ async function main() {
     return 0;
   }
   for (const o of res.outcomes) console.log(`archive ${res.observed_date} ${o.feed}/${o.entity}: ${o.status}${o.detail ? ` (${o.detail})` : ""}`);
-  return res.outcomes.some((o) => o.status === "failed") ? 2 : 0;
+  return captureExitCode(res.outcomes);
 }
 
 main()

@@ -28,7 +28,7 @@ export async function run(ctx: BenchContext) {
   const { backtestQuery } = await import("../../server/contracts/market");
   const { captureArchive } = await import("../../server/market/archive/capture-archive");
   const { getArchiveRange } = await import("../../server/market/archive/read-archive");
-  const { getBasis } = await import("../../server/market/basis/get-basis");
+  const { getAvgInterestRates } = await import("../../server/market/rates/get-avg-interest-rates");
   const { addDays } = await import("../../server/market/lib/dates");
   const providers = embeddedProviders();
 
@@ -72,14 +72,14 @@ export async function run(ctx: BenchContext) {
   ctx.record("market backtest 5y incl. PNG (HTTP, signed upstream)", await time(40, () => signedFetch("/backtest/AAPL?years=5")));
 
   // --- archive range of 366 days: a bench-only feed (random name) captured over 400 moved-clock days,
-  // each payload a real basis answer ---
-  const basisPayload = await getBasis({ limit: 500, min_basis: 0 }, { providers });
+  // each payload a real average interest rates answer (the embedded data has no basis snapshot) ---
+  const ratesPayload = await getAvgInterestRates({ providers });
   const feed = {
     feed: `bench_${randomBytes(4).toString("hex")}`,
     description: "bench feed",
-    entities: ["us_equity_perps"],
-    fetch: async () => basisPayload,
-    summarize: (p: unknown) => ({ count: (p as { count: number }).count, widest_ticker: (p as { rows: { ticker: string }[] }).rows[0]?.ticker ?? null }),
+    entities: ["us_treasury"],
+    fetch: async () => ratesPayload,
+    summarize: (p: unknown) => ({ count: (p as { count: number }).count, record_date: (p as { record_date: string | null }).record_date }),
   };
   const t0 = performance.now();
   for (let i = 0; i < 400; i++) {

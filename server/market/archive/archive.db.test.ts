@@ -4,10 +4,11 @@ import { createHash, randomBytes } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
 import { archiveCatalogResponse, archiveRangeResponse, archiveSnapshotResponse } from "../../contracts/market";
 import { db } from "../../db/client";
+import { AppError } from "../../http/errors";
 import { addDays } from "../lib/dates";
 import { embeddedProviders } from "../providers/embedded";
 import { canonicalJson } from "./canonical-json";
-import { captureArchive } from "./capture-archive";
+import { captureArchive, captureExitCode } from "./capture-archive";
 import type { FeedDef } from "./feeds";
 import { getArchiveCatalog, getArchiveDay, getArchiveRange } from "./read-archive";
 
@@ -30,6 +31,16 @@ const failingFeed: FeedDef = {
   entities: ["only"],
   fetch: async () => {
     throw new Error("vendor down");
+  },
+  summarize: () => ({}),
+};
+// A provider that does not hold the data answers 403 not_included (basis on the embedded data).
+const notIncludedFeed: FeedDef = {
+  feed: `t${tag}_not_included`,
+  description: "test feed: data the provider does not include",
+  entities: ["only"],
+  fetch: async () => {
+    throw new AppError("not_included", { detail: "the provider's dataset does not include this" });
   },
   summarize: () => ({}),
 };
@@ -78,6 +89,28 @@ describe("capture", () => {
     expect(days).toBe(0);
     const cat = await getArchiveCatalog({ feeds });
     expect(cat.feeds.find((f) => f.feed === failingFeed.feed)!.entities).toEqual([{ entity: "only", coverage: null }]);
+  });
+
+  it("records data the provider does not include as not_available: no row, not a failure", async () => {
+    const res = await captureArchive({ now: at("2091-06-01"), feeds: [notIncludedFeed], providers });
+    expect(res).toEqual({ type: "ran", observed_date: "2091-06-01", outcomes: [{ feed: notIncludedFeed.feed, entity: "only", status: "not_available", detail: "the provider's dataset does not include this" }] });
+    expect(captureExitCode(res.type === "ran" ? res.outcomes : [])).toBe(0);
+    // Tried again the next day: still not_available, still nothing written.
+    const again = await captureArchive({ now: at("2091-06-02"), feeds: [notIncludedFeed], providers });
+    expect(again.type === "ran" && again.outcomes.map((o) => o.status)).toEqual(["not_available"]);
+    expect(await db.marketArchiveDay.count({ where: { feed: notIncludedFeed.feed } })).toBe(0);
+    const cat = archiveCatalogResponse.parse(await getArchiveCatalog({ feeds: [notIncludedFeed] }));
+    expect(cat.feeds).toEqual([{ feed: notIncludedFeed.feed, description: notIncludedFeed.description, entities: [{ entity: "only", coverage: null }] }]);
+  });
+
+  it("a run exits 2 when a feed failed, 0 when the only problems are not_available feeds", async () => {
+    const res = await captureArchive({ now: at("2091-06-03"), feeds: [notIncludedFeed, failingFeed], providers });
+    expect(res.type === "ran" && res.outcomes.map((o) => [o.feed, o.status])).toEqual([
+      [notIncludedFeed.feed, "not_available"],
+      [failingFeed.feed, "failed"],
+    ]);
+    expect(captureExitCode(res.type === "ran" ? res.outcomes : [])).toBe(2);
+    expect(captureExitCode([{ feed: "basis", entity: "us_equity_perps", status: "not_available" }, { feed: "aggregates", entity: "AAPL", status: "captured" }, { feed: "aggregates", entity: "SPX", status: "already_captured" }])).toBe(0);
   });
 
   it("is safe when several captures run at once (advisory lock, one row per day)", async () => {

@@ -2,6 +2,9 @@
 // already captured is left alone (never overwritten); a clock behind the latest captured day writes
 // nothing (never backfilled). The database enforces both (unique day, triggers); this code just avoids
 // asking. Runs under a PostgreSQL advisory lock, so many app instances and the CLI can run it at once.
+// A feed whose provider does not include its data (403 not_included, e.g. basis on the embedded data
+// without a recorded snapshot) is `not_available`: nothing is written and it is not a failure.
+import { isAppError } from "../../http/errors";
 import { newId } from "../../lib/ids";
 import { utcDate } from "../lib/dates";
 import { systemClock, type Clock } from "../lib/envelope";
@@ -11,7 +14,8 @@ import { insertArchiveDay, latestCapturedDate, withCaptureLock } from "./archive
 import { contentHash } from "./canonical-json";
 import { BUILTIN_FEEDS, type FeedDef } from "./feeds";
 
-export type CaptureOutcome = { feed: string; entity: string; status: "captured" | "already_captured" | "clock_behind_archive" | "failed"; detail?: string };
+export type CaptureStatus = "captured" | "already_captured" | "clock_behind_archive" | "not_available" | "failed";
+export type CaptureOutcome = { feed: string; entity: string; status: CaptureStatus; detail?: string };
 export type CaptureResult = { type: "locked" } | { type: "ran"; observed_date: string; outcomes: CaptureOutcome[] };
 
 export async function captureArchive(deps: { now?: Clock; feeds?: FeedDef[]; providers?: MarketProviders } = {}): Promise<CaptureResult> {
@@ -51,6 +55,11 @@ export async function captureArchive(deps: { now?: Clock; feeds?: FeedDef[]; pro
           });
           outcomes.push({ feed: f.feed, entity, status: inserted ? "captured" : "already_captured" });
         } catch (err) {
+          if (isAppError(err) && err.code === "not_included") {
+            // The provider does not hold this data at all: not a failure, and no row.
+            outcomes.push({ feed: f.feed, entity, status: "not_available", detail: err.detail ?? err.message });
+            continue;
+          }
           // A feed that fails today is simply missing today; the others are still captured.
           outcomes.push({ feed: f.feed, entity, status: "failed", detail: err instanceof Error ? err.message : String(err) });
         }
@@ -59,4 +68,9 @@ export async function captureArchive(deps: { now?: Clock; feeds?: FeedDef[]; pro
     return outcomes;
   });
   return res === null ? { type: "locked" } : { type: "ran", observed_date: observedDate, outcomes: res };
+}
+
+/** Exit code of a capture run (npm run archive:capture): 2 when a feed failed, else 0 (not_available is not a failure). */
+export function captureExitCode(outcomes: CaptureOutcome[]): 0 | 2 {
+  return outcomes.some((o) => o.status === "failed") ? 2 : 0;
 }

@@ -26,7 +26,7 @@ export async function getArchiveCatalog(deps: Deps = {}): Promise<z.infer<typeof
   return {
     source: MARKET_SOURCE,
     as_of: (deps.now ?? systemClock)().toISOString(),
-    note: "Each feed is captured once per UTC day and never changed or backfilled. Coverage counts the days captured; a day a feed failed is absent.",
+    note: "Each feed is captured once per UTC day and never changed or backfilled. Coverage counts the days captured; a day a feed failed is absent, and a feed whose data the provider does not include has coverage null.",
     count: feeds.length,
     feeds: feeds.map((f) => ({
       feed: f.feed,

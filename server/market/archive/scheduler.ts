@@ -3,9 +3,31 @@
 // PostgreSQL advisory lock; a capture that finds the day done writes nothing).
 import { env } from "../../env";
 import { deleteExpiredArtifacts } from "../backtest/artifacts.queries";
-import { captureArchive } from "./capture-archive";
+import { captureArchive, type CaptureOutcome } from "./capture-archive";
 
-const state = globalThis as unknown as { __marketArchiveScheduler?: { timer: NodeJS.Timeout; running: boolean } };
+const state = globalThis as unknown as { __marketArchiveScheduler?: { timer: NodeJS.Timeout; running: boolean; notAvailable: Set<string> } };
+
+/**
+ * The log lines for one scheduled capture. A not_available feed (its provider does not include the data)
+ * is retried every tick but reported once, the first time, in `notAvailable` (feed/entity keys), until it
+ * is captured again; captured and failed feeds are reported on every tick that has any.
+ */
+export function captureLogLines(observedDate: string, outcomes: CaptureOutcome[], notAvailable: Set<string>): string[] {
+  const lines: string[] = [];
+  for (const o of outcomes) {
+    const key = `${o.feed}/${o.entity}`;
+    if (o.status === "not_available") {
+      if (!notAvailable.has(key)) lines.push(`[archive] ${key}: not available from this provider, not captured (${o.detail ?? "not_included"})`);
+      notAvailable.add(key);
+    } else if (o.status === "captured" || o.status === "already_captured") {
+      notAvailable.delete(key);
+    }
+  }
+  const captured = outcomes.filter((o) => o.status === "captured").length;
+  const failed = outcomes.filter((o) => o.status === "failed");
+  if (captured || failed.length) lines.push(`[archive] ${observedDate}: ${captured} captured, ${failed.length} failed${failed.length ? ` (${failed.map((f) => `${f.feed}/${f.entity}`).join(", ")})` : ""}`);
+  return lines;
+}
 
 /** Idempotent; a no-op when ARCHIVE_SCHEDULER is off. Returns whether a scheduler is running. */
 export function startArchiveScheduler(opts: { firstRunDelayMs?: number } = {}): boolean {
@@ -18,11 +40,7 @@ export function startArchiveScheduler(opts: { firstRunDelayMs?: number } = {}): 
     s.running = true;
     try {
       const res = await captureArchive();
-      if (res.type === "ran") {
-        const captured = res.outcomes.filter((o) => o.status === "captured").length;
-        const failed = res.outcomes.filter((o) => o.status === "failed");
-        if (captured || failed.length) console.log(`[archive] ${res.observed_date}: ${captured} captured, ${failed.length} failed${failed.length ? ` (${failed.map((f) => `${f.feed}/${f.entity}`).join(", ")})` : ""}`);
-      }
+      if (res.type === "ran") for (const line of captureLogLines(res.observed_date, res.outcomes, s.notAvailable)) console.log(line);
       await deleteExpiredArtifacts(new Date());
     } catch (err) {
       console.error("[archive] capture failed:", err instanceof Error ? err.message : err);
@@ -32,7 +50,7 @@ export function startArchiveScheduler(opts: { firstRunDelayMs?: number } = {}): 
   };
   const timer = setInterval(() => void tick(), e.ARCHIVE_CAPTURE_INTERVAL_SECONDS * 1000);
   timer.unref();
-  state.__marketArchiveScheduler = { timer, running: false };
+  state.__marketArchiveScheduler = { timer, running: false, notAvailable: new Set() };
   setTimeout(() => void tick(), opts.firstRunDelayMs ?? 5_000).unref();
   return true;
 }

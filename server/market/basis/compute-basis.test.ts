@@ -1,8 +1,13 @@
-import { describe, expect, it } from "vitest";
-import { avgInterestRatesResponse, basisResponse } from "../../contracts/market";
-import { embeddedProviders } from "../providers/embedded";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { avgInterestRatesResponse } from "../../contracts/market";
+import { AppError } from "../../http/errors";
+import { embeddedPerps, embeddedProviders, embeddedQuotes, NO_RECORDED_PERP_SNAPSHOT, PERP_SNAPSHOT_FILE, resetEmbeddedCache } from "../providers/embedded";
 import type { PerpContext } from "../providers/types";
 import { getAvgInterestRates } from "../rates/get-avg-interest-rates";
+import { loadBasisShapeFixture } from "../test/basis-replay";
 import { basisRowFor, orderBasisRows } from "./compute-basis";
 import { getBasis } from "./get-basis";
 
@@ -30,18 +35,47 @@ describe("basisRowFor", () => {
 });
 
 describe("embedded basis and rates", () => {
-  it("basis validates against the contract, applies limit and min_basis, and says the snapshot is a fixture", async () => {
-    const all = await getBasis({ limit: 100, min_basis: 0 }, { providers: embeddedProviders() });
-    expect(basisResponse.parse(all)).toBeTruthy();
-    expect(all.total_available).toBe(all.rows.length);
-    expect(all.rows.some((r) => !r.comparable)).toBe(true);
-    expect(all.note).toMatch(/fixture/);
-    expect(all.us_market_open).toBe(false);
-    const wide = await getBasis({ limit: 3, min_basis: 1 }, { providers: embeddedProviders() });
-    expect(wide.count).toBeLessThanOrEqual(3);
-    expect(wide.rows.every((r) => r.comparable && Math.abs(r.basis_percent!) >= 1)).toBe(true);
-    const abs = wide.rows.map((r) => Math.abs(r.basis_percent!));
-    expect(abs).toEqual([...abs].sort((a, b) => b - a));
+  const root = { saved: undefined as string | undefined, dir: "" };
+  beforeEach(() => {
+    root.saved = process.env.MARKET_DATA_ROOT;
+    resetEmbeddedCache();
+  });
+  afterEach(() => {
+    if (root.saved === undefined) delete process.env.MARKET_DATA_ROOT;
+    else process.env.MARKET_DATA_ROOT = root.saved;
+    if (root.dir) fs.rmSync(root.dir, { recursive: true, force: true });
+    root.dir = "";
+    resetEmbeddedCache();
+  });
+
+  const tempRoot = () => {
+    root.dir = fs.mkdtempSync(path.join(os.tmpdir(), "market-data-"));
+    fs.mkdirSync(path.join(root.dir, "data/market/perps"), { recursive: true });
+    fs.copyFileSync(path.join(process.cwd(), "data/market/perps/equity-perp-tickers.json"), path.join(root.dir, "data/market/perps/equity-perp-tickers.json"));
+    process.env.MARKET_DATA_ROOT = root.dir;
+    return path.join(root.dir, "data/market", PERP_SNAPSHOT_FILE);
+  };
+
+  it("basis answers 403 not_included when no equity-perp snapshot is recorded", async () => {
+    tempRoot();
+    const err = await getBasis({ limit: 100, min_basis: 0 }, { providers: embeddedProviders() }).catch((e) => e);
+    expect(err).toBeInstanceOf(AppError);
+    expect(err).toMatchObject({ code: "not_included", status: 403, detail: NO_RECORDED_PERP_SNAPSHOT });
+    expect(err.toBody()).toEqual({ error: "not_included", detail: NO_RECORDED_PERP_SNAPSHOT });
+    await expect(embeddedQuotes.getQuotes(["TSLA"])).rejects.toMatchObject({ code: "not_included", detail: NO_RECORDED_PERP_SNAPSHOT });
+  });
+
+  it("a snapshot that is not a recording is never served, even at the snapshot's path", async () => {
+    const file = tempRoot();
+    for (const kind of ["fixture", undefined, "Recorded"]) {
+      const doc = loadBasisShapeFixture() as { provenance: Record<string, unknown> };
+      if (kind === undefined) delete doc.provenance.kind;
+      else doc.provenance.kind = kind;
+      fs.writeFileSync(file, JSON.stringify(doc));
+      resetEmbeddedCache();
+      await expect(embeddedPerps.getPerps()).rejects.toMatchObject({ code: "not_included", status: 403 });
+      await expect(embeddedQuotes.getQuotes(["TSLA"])).rejects.toMatchObject({ code: "not_included", status: 403 });
+    }
   });
 
   it("average interest rates cover bills, notes, bonds, TIPS, FRNs, savings and the aggregates", async () => {

@@ -67,7 +67,29 @@ type PerpSnapshot = {
   equityQuotes: Record<string, { price: number; prev_close: number; as_of: string }>;
 };
 
-const perpSnapshot = () => cached("perps", () => dataFile<PerpSnapshot>("perps/equity-perps-snapshot.json"));
+/** Where record-basis-snapshot.ts writes the snapshot, relative to data/market. */
+export const PERP_SNAPSHOT_FILE = "perps/equity-perps-snapshot.json";
+
+export const NO_RECORDED_PERP_SNAPSHOT =
+  "the embedded data has no recorded equity-perpetual snapshot; run with MARKET_PROVIDER=live (Hyperliquid + Massive), or record one with npx tsx server/market/basis/record-basis-snapshot.ts";
+
+/**
+ * The committed equity-perp snapshot, only if it is a real recording (provenance.kind "recorded", as
+ * record-basis-snapshot.ts writes it). Anything else (no file, a fixture) is data this provider does not
+ * hold: 403 not_included, as a vendor answers for data outside the plan.
+ */
+function recordedPerpSnapshot(): PerpSnapshot {
+  const s = cached("perps", () => {
+    try {
+      return dataFile<PerpSnapshot>(PERP_SNAPSHOT_FILE);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException)?.code === "ENOENT") return null;
+      throw err;
+    }
+  });
+  if (!s || s.provenance?.kind !== "recorded") throw new AppError("not_included", { detail: NO_RECORDED_PERP_SNAPSHOT });
+  return s;
+}
 export const equityPerpTickers = () => cached("equity-tickers", () => new Set(dataFile<{ tickers: string[] }>("perps/equity-perp-tickers.json").tickers));
 
 /** Hyperliquid's metaAndAssetCtxs answer for one dex -> contexts of the perps that are US stocks. */
@@ -89,14 +111,11 @@ export function equityPerpContexts(dex: string, doc: unknown, equities: Set<stri
 export const embeddedPerps: PerpsProvider = {
   name: "embedded",
   async getPerps() {
-    const s = perpSnapshot();
+    const s = recordedPerpSnapshot();
     const venues: Record<string, string> = {};
-    for (const d of s.perpDexs) if (d) venues[d.name] = d.fullName;
+    for (const d of s.perpDexs) if (d) venues[d.name] = d.fullName ?? d.name;
     const contexts = Object.entries(s.metaAndAssetCtxs).flatMap(([dex, doc]) => equityPerpContexts(dex, doc, equityPerpTickers()));
-    const note =
-      s.provenance.kind === "fixture"
-        ? `Embedded snapshot (${s.provenance.recorded_at}): an offline fixture in the venue's response shape, not a live recording; set MARKET_PROVIDER=live for live data.`
-        : `Embedded snapshot recorded ${s.provenance.recorded_at}; set MARKET_PROVIDER=live for live data.`;
+    const note = `Embedded snapshot recorded ${s.provenance.recorded_at}; set MARKET_PROVIDER=live for live data.`;
     return { as_of: s.provenance.recorded_at, venues, contexts, note };
   },
 };
@@ -104,8 +123,9 @@ export const embeddedPerps: PerpsProvider = {
 export const embeddedQuotes: EquityQuotesProvider = {
   name: "embedded",
   async getQuotes(tickers) {
-    const s = perpSnapshot();
-    const quotes = new Map(tickers.flatMap((t) => (s.equityQuotes[t] ? [[t, s.equityQuotes[t]] as const] : [])));
+    const s = recordedPerpSnapshot();
+    const held = s.equityQuotes ?? {};
+    const quotes = new Map(tickers.flatMap((t) => (held[t] ? [[t, held[t]] as const] : [])));
     return { as_of: s.provenance.recorded_at, quotes };
   },
 };

@@ -1,4 +1,5 @@
-// The live adapters against recorded, real-shaped responses served by a local HTTP server.
+// The live adapters against recorded, real-shaped responses served by a local HTTP server (Hyperliquid and
+// the basis quotes from the test-only shape fixture, server/market/test/fixtures).
 import fs from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
@@ -8,10 +9,12 @@ import { aggregatesResponse, avgInterestRatesResponse, basisResponse } from "../
 import { getAggregates } from "../aggregates/get-aggregates";
 import { getBasis } from "../basis/get-basis";
 import { getAvgInterestRates } from "../rates/get-avg-interest-rates";
+import { loadBasisShapeFixture } from "../test/basis-replay";
 import { liveProviders, type LiveConfig } from "./live";
 
 const rec = (f: string) => fs.readFileSync(path.join(process.cwd(), "data/market/recorded", f), "utf8");
-const snapshot = JSON.parse(fs.readFileSync(path.join(process.cwd(), "data/market/perps/equity-perps-snapshot.json"), "utf8"));
+// Hyperliquid perps and basis quotes: the test-only shape fixture (invented values in the vendors' shapes).
+const snapshot = loadBasisShapeFixture();
 const treasury = fs.readFileSync(path.join(process.cwd(), "data/market/treasury/avg-interest-rates.json"), "utf8");
 
 type Seen = { method: string; url: string; body: string };

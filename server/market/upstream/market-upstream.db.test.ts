@@ -1,15 +1,20 @@
 // The upstream over its route handler: signed requests for all seven operations (bodies checked against
-// the part 2 contracts), signature refusals, bad parameters, vendor-style errors, the backtest PNG.
-import { beforeAll, describe, expect, it } from "vitest";
+// the part 2 contracts), signature refusals, bad parameters, vendor-style errors, the backtest PNG. Basis
+// has no recorded snapshot in the embedded data (403 not_included); it is proven end to end with the live
+// providers against Hyperliquid and Massive replayed by a local HTTP server.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GET as artifactGET } from "../../../app/artifacts/[file]/route";
 import { GET } from "../../../app/upstream/market/v1/[...path]/route";
 import * as c from "../../contracts/market";
 import { db } from "../../db/client";
-import { embeddedProviders } from "../providers/embedded";
+import { embeddedProviders, NO_RECORDED_PERP_SNAPSHOT } from "../providers/embedded";
+import { setMarketProvidersForTests } from "../providers/get-market-providers";
+import { liveProviders } from "../providers/live";
 import { captureArchive } from "../archive/capture-archive";
 import { createBacktest } from "../backtest/create-backtest";
 import { deleteExpiredArtifacts } from "../backtest/artifacts.queries";
 import { backtestQuery } from "../../contracts/market";
+import { startBasisReplayServer } from "../test/basis-replay";
 import { decodePng } from "../test/png";
 import { signedRequest, UPSTREAM_ORIGIN } from "../test/signed-request";
 
@@ -26,7 +31,10 @@ beforeAll(async () => {
   for (const d of DAYS) {
     const r = await captureArchive({ now: () => new Date(`${d}T12:00:00Z`), providers: embeddedProviders() });
     expect(r.type).toBe("ran");
-    if (r.type === "ran") expect(r.outcomes.every((o) => o.status === "captured")).toBe(true);
+    if (r.type !== "ran") continue;
+    // Basis is not in the embedded data: not_available, no row, not a failure.
+    expect(r.outcomes.filter((o) => o.feed !== "basis").every((o) => o.status === "captured")).toBe(true);
+    expect(r.outcomes.filter((o) => o.feed === "basis")).toEqual([{ feed: "basis", entity: "us_equity_perps", status: "not_available", detail: NO_RECORDED_PERP_SNAPSHOT }]);
   }
 });
 
@@ -44,10 +52,11 @@ describe("signed calls answer every operation with its contract", () => {
     expect(c.avgInterestRatesResponse.parse(body).source).toBe("us_treasury");
   });
 
-  it("basis", async () => {
-    const { status, body } = await get("/basis?limit=5&min_basis=0.5");
-    expect(status).toBe(200);
-    expect(c.basisResponse.parse(body).count).toBeLessThanOrEqual(5);
+  it("basis: 403 not_included, as a vendor answers for data it does not hold (no recorded snapshot)", async () => {
+    const { status, body, res } = await get("/basis?limit=5&min_basis=0.5");
+    expect(status).toBe(403);
+    expect(res.headers.get("content-type")).toContain("application/json");
+    expect(body).toEqual({ error: "not_included", detail: NO_RECORDED_PERP_SNAPSHOT });
   });
 
   it("archive catalog, day and range; coverage matches the captured days", async () => {
@@ -66,11 +75,18 @@ describe("signed calls answer every operation with its contract", () => {
     const past = await get("/archive/avg_interest_rates?date=2090-01-02");
     expect(c.archiveSnapshotResponse.parse(past.body).snapshot.observed_date).toBe("2090-01-02");
 
-    const range = await get("/archive/basis/range?limit=366");
+    const range = await get("/archive/avg_interest_rates/range?limit=366");
     expect(range.status).toBe(200);
     const r = c.archiveRangeResponse.parse(range.body);
     expect(r.days.map((d) => d.observed_date)).toEqual(DAYS);
     expect(r.days[0]).not.toHaveProperty("payload");
+
+    // Basis was not available from the embedded provider: still listed, never captured.
+    expect(parsed.feeds.find((f) => f.feed === "basis")!.entities).toEqual([{ entity: "us_equity_perps", coverage: null }]);
+    const basisRange = await get("/archive/basis/range?limit=366");
+    expect(basisRange.status).toBe(200);
+    expect(c.archiveRangeResponse.parse(basisRange.body)).toMatchObject({ feed: "basis", count: 0, days: [] });
+    expect(await get("/archive/basis")).toMatchObject({ status: 404, body: { error: "archive_day_not_found" } });
   });
 
   it("backtest, with a PNG that decodes and is served at artifact.url", async () => {
@@ -104,6 +120,49 @@ describe("signed calls answer every operation with its contract", () => {
     const { status, body } = await get("/backtest/SPX?strategy=rsi_reversion&period=14&lower=30&upper=70&years=2&capital=100000");
     expect(status).toBe(200);
     expect(c.backtestResponse.parse(body).strategy).toEqual({ kind: "rsi_reversion", label: "RSI(14) reversion 30/70", params: { period: 14, lower: 30, upper: 70 } });
+  });
+});
+
+describe("basis end to end with the live providers (Hyperliquid and Massive replayed locally)", () => {
+  let replay: Awaited<ReturnType<typeof startBasisReplayServer>>;
+  beforeAll(async () => {
+    replay = await startBasisReplayServer();
+    setMarketProvidersForTests(liveProviders({ massiveBaseUrl: replay.base, massiveApiKey: "test-massive-key", treasuryBaseUrl: replay.base, hyperliquidBaseUrl: replay.base, retries: 0, timeoutMs: 5_000 }));
+  });
+  afterAll(async () => {
+    setMarketProvidersForTests(undefined);
+    await replay.close();
+  });
+
+  it("GET /basis answers the basis contract", async () => {
+    replay.seen.length = 0;
+    const { status, body } = await get("/basis?limit=5&min_basis=0.5");
+    expect(status).toBe(200);
+    const b = c.basisResponse.parse(body);
+    expect(b.count).toBeGreaterThan(0);
+    expect(b.count).toBeLessThanOrEqual(5);
+    expect(b.rows.every((r) => r.comparable && Math.abs(r.basis_percent!) >= 0.5)).toBe(true);
+    expect(b.venue_map).toEqual({ xyz: "XYZ", flx: "Felix Exchange" });
+    expect(b.note).toBeNull();
+    expect(b.total_available).toBeGreaterThan(b.count);
+    const posts = replay.seen.filter((s) => s.method === "POST").map((s) => JSON.parse(s.body));
+    expect(posts).toEqual(expect.arrayContaining([{ type: "perpDexs" }, { type: "metaAndAssetCtxs", dex: "xyz" }, { type: "metaAndAssetCtxs", dex: "flx" }]));
+    expect(replay.seen.some((s) => s.method === "GET" && s.url.startsWith("/v2/aggs/ticker/TSLA/range/1/day/"))).toBe(true);
+  });
+
+  it("a bad parameter is a 400 naming it, before any provider call", async () => {
+    replay.seen.length = 0;
+    for (const [path, parameter] of [
+      ["/basis?limit=0", "limit"],
+      ["/basis?limit=501", "limit"],
+      ["/basis?min_basis=-1", "min_basis"],
+      ["/basis?min_basis=101", "min_basis"],
+    ]) {
+      const { status, body } = await get(path!);
+      expect(status).toBe(400);
+      expect(body).toMatchObject({ error: "invalid_request", parameter });
+    }
+    expect(replay.seen).toEqual([]);
   });
 });
 
