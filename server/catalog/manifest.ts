@@ -1,12 +1,10 @@
 // GET /manifest.json: live services, meters, plans with purchase bounds, prices and free included units.
 // Authoritative: the gateway charges exactly these prices (both read the same cached catalog).
 import { PLATFORM_CONTRACTS, PLATFORM_SERVICE } from "../contracts/platform";
-import { microsToCents, microsToUsd } from "../lib/money";
+import { NETWORK, USDC_ADDRESS } from "../chain/config";
+import { CARD_MINIMUM_MICROS, microsToCents, microsToUsd } from "../lib/money";
 import type { Catalog } from "./catalog";
 
-export const CARD_MINIMUM_MICROS = 500_000n; // $0.50, SERVICE.md part 8
-export const BASE_NETWORK = "eip155:8453";
-export const BASE_USDC = "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913";
 
 export function buildManifest(catalog: Catalog, origin: string) {
   const liveServices = catalog.services.filter((s) => s.status === "live");
@@ -65,7 +63,7 @@ export function buildManifest(catalog: Catalog, origin: string) {
     payment: {
       accessMode: "payg",
       protocols: ["x402", "mpp", "card"],
-      x402: { network: BASE_NETWORK, scheme: "exact", asset: BASE_USDC, payTo: catalog.seller.payToAddress },
+      x402: { network: NETWORK, scheme: "exact", asset: USDC_ADDRESS, payTo: catalog.seller.payToAddress },
       mpp: { intent: "charge", currency: "USD" },
       card: { minimumUsd: microsToCents(CARD_MINIMUM_MICROS) },
     },

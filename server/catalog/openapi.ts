@@ -3,7 +3,7 @@
 import { z } from "zod";
 import { PLATFORM_SERVICE } from "../contracts/platform";
 import { AppError, invalidParameter } from "../http/errors";
-import { microsToUsd } from "../lib/money";
+import { cardEligible, microsToUsd } from "../lib/money";
 import type { Catalog } from "./catalog";
 import { listDiscoverable, pathMatches, type DiscoverableOperation } from "./discoverable";
 import { rankDocuments } from "./search";
@@ -112,7 +112,7 @@ function paymentInfo(op: DiscoverableOperation) {
     intent: "charge",
     unit: "request",
     includedUnits: op.meter.includedUnits,
-    protocols: op.meter.priceMicros > 0n ? ["x402", "mpp", ...(op.meter.priceMicros >= 500_000n ? ["card"] : [])] : op.key === "advisor_quote" ? ["x402", "mpp"] : [],
+    protocols: op.meter.priceMicros > 0n ? ["x402", "mpp", ...(cardEligible(op.meter.priceMicros) ? ["card"] : [])] : op.key === "advisor_quote" ? ["x402", "mpp"] : [],
   };
 }
 

@@ -4,9 +4,8 @@
 import { z } from "zod";
 import { AppError } from "../http/errors";
 import { parseWith } from "../http/parse";
-import { isWholeCents, microsToCents, parseUsd } from "../lib/money";
+import { CARD_MINIMUM_MICROS, isWholeCents, microsToCents, parseUsd } from "../lib/money";
 import type { Catalog, CatalogPlan } from "./catalog";
-import { CARD_MINIMUM_MICROS } from "./manifest";
 
 export const purchaseBody = z.object({
   amountUsd: z.string().max(32).optional(),

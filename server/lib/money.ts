@@ -40,6 +40,14 @@ export function parseUsd(input: string): bigint | null {
   return whole * MICROS_PER_USD + frac;
 }
 
+/** Card payments start at $0.50 per call or purchase (SERVICE.md part 8). */
+export const CARD_MINIMUM_MICROS = 500_000n;
+
+/** Whether an amount can be paid by card (the 402 then carries a `card` block). */
+export function cardEligible(micros: bigint): boolean {
+  return micros >= CARD_MINIMUM_MICROS;
+}
+
 export function isWholeCents(micros: bigint): boolean {
   return micros % MICROS_PER_CENT === 0n;
 }

@@ -3,13 +3,10 @@ import { NETWORK, USDC_ADDRESS } from "../chain/config";
 import { env } from "../env";
 import { canonicalQuery } from "../lib/canonical-query";
 import { newId } from "../lib/ids";
-import { microsToUsd } from "../lib/money";
+import { cardEligible, microsToUsd } from "../lib/money";
 import { signChallenge } from "./challenge";
 import { encodeBase64Json, paymentRequiredV1, paymentRequiredV2, type Offer } from "./offer";
 import { createChallengedPayment } from "./payments.queries";
-
-/** Card payments start at $0.50 per call (SERVICE.md part 8): below it the 402 has no `card` block. */
-export const CARD_MINIMUM_MICROS = 500_000n;
 
 export type ChallengeInput = {
   sellerId: string;
@@ -74,7 +71,7 @@ export async function createChallenge(c: ChallengeInput): Promise<Challenge> {
       access: "payg",
       expires_at: new Date(expiresAt * 1000).toISOString(),
     },
-    ...(c.amountMicros >= CARD_MINIMUM_MICROS
+    ...(cardEligible(c.amountMicros)
       ? { card: { payUrl: `${c.origin}/payments/${paymentId}/pay`, statusUrl: `${c.origin}/payments/${paymentId}` } }
       : {}),
     ...paymentRequiredV1(offer),
