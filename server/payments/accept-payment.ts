@@ -11,20 +11,11 @@ import { verifyChallenge } from "./challenge";
 import { getFacilitator } from "./facilitator";
 import { offerExtra, requirementsV2 } from "./offer";
 import { paymentStateError, requestMismatch } from "./payment-errors";
+import type { PricedRequest } from "./priced-request";
 import { findPayment, findPaymentByAuthorization, insertVerifiedPayment, lockChallengedPayment, type PaymentRow } from "./payments.queries";
 import type { DecodedProof } from "./x402-payload";
 
-export type PaidRequest = {
-  sellerId: string;
-  method: string;
-  path: string;
-  /** Raw or canonical; canonicalised here. */
-  query: string;
-  operationKey: string;
-  meterKey: string | null;
-  amountMicros: bigint;
-  payTo: string;
-};
+export type PaidRequest = PricedRequest;
 
 export type AcceptOutcome = { type: "accepted"; paymentId: string; payer: string } | { type: "rejected"; error: AppError };
 

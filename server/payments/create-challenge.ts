@@ -7,20 +7,9 @@ import { cardEligible, microsToUsd } from "../lib/money";
 import { signChallenge } from "./challenge";
 import { encodeBase64Json, paymentRequiredV1, paymentRequiredV2, type Offer } from "./offer";
 import { createChallengedPayment } from "./payments.queries";
+import type { PricedRequest } from "./priced-request";
 
-export type ChallengeInput = {
-  sellerId: string;
-  method: string;
-  path: string;
-  query: string;
-  operationKey: string;
-  meterKey: string | null;
-  serviceSlug: string;
-  summary: string;
-  amountMicros: bigint;
-  payTo: string;
-  origin: string;
-};
+export type ChallengeInput = PricedRequest & { serviceSlug: string; summary: string; origin: string };
 
 export type Challenge = { paymentId: string; body: Record<string, unknown>; headers: Record<string, string> };
 

@@ -4,23 +4,11 @@
 import { db, type Tx } from "../db/client";
 import { Prisma, type PaymentStatus } from "../db/generated/client";
 import { newId } from "../lib/ids";
+import type { PricedRequest } from "./priced-request";
 
 export type PaymentRow = Prisma.PaymentGetPayload<object>;
 
-export type NewChallenge = {
-  id: string;
-  sellerId: string;
-  method: string;
-  path: string;
-  query: string;
-  operationKey: string;
-  meterKey: string | null;
-  amountMicros: bigint;
-  network: string;
-  asset: string;
-  payTo: string;
-  expiresAt: Date;
-};
+export type NewChallenge = PricedRequest & { id: string; network: string; asset: string; expiresAt: Date };
 
 export async function createChallengedPayment(p: NewChallenge): Promise<void> {
   await db.payment.create({ data: { ...p, status: "challenged" } });
