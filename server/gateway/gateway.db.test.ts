@@ -275,11 +275,26 @@ describe("upstream outcomes", () => {
   });
 });
 
+/** Rate limits count in fixed one-minute windows: start a multi-request check well inside one. */
+async function awayFromMinuteBoundary(marginMs = 10_000): Promise<void> {
+  const left = 60_000 - (Date.now() % 60_000);
+  if (left < marginMs) await new Promise((r) => setTimeout(r, left + 50));
+}
+
+/** The same proof with a different claimed `from`: the signature no longer belongs to the wallet it names. */
+function claimingFrom(headers: Record<string, string>, from: string): Record<string, string> {
+  const [name, value] = Object.entries(headers)[0]!;
+  const payload = JSON.parse(Buffer.from(value, "base64").toString("utf8"));
+  payload.payload.authorization.from = from;
+  return { [name]: Buffer.from(JSON.stringify(payload)).toString("base64") };
+}
+
 describe("rate limits", () => {
   it("limits each payer wallet, counting paid calls across requests", async () => {
     process.env.RATE_LIMIT_PAYER_PER_MINUTE = "1";
     resetEnvForTests();
     try {
+      await awayFromMinuteBoundary();
       const s = await createGatewaySeller(upstream.url, { signingSecret: SECRET });
       const ask = () => call(AAPL, { host: s.host });
       const first = await call(AAPL, { host: s.host, headers: await proofFor(await ask(), 9) });
@@ -296,10 +311,33 @@ describe("rate limits", () => {
     }
   });
 
+  it("spends a payer's budget only on proofs that wallet signed, so nobody can exhaust another wallet's", async () => {
+    process.env.RATE_LIMIT_PAYER_PER_MINUTE = "1";
+    resetEnvForTests();
+    try {
+      await awayFromMinuteBoundary();
+      const s = await createGatewaySeller(upstream.url, { signingSecret: SECRET });
+      const ask = () => call(AAPL, { host: s.host });
+      const victim = anvilAddress(9);
+      // Wallet 7 signs, but the proof names wallet 9 as the payer: twice, past wallet 9's limit of 1.
+      for (let i = 0; i < 2; i++) {
+        const forged = await call(AAPL, { host: s.host, headers: claimingFrom(await proofFor(await ask(), 7), victim) });
+        expect(forged.status).not.toBe(200);
+        expect((await forged.json()).error).toBe("payment_invalid");
+      }
+      const own = await call(AAPL, { host: s.host, headers: await proofFor(await ask(), 9) });
+      expect(own.status).toBe(200);
+    } finally {
+      delete process.env.RATE_LIMIT_PAYER_PER_MINUTE;
+      resetEnvForTests();
+    }
+  });
+
   it("answers 429 rate_limit_exceeded with retry_after and Retry-After past the per-seller limit", async () => {
     process.env.RATE_LIMIT_SELLER_PER_MINUTE = "3";
     resetEnvForTests();
     try {
+      await awayFromMinuteBoundary();
       const s = await createGatewaySeller(upstream.url, { signingSecret: SECRET });
       const statuses: number[] = [];
       let last: Response | undefined;

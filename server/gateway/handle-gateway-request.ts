@@ -15,8 +15,9 @@ import { createChallenge } from "../payments/create-challenge";
 import { encodeBase64Json } from "../payments/offer";
 import { markConsumed, releasePayment, scheduleSettlement } from "../payments/payments.queries";
 import { settlePayment } from "../payments/settle-payment";
-import { readProofHeader } from "../payments/x402-payload";
+import { readProofHeader, type ProofHeader } from "../payments/x402-payload";
 import { NETWORK } from "../chain/config";
+import { signedByFrom } from "../chain/eip3009";
 import { proxyUpstream, upstreamUrl, type UpstreamResult } from "./proxy-upstream";
 import { enforceRateLimits } from "./rate-limit";
 import { parseUsageHeader } from "./usage-header";
@@ -42,6 +43,17 @@ function validateParameters(m: Matched, url: URL): void {
   if (!contract) return;
   if (contract.pathParams) parseWith(contract.pathParams, m.pathParams);
   if (contract.query) parseQuery(contract.query, url.searchParams);
+}
+
+/**
+ * The wallet whose per-payer budget this request spends: only one that signed the proof. `from` is just a
+ * claim until the signature recovers to it, and counting claims would let anyone exhaust another wallet's
+ * budget. One local ecrecover, no chain call; a proof that fails it is refused by verification anyway.
+ */
+async function rateLimitedPayer(proofHeader: ProofHeader): Promise<string | null> {
+  if (proofHeader.type !== "x402") return null;
+  const { authorization, signature } = proofHeader.proof;
+  return (await signedByFrom(authorization, signature)) ? authorization.from : null;
 }
 
 function faultPoint(point: "exit_after_lock" | "exit_after_outbox"): void {
@@ -82,7 +94,7 @@ export async function handleGatewayRequest(ctx: RouteContext): Promise<Response>
   if (!seller.payToAddress) throw new AppError("signing_secret_required", { detail: "the seller has not finished setup (no payout address)" });
 
   const proofHeader = readProofHeader(ctx.req.headers);
-  await enforceRateLimits({ sellerId: seller.id, payer: proofHeader.type === "x402" ? proofHeader.proof.authorization.from : null });
+  await enforceRateLimits({ sellerId: seller.id, payer: await rateLimitedPayer(proofHeader) });
   const request: PaidRequest = {
     sellerId: seller.id,
     method: matched.method,

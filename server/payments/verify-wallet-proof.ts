@@ -1,25 +1,14 @@
 // The $0 wallet proof the free quote operation asks for (SERVICE.md part 4: x402 proof in `Payment-Signature`):
 // an EIP-3009 TransferWithAuthorization of value 0 signed by the wallet. It proves control of the address and
 // moves no money, so it is checked by signature alone (never settled, nothing to simulate), and must be fresh.
-import { getAddress, verifyTypedData, type Hex } from "viem";
-import { CHAIN_ID, USDC_ADDRESS, USDC_DOMAIN } from "../chain/config";
+import { getAddress } from "viem";
+import { signedByFrom } from "../chain/eip3009";
 import { AppError } from "../http/errors";
 import { verifyChallenge } from "./challenge";
 import type { DecodedProof } from "./x402-payload";
 
 /** A $0 proof may be signed for at most this long (replaying it only re-reads free advice). */
 const MAX_WINDOW_SECONDS = 3600;
-
-const TYPES = {
-  TransferWithAuthorization: [
-    { name: "from", type: "address" },
-    { name: "to", type: "address" },
-    { name: "value", type: "uint256" },
-    { name: "validAfter", type: "uint256" },
-    { name: "validBefore", type: "uint256" },
-    { name: "nonce", type: "bytes32" },
-  ],
-} as const;
 
 export async function verifyWalletProof(proof: DecodedProof, binding: { sellerId: string; method: string; path: string; payTo: string }): Promise<{ wallet: string }> {
   const a = proof.authorization;
@@ -39,14 +28,7 @@ export async function verifyWalletProof(proof: DecodedProof, binding: { sellerId
       verifyChallenge({ paymentId: e.paymentId, sellerId: binding.sellerId, method: binding.method, path: binding.path, query: "", amountMicros: 0n, payTo: binding.payTo, expiresAt: e.expiresAt }, e.challenge);
     if (!ok) throw new AppError("payment_request_mismatch", { detail: "this wallet proof answers another challenge; request a fresh 402" });
   }
-  const valid = await verifyTypedData({
-    address: getAddress(a.from),
-    domain: { name: USDC_DOMAIN.name, version: USDC_DOMAIN.version, chainId: CHAIN_ID, verifyingContract: USDC_ADDRESS },
-    types: TYPES,
-    primaryType: "TransferWithAuthorization",
-    message: { from: getAddress(a.from), to: getAddress(a.to), value: 0n, validAfter: BigInt(a.validAfter), validBefore: BigInt(a.validBefore), nonce: a.nonce as Hex },
-    signature: proof.signature as Hex,
-  }).catch(() => false);
+  const valid = await signedByFrom(a, proof.signature);
   if (!valid) throw fail("invalid_signature", "the wallet proof's signature does not verify");
   return { wallet: getAddress(a.from) };
 }
