@@ -1,9 +1,8 @@
 import { buildServiceCatalog } from "@/server/catalog/manifest";
-import { DISCOVERY_CACHE } from "@/server/http/discovery";
-import { json } from "@/server/http/respond";
+import { discoveryJson } from "@/server/http/discovery";
 import { methods } from "@/server/http/route";
 
 // GET /services - the service catalog
 export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
-  GET: async (ctx) => json(buildServiceCatalog(await ctx.catalog(), ctx.origin), { headers: { "cache-control": DISCOVERY_CACHE } }),
+  GET: async (ctx) => discoveryJson(ctx.req, buildServiceCatalog(await ctx.catalog(), ctx.origin)),
 });

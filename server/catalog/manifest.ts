@@ -15,7 +15,8 @@ export function buildManifest(catalog: Catalog, origin: string) {
     apiVersion: "1.0.0",
     seller: { id: catalog.seller.id, name: catalog.seller.name },
     currency: "USD",
-    generatedAt: new Date().toISOString(),
+    /** Increments on every catalog change (price, plan, service): the manifest is the same document until it does. */
+    catalogVersion: catalog.seller.catalogVersion,
     openapi: `${origin}/openapi.json`,
     services: liveServices.map((s) => ({
       slug: s.slug,
