@@ -1,5 +1,6 @@
 // The live adapters against recorded, real-shaped responses served by a local HTTP server (Hyperliquid and
-// the basis quotes from the test-only shape fixture, server/market/test/fixtures).
+// the basis quotes from the test-only shape fixture, server/market/test/fixtures; Massive's next_url paging
+// from pages scripted per test in the documented shape).
 import fs from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
@@ -21,8 +22,14 @@ type Seen = { method: string; url: string; body: string };
 let seen: Seen[] = [];
 /** Scripted failures, consumed in order, before the recorded answer. */
 let failures: { status: number; body?: string; delayMs?: number }[] = [];
+/** Scripted Massive pages for the paging tests: answers a request, or undefined to fall through. */
+let pages: ((url: URL) => { status?: number; body: unknown } | undefined) | undefined;
 let server: http.Server;
 let base = "";
+/** A second origin (another port): the paging tests check that the key never reaches it. */
+let foreign: http.Server;
+let foreignBase = "";
+let foreignSeen: string[] = [];
 
 const API_KEY = "test-massive-key-secret";
 
@@ -41,6 +48,8 @@ beforeAll(async () => {
       }
       const url = new URL(req.url!, "http://x");
       const send = (status: number, text: string) => res.writeHead(status, { "content-type": "application/json" }).end(text);
+      const page = pages?.(url);
+      if (page) return send(page.status ?? 200, JSON.stringify(page.body));
       if (url.pathname === "/v2/aggs/ticker/AAPL/range/1/day/2020-01-02/2020-01-03") return send(200, rec("massive-aggs-aapl-1-day.json"));
       if (url.pathname.startsWith("/v2/aggs/ticker/AAPL/range/1/minute/")) return send(403, rec("massive-not-authorized.json"));
       if (url.pathname.startsWith("/v2/aggs/ticker/ZZZZQ/")) return send(200, rec("massive-aggs-empty.json"));
@@ -64,11 +73,22 @@ beforeAll(async () => {
   });
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  foreign = http.createServer((req, res) => {
+    foreignSeen.push(req.url!);
+    res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ status: "OK", queryCount: 0, resultsCount: 0, results: [] }));
+  });
+  await new Promise<void>((r) => foreign.listen(0, "127.0.0.1", r));
+  foreignBase = `http://127.0.0.1:${(foreign.address() as AddressInfo).port}`;
 });
-afterAll(() => new Promise<void>((r) => server.close(() => r())));
+afterAll(async () => {
+  await new Promise<void>((r) => server.close(() => r()));
+  await new Promise<void>((r) => foreign.close(() => r()));
+});
 beforeEach(() => {
   seen = [];
   failures = [];
+  pages = undefined;
+  foreignSeen = [];
 });
 
 const cfg = (): LiveConfig => ({
@@ -113,6 +133,106 @@ describe("massive aggregates adapter", () => {
     expect(err.detail).not.toContain(API_KEY);
     failures = [{ status: 200, delayMs: 1000 }, { status: 200, delayMs: 1000 }, { status: 200, delayMs: 1000 }];
     await expect(getAggregates(aapl, { providers: liveProviders(cfg()) })).rejects.toMatchObject({ code: "upstream_timeout", status: 504 });
+  });
+});
+
+// Paging in Massive's shape: `next_url` is absolute, carries a `cursor` and no key, and the next page's
+// `from` is the millisecond timestamp after the last bar read (as Massive writes it).
+const PAGED = "/v2/aggs/ticker/AAPL/range/1/day/2020-01-02/2020-01-10";
+const day = (i: number) => Date.UTC(2020, 0, 2 + i, 5);
+const bar = (i: number) => ({ v: 1000 + i, vw: 70 + i, o: 70 + i, c: 71 + i, h: 72 + i, l: 69 + i, t: day(i), n: 10 });
+const aggsPage = (days: number[], next?: string, extra: Record<string, unknown> = {}) => ({
+  body: { ticker: "AAPL", queryCount: days.length, resultsCount: days.length, adjusted: true, results: days.map(bar), status: "OK", request_id: "r", count: days.length, ...(next ? { next_url: next } : {}), ...extra },
+});
+const nextUrl = (origin: string, fromDay: number, cursor: string) => `${origin}/v2/aggs/ticker/AAPL/range/1/day/${day(fromDay)}/2020-01-10?cursor=${cursor}`;
+const paged = { ...aapl, to: "2020-01-10" };
+const stamps = (bars: { timestamp: string | null }[]) => bars.map((b) => b.timestamp);
+const keyOf = (s: Seen) => new URL(s.url, "http://x").searchParams.get("apiKey");
+
+describe("massive aggregates paging (next_url)", () => {
+  it("joins the pages in order", async () => {
+    pages = (u) => {
+      if (u.pathname === PAGED) return aggsPage([0, 1], nextUrl(base, 2, "bGltaXQ9NTAwMCZzb3J0PWFzYw"));
+      if (u.pathname === `/v2/aggs/ticker/AAPL/range/1/day/${day(2)}/2020-01-10`) return aggsPage([2, 3, 4]);
+    };
+    const res = await getAggregates(paged, { providers: liveProviders(cfg()) });
+    expect(aggregatesResponse.parse(res)).toBeTruthy();
+    expect(stamps(res.data.bars)).toEqual([0, 1, 2, 3, 4].map((i) => new Date(day(i)).toISOString()));
+    expect(res.data.count).toBe(5);
+    expect(seen).toHaveLength(2);
+    // The cursor reaches the vendor as it wrote it.
+    expect(new URL(seen[1]!.url, "http://x").searchParams.get("cursor")).toBe("bGltaXQ9NTAwMCZzb3J0PWFzYw");
+  });
+
+  it("sends the API key again on the follow-up request, retries included", async () => {
+    let page2Hits = 0;
+    pages = (u) => {
+      if (u.pathname === PAGED) return aggsPage([0, 1], nextUrl(base, 2, "c2"));
+      if (u.searchParams.get("cursor") === "c2") return ++page2Hits === 1 ? { status: 503, body: { status: "ERROR", message: "busy" } } : aggsPage([2]);
+    };
+    const res = await getAggregates(paged, { providers: liveProviders(cfg()) });
+    expect(res.data.count).toBe(3);
+    expect(seen).toHaveLength(3);
+    expect(seen.map(keyOf)).toEqual([API_KEY, API_KEY, API_KEY]);
+  });
+
+  it("stops at limit on page 1 without fetching page 2, and trims a later page's overshoot", async () => {
+    pages = (u) => {
+      if (u.pathname === PAGED) return aggsPage([0, 1], nextUrl(base, 2, "c2"));
+      if (u.searchParams.get("cursor") === "c2") return aggsPage([2, 3, 4]);
+    };
+    const p = liveProviders(cfg());
+    expect((await getAggregates({ ...paged, limit: 2 }, { providers: p })).data.count).toBe(2);
+    expect(seen).toHaveLength(1);
+
+    seen = [];
+    const res = await getAggregates({ ...paged, limit: 4 }, { providers: p });
+    expect(stamps(res.data.bars)).toEqual([0, 1, 2, 3].map((i) => new Date(day(i)).toISOString()));
+    expect(seen).toHaveLength(2);
+  });
+
+  it("counts base bars by queryCount when a bar is a wider bucket", async () => {
+    // One weekly bar built from five daily base bars: limit 5 is reached on page 1.
+    pages = (u) => {
+      if (u.pathname === "/v2/aggs/ticker/AAPL/range/1/week/2020-01-02/2020-01-10") return aggsPage([0], `${base}/v2/aggs/ticker/AAPL/range/1/week/${day(7)}/2020-01-10?cursor=w2`, { queryCount: 5 });
+      if (u.searchParams.get("cursor") === "w2") return aggsPage([7]);
+    };
+    const res = await getAggregates({ ...paged, timespan: "week", limit: 5 }, { providers: liveProviders(cfg()) });
+    expect(res.data.count).toBe(1);
+    expect(seen).toHaveLength(1);
+  });
+
+  it("refuses a next_url that repeats a page already read, before fetching it", async () => {
+    pages = (u) => {
+      if (u.pathname === PAGED) return aggsPage([0], nextUrl(base, 1, "c2"));
+      // Page 2 points back at page 1 (without the key, parameters in another order).
+      if (u.searchParams.get("cursor") === "c2") return aggsPage([1], `${base}${PAGED}?limit=5000&sort=asc&adjusted=true`);
+    };
+    const err = await getAggregates(paged, { providers: liveProviders(cfg()) }).catch((e) => e);
+    expect(err).toMatchObject({ code: "upstream_unavailable", status: 502, reason: "invalid_response" });
+    expect(err.detail).toMatch(/repeats a page/);
+    expect(seen).toHaveLength(2);
+  });
+
+  it("stops after 20 pages when the vendor keeps minting new cursors", async () => {
+    pages = (u) => {
+      if (!u.pathname.startsWith("/v2/aggs/ticker/AAPL/range/1/day/")) return undefined;
+      const n = Number(u.searchParams.get("cursor") ?? 0);
+      return aggsPage([n % 5], nextUrl(base, n + 1, String(n + 1)));
+    };
+    const err = await getAggregates(paged, { providers: liveProviders(cfg()) }).catch((e) => e);
+    expect(err).toMatchObject({ code: "upstream_unavailable", status: 502, reason: "invalid_response" });
+    expect(err.detail).toMatch(/after 20 pages/);
+    expect(seen).toHaveLength(20);
+  });
+
+  it("refuses a next_url on another origin and never sends the key there", async () => {
+    pages = (u) => (u.pathname === PAGED ? aggsPage([0, 1], nextUrl(foreignBase, 2, "c2")) : undefined);
+    const err = await getAggregates(paged, { providers: liveProviders(cfg()) }).catch((e) => e);
+    expect(err).toMatchObject({ code: "upstream_unavailable", status: 502, reason: "invalid_response" });
+    expect(JSON.stringify(err.toBody())).not.toContain(API_KEY);
+    expect(foreignSeen).toEqual([]);
+    expect(seen).toHaveLength(1);
   });
 });
 

@@ -22,12 +22,36 @@ export type LiveConfig = {
 
 type MassiveAggs = {
   ticker?: string;
+  /** Base aggregates (minute or day) Massive read to build this page. */
+  queryCount?: number;
   resultsCount?: number;
   adjusted?: boolean;
   status?: string;
   message?: string;
-  results?: { o: number; h: number; l: number; c: number; v: number; vw?: number; n?: number; t: number }[];
+  results?: MassiveBar[];
+  /** Absolute URL of the next page, without the API key; absent on the last page. */
+  next_url?: string;
 };
+type MassiveBar = { o: number; h: number; l: number; c: number; v: number; vw?: number; n?: number; t: number };
+
+// Massive pages a long answer: `next_url` leads to the rest. We follow it until `limit` base bars are read
+// or there is no next page, under three guards, each a 502 upstream_unavailable (invalid_response):
+// - only on the configured origin: the API key is added to the URL, so it must never reach another host;
+// - a next_url naming a page already read (a cursor that did not advance) is refused before it is fetched;
+// - at most MASSIVE_MAX_PAGES pages, so a vendor minting new cursors forever cannot hold the request (with
+//   `limit` at most 50000, 20 pages still reach it at 2,500 bars a page).
+// An error rather than a quiet stop: fewer bars than `limit` reads as "the window holds no more", so a
+// truncated answer would mislead the agent and be charged for, while a 5xx releases its payment.
+const MASSIVE_MAX_PAGES = 20;
+const pagingError = (detail: string) => new AppError("upstream_unavailable", { reason: "invalid_response", detail });
+
+/** A page's identity for loop detection: the URL without our key, parameters in a fixed order. */
+function pageKey(url: string): string {
+  const u = new URL(url);
+  u.searchParams.delete("apiKey");
+  u.searchParams.sort();
+  return u.href;
+}
 
 const trim = (u: string) => u.replace(/\/+$/, "");
 
@@ -46,22 +70,59 @@ export function massiveAggregates(cfg: LiveConfig): AggregatesProvider {
     return res.ok || res.failure.status !== 404;
   }
 
+  /** One page, through fetchJson's timeout and retries, with the vendor's answers mapped to our errors. */
+  async function fetchAggsPage(url: string, p: AggregatesParams): Promise<MassiveAggs> {
+    const res = await fetchJson<MassiveAggs>(url, http);
+    if (res.ok) return res.body;
+    const { status, body } = res.failure;
+    const msg = vendorMessage(body);
+    if (status === 403) throw new AppError("not_included", { reason: "plan_not_included", detail: msg ?? "the data vendor's plan does not include this request", extra: { ticker: p.ticker } });
+    if (status === 404) throw new AppError("unknown_ticker", { detail: `${p.ticker} is not a known ticker`, extra: { ticker: p.ticker } });
+    if (status === 400) throw new AppError("invalid_request", { reason: "rejected_by_provider", detail: msg ?? "the data vendor rejected the request" });
+    throw new AppError("upstream_unavailable", { reason: "provider_error", detail: `massive answered ${status}${status === 401 ? " (check MASSIVE_API_KEY)" : ""}` });
+  }
+
+  /** The URL to fetch for `next`, with the key added, after the guards above. */
+  function nextPageUrl(next: string, origin: string, pagesRead: number, read: Set<string>): string {
+    let u: URL;
+    try {
+      u = new URL(next);
+    } catch {
+      throw pagingError("massive's next_url is not an absolute URL");
+    }
+    if (u.origin !== origin) throw pagingError("massive's next_url points at another host; not followed");
+    if (read.has(pageKey(u.href))) throw pagingError("massive's next_url repeats a page already read");
+    if (pagesRead >= MASSIVE_MAX_PAGES) throw pagingError(`massive still had a next page after ${MASSIVE_MAX_PAGES} pages`);
+    // The same authentication as the first page: the key as the apiKey query parameter. Appended rather
+    // than re-serialising the query, so the vendor's cursor reaches it byte for byte.
+    if (u.searchParams.has("apiKey")) u.searchParams.set("apiKey", cfg.massiveApiKey);
+    else u.search = `${u.search ? `${u.search}&` : "?"}apiKey=${encodeURIComponent(cfg.massiveApiKey)}`;
+    return u.href;
+  }
+
   async function getAggregates(p: AggregatesParams): Promise<{ bars: PriceBar[]; adjusted: boolean }> {
     const qs = new URLSearchParams({ adjusted: String(p.adjusted), sort: p.sort, limit: String(p.limit), apiKey: cfg.massiveApiKey });
-    const url = `${trim(cfg.massiveBaseUrl)}/v2/aggs/ticker/${encodeURIComponent(massiveSymbol(p.ticker))}/range/${p.multiplier}/${p.timespan}/${p.from}/${p.to}?${qs}`;
-    const res = await fetchJson<MassiveAggs>(url, http);
-    if (!res.ok) {
-      const { status, body } = res.failure;
-      const msg = vendorMessage(body);
-      if (status === 403) throw new AppError("not_included", { reason: "plan_not_included", detail: msg ?? "the data vendor's plan does not include this request", extra: { ticker: p.ticker } });
-      if (status === 404) throw new AppError("unknown_ticker", { detail: `${p.ticker} is not a known ticker`, extra: { ticker: p.ticker } });
-      if (status === 400) throw new AppError("invalid_request", { reason: "rejected_by_provider", detail: msg ?? "the data vendor rejected the request" });
-      throw new AppError("upstream_unavailable", { reason: "provider_error", detail: `massive answered ${status}${status === 401 ? " (check MASSIVE_API_KEY)" : ""}` });
+    let url = `${trim(cfg.massiveBaseUrl)}/v2/aggs/ticker/${encodeURIComponent(massiveSymbol(p.ticker))}/range/${p.multiplier}/${p.timespan}/${p.from}/${p.to}?${qs}`;
+    const origin = new URL(url).origin;
+    const read = new Set<string>();
+    const results: MassiveBar[] = [];
+    let baseBars = 0;
+    let adjusted: boolean | undefined;
+    for (let page = 1; ; page++) {
+      read.add(pageKey(url));
+      const body = await fetchAggsPage(url, p);
+      const rows = body.results ?? [];
+      for (const r of rows) results.push(r); // not push(...rows): a page may hold 50000 bars, too many arguments
+      // queryCount is the base bars behind the page (several per bar for wide buckets); each bar is at least one.
+      baseBars += Math.max(rows.length, typeof body.queryCount === "number" ? body.queryCount : 0);
+      adjusted ??= body.adjusted;
+      if (baseBars >= p.limit || typeof body.next_url !== "string" || body.next_url === "") break;
+      url = nextPageUrl(body.next_url, origin, page, read);
     }
-    const results = res.body.results ?? [];
     // Massive answers an unknown ticker with 200 and no results; its reference endpoint tells the two apart.
     if (results.length === 0 && !(await tickerExists(p.ticker))) throw new AppError("unknown_ticker", { detail: `${p.ticker} is not a known ticker`, extra: { ticker: p.ticker } });
-    const bars = results.map((r) => ({
+    // A later page may overshoot `limit`; a bar stands for at least one base bar, so never more than `limit` bars.
+    const bars = results.slice(0, p.limit).map((r) => ({
       open: r.o,
       high: r.h,
       low: r.l,
@@ -71,7 +132,7 @@ export function massiveAggregates(cfg: LiveConfig): AggregatesProvider {
       trade_count: typeof r.n === "number" ? r.n : null,
       timestamp: Number.isFinite(r.t) ? new Date(r.t).toISOString() : null,
     }));
-    return { bars, adjusted: res.body.adjusted ?? p.adjusted };
+    return { bars, adjusted: adjusted ?? p.adjusted };
   }
 
   return {
