@@ -51,6 +51,7 @@ describe("discovery ETags", () => {
       expect(await revalidated.text()).toBe("");
       expect(revalidated.headers.get("etag")).toBe(etag);
       expect(revalidated.headers.get("access-control-allow-origin")).toBe("*");
+      expect(revalidated.headers.get("access-control-expose-headers")).toContain("ETag");
       expect((await get(handler as Handler, host, path, { "if-none-match": '"stale"' })).status).toBe(200);
 
       const meter = (await getSellerOverview(s.sellerId)).meters.find((m) => m.key === "aggregates")!;

@@ -11,6 +11,7 @@ export const EXPOSED_HEADERS = [
   "svc-usage-error",
   "svc-payment-id",
   "Link",
+  "ETag",
   "Retry-After",
   "X-Request-Id",
 ].join(", ");
@@ -23,6 +24,7 @@ export const ALLOWED_REQUEST_HEADERS = [
   "SVC-Agent-Authorization",
   "svc-payment-id",
   "Idempotency-Key",
+  "If-None-Match",
 ].join(", ");
 
 export function corsHeaders(): Record<string, string> {
