@@ -226,8 +226,21 @@ describe("massive aggregates paging (next_url)", () => {
     expect(seen).toHaveLength(20);
   });
 
-  it("refuses a next_url on another origin and never sends the key there", async () => {
-    pages = (u) => (u.pathname === PAGED ? aggsPage([0, 1], nextUrl(foreignBase, 2, "c2")) : undefined);
+  it("follows a next_url naming another host on the configured host only, so the key never goes there", async () => {
+    pages = (u) => {
+      if (u.pathname === PAGED) return aggsPage([0, 1], nextUrl(foreignBase, 2, "c2"));
+      if (u.searchParams.get("cursor") === "c2") return aggsPage([2, 3]);
+      return undefined;
+    };
+    const res = await getAggregates(paged, { providers: liveProviders(cfg()) });
+    expect(res.data.bars).toHaveLength(4);
+    expect(foreignSeen).toEqual([]);
+    expect(seen).toHaveLength(2);
+    expect(keyOf(seen[1]!)).toBe(API_KEY);
+  });
+
+  it("refuses a next_url that leads away from the aggregates endpoint", async () => {
+    pages = (u) => (u.pathname === PAGED ? aggsPage([0, 1], `${foreignBase}/v1/other?cursor=c2`) : undefined);
     const err = await getAggregates(paged, { providers: liveProviders(cfg()) }).catch((e) => e);
     expect(err).toMatchObject({ code: "upstream_unavailable", status: 502, reason: "invalid_response" });
     expect(JSON.stringify(err.toBody())).not.toContain(API_KEY);

@@ -36,7 +36,9 @@ type MassiveBar = { o: number; h: number; l: number; c: number; v: number; vw?: 
 
 // Massive pages a long answer: `next_url` leads to the rest. We follow it until `limit` base bars are read
 // or there is no next page, under three guards, each a 502 upstream_unavailable (invalid_response):
-// - only on the configured origin: the API key is added to the URL, so it must never reach another host;
+// - only on the configured host: the API key goes with every page, so next_url's path and query are followed
+//   on MASSIVE_BASE_URL whatever host it names (Polygon-era hosts still appear in Massive's links; the
+//   official client does the same), and only under /v2/aggs/, the endpoint we asked;
 // - a next_url naming a page already read (a cursor that did not advance) is refused before it is fetched;
 // - at most MASSIVE_MAX_PAGES pages, so a vendor minting new cursors forever cannot hold the request (with
 //   `limit` at most 50000, 20 pages still reach it at 2,500 bars a page).
@@ -83,14 +85,16 @@ export function massiveAggregates(cfg: LiveConfig): AggregatesProvider {
   }
 
   /** The URL to fetch for `next`, with the key added, after the guards above. */
-  function nextPageUrl(next: string, origin: string, pagesRead: number, read: Set<string>): string {
-    let u: URL;
+  function nextPageUrl(next: string, base: string, pagesRead: number, read: Set<string>): string {
+    let link: URL;
     try {
-      u = new URL(next);
+      link = new URL(next);
     } catch {
       throw pagingError("massive's next_url is not an absolute URL");
     }
-    if (u.origin !== origin) throw pagingError("massive's next_url points at another host; not followed");
+    if (!link.pathname.startsWith("/v2/aggs/")) throw pagingError("massive's next_url leads away from the aggregates endpoint; not followed");
+    // Path and query on our own base URL: the key never reaches a host we were not configured with.
+    const u = new URL(`${base}${link.pathname}${link.search}`);
     if (read.has(pageKey(u.href))) throw pagingError("massive's next_url repeats a page already read");
     if (pagesRead >= MASSIVE_MAX_PAGES) throw pagingError(`massive still had a next page after ${MASSIVE_MAX_PAGES} pages`);
     // The same authentication as the first page: the key as the apiKey query parameter. Appended rather
@@ -103,7 +107,7 @@ export function massiveAggregates(cfg: LiveConfig): AggregatesProvider {
   async function getAggregates(p: AggregatesParams): Promise<{ bars: PriceBar[]; adjusted: boolean }> {
     const qs = new URLSearchParams({ adjusted: String(p.adjusted), sort: p.sort, limit: String(p.limit), apiKey: cfg.massiveApiKey });
     let url = `${trim(cfg.massiveBaseUrl)}/v2/aggs/ticker/${encodeURIComponent(massiveSymbol(p.ticker))}/range/${p.multiplier}/${p.timespan}/${p.from}/${p.to}?${qs}`;
-    const origin = new URL(url).origin;
+    const base = new URL(trim(cfg.massiveBaseUrl)).origin;
     const read = new Set<string>();
     const results: MassiveBar[] = [];
     let baseBars = 0;
@@ -117,7 +121,7 @@ export function massiveAggregates(cfg: LiveConfig): AggregatesProvider {
       baseBars += Math.max(rows.length, typeof body.queryCount === "number" ? body.queryCount : 0);
       adjusted ??= body.adjusted;
       if (baseBars >= p.limit || typeof body.next_url !== "string" || body.next_url === "") break;
-      url = nextPageUrl(body.next_url, origin, page, read);
+      url = nextPageUrl(body.next_url, base, page, read);
     }
     // Massive answers an unknown ticker with 200 and no results; its reference endpoint tells the two apart.
     if (results.length === 0 && !(await tickerExists(p.ticker))) throw new AppError("unknown_ticker", { detail: `${p.ticker} is not a known ticker`, extra: { ticker: p.ticker } });
