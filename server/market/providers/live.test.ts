@@ -239,6 +239,17 @@ describe("massive aggregates paging (next_url)", () => {
     expect(keyOf(seen[1]!)).toBe(API_KEY);
   });
 
+  it("a 4xx on a later page is the vendor's cursor failing: 502, not the caller's 404", async () => {
+    pages = (u) => {
+      if (u.pathname === PAGED) return aggsPage([0, 1], nextUrl("http://any.example", 2, "c2"));
+      if (u.searchParams.get("cursor") === "c2") return { status: 404, body: { status: "NOT_FOUND", message: "cursor expired" } };
+      return undefined;
+    };
+    const err = await getAggregates(paged, { providers: liveProviders(cfg()) }).catch((e) => e);
+    expect(err).toMatchObject({ code: "upstream_unavailable", status: 502, reason: "invalid_response" });
+    expect(seen).toHaveLength(2);
+  });
+
   it("refuses a next_url that leads away from the aggregates endpoint", async () => {
     pages = (u) => (u.pathname === PAGED ? aggsPage([0, 1], `${foreignBase}/v1/other?cursor=c2`) : undefined);
     const err = await getAggregates(paged, { providers: liveProviders(cfg()) }).catch((e) => e);

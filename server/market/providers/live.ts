@@ -73,11 +73,14 @@ export function massiveAggregates(cfg: LiveConfig): AggregatesProvider {
   }
 
   /** One page, through fetchJson's timeout and retries, with the vendor's answers mapped to our errors. */
-  async function fetchAggsPage(url: string, p: AggregatesParams): Promise<MassiveAggs> {
+  async function fetchAggsPage(url: string, p: AggregatesParams, page: number): Promise<MassiveAggs> {
     const res = await fetchJson<MassiveAggs>(url, http);
     if (res.ok) return res.body;
     const { status, body } = res.failure;
     const msg = vendorMessage(body);
+    // Past page 1 the ticker is known to exist: a 4xx there is the vendor's cursor failing, not the caller's
+    // request, so it is a 502 (nothing charged), never a 404 unknown_ticker.
+    if (page > 1 && status < 500) throw pagingError(`massive answered ${status} for page ${page} of its own next_url`);
     if (status === 403) throw new AppError("not_included", { reason: "plan_not_included", detail: msg ?? "the data vendor's plan does not include this request", extra: { ticker: p.ticker } });
     if (status === 404) throw new AppError("unknown_ticker", { detail: `${p.ticker} is not a known ticker`, extra: { ticker: p.ticker } });
     if (status === 400) throw new AppError("invalid_request", { reason: "rejected_by_provider", detail: msg ?? "the data vendor rejected the request" });
@@ -114,7 +117,7 @@ export function massiveAggregates(cfg: LiveConfig): AggregatesProvider {
     let adjusted: boolean | undefined;
     for (let page = 1; ; page++) {
       read.add(pageKey(url));
-      const body = await fetchAggsPage(url, p);
+      const body = await fetchAggsPage(url, p, page);
       const rows = body.results ?? [];
       for (const r of rows) results.push(r); // not push(...rows): a page may hold 50000 bars, too many arguments
       // queryCount is the base bars behind the page (several per bar for wide buckets); each bar is at least one.
