@@ -1,5 +1,7 @@
 import { router } from "./init";
+import { archiveRouter } from "./routers/archive";
 import { catalogRouter } from "./routers/catalog";
+import { paymentsRouter } from "./routers/payments";
 
-export const appRouter = router({ catalog: catalogRouter });
+export const appRouter = router({ catalog: catalogRouter, payments: paymentsRouter, archive: archiveRouter });
 export type AppRouter = typeof appRouter;

@@ -3,16 +3,10 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { signOut } from "next-auth/react";
 import { useState } from "react";
+import { ArchiveSection } from "./archive-section";
+import { PaymentsSection } from "./payments-section";
 import { useTRPC } from "./providers";
-
-function Section({ title, children }: { title: string; children: React.ReactNode }) {
-  return (
-    <section className="mt-8 rounded-lg border border-slate-200 bg-white p-5 shadow-sm">
-      <h2 className="text-lg font-medium">{title}</h2>
-      <div className="mt-3">{children}</div>
-    </section>
-  );
-}
+import { Section } from "./section";
 
 function PriceEditor({ meterId, meterKey, priceUsd }: { meterId: string; meterKey: string; priceUsd: string | null }) {
   const trpc = useTRPC();
@@ -159,6 +153,10 @@ export function Dashboard({ email }: { email: string }) {
           </tbody>
         </table>
       </Section>
+
+      <PaymentsSection />
+
+      <ArchiveSection />
 
       <Section title="Audit log">
         {audit.data?.length ? (

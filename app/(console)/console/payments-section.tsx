@@ -1,0 +1,139 @@
+"use client";
+
+import { useInfiniteQuery, useQuery } from "@tanstack/react-query";
+import { useState } from "react";
+import { useTRPC } from "./providers";
+import { Section } from "./section";
+
+/** 0x1234567890abcdef... -> 0x1234…cdef (the full value goes in a title attribute). */
+function short(value: string, head = 6, tail = 4): string {
+  return value.length <= head + tail + 1 ? value : `${value.slice(0, head)}…${value.slice(-tail)}`;
+}
+
+/** 2025-01-02T03:04:05.678Z -> 2025-01-02 03:04:05 UTC (the same on the server and every browser). */
+function utc(iso: string): string {
+  return `${iso.slice(0, 10)} ${iso.slice(11, 19)} UTC`;
+}
+
+const STATE_STYLE: Record<string, string> = {
+  challenged: "bg-slate-100 text-slate-600",
+  verified: "bg-amber-100 text-amber-800",
+  settled: "bg-emerald-100 text-emerald-800",
+  consumed: "bg-emerald-100 text-emerald-800",
+  released: "bg-slate-100 text-slate-600",
+  refunded: "bg-sky-100 text-sky-800",
+  failed: "bg-red-100 text-red-800",
+};
+
+function Totals() {
+  const trpc = useTRPC();
+  const totals = useQuery(trpc.payments.totals.queryOptions());
+  if (totals.isPending) return <p className="text-sm text-slate-500">Loading totals</p>;
+  if (totals.isError) return <p className="text-sm text-red-700">Could not load totals: {totals.error.message}</p>;
+  const t = totals.data;
+  return (
+    <div className="mb-4" data-testid="payments-totals">
+      <p>
+        <span className="text-slate-500">Revenue settled</span>{" "}
+        <span className="font-mono text-lg font-semibold" data-testid="payments-revenue">
+          ${t.revenueUsd}
+        </span>{" "}
+        <span className="text-sm text-slate-500">
+          from the ledger: {t.charges} {t.charges === 1 ? "charge" : "charges"}
+          {t.refundedUsd !== "0.000000" ? `, $${t.refundedUsd} refunded` : ""}
+        </span>
+      </p>
+      {!t.ledgerMatchesPayments && (
+        <p role="alert" className="mt-1 text-sm text-red-700">
+          The ledger and the settled payments disagree; check the settlement outbox.
+        </p>
+      )}
+      <ul className="mt-2 flex flex-wrap gap-2 text-xs" data-testid="payments-by-state">
+        {t.byStatus.map((s) => (
+          <li key={s.status} className={`rounded px-2 py-0.5 ${STATE_STYLE[s.status] ?? ""}`} title={`$${s.amountUsd}`} data-testid={`payments-count-${s.status}`}>
+            {s.status} <span className="font-mono">{s.count}</span>
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
+export function PaymentsSection() {
+  const trpc = useTRPC();
+  const [includeChallenged, setIncludeChallenged] = useState(false);
+  const list = useInfiniteQuery(trpc.payments.list.infiniteQueryOptions({ includeChallenged }, { getNextPageParam: (last) => last.nextCursor }));
+  const rows = list.data?.pages.flatMap((p) => p.payments) ?? [];
+  return (
+    <Section title="Payments">
+      <Totals />
+      <label className="mb-3 flex items-center gap-2 text-sm text-slate-600">
+        <input type="checkbox" data-testid="payments-include-challenged" checked={includeChallenged} onChange={(e) => setIncludeChallenged(e.target.checked)} />
+        Show unpaid 402 challenges (no proof was sent; nothing was paid)
+      </label>
+      {list.isPending ? (
+        <p className="text-sm text-slate-500">Loading payments</p>
+      ) : list.isError ? (
+        <p className="text-sm text-red-700">Could not load payments: {list.error.message}</p>
+      ) : rows.length === 0 ? (
+        <p className="text-sm text-slate-500" data-testid="payments-empty">
+          No payments yet.
+        </p>
+      ) : (
+        <>
+          <table className="w-full text-left text-sm [&_td]:pr-4 [&_th]:pr-4" data-testid="payments-table">
+            <thead className="text-slate-500">
+              <tr>
+                <th className="py-1">Time</th>
+                <th>Payment</th>
+                <th>Operation</th>
+                <th className="text-right">Amount (USD)</th>
+                <th>Rail</th>
+                <th>Payer</th>
+                <th>State</th>
+                <th>Settlement tx</th>
+              </tr>
+            </thead>
+            <tbody>
+              {rows.map((p) => (
+                <tr key={p.id} className="border-t border-slate-100" data-testid={`payment-row-${p.id}`}>
+                  <td className="py-2 whitespace-nowrap font-mono text-xs">{utc(p.createdAt)}</td>
+                  <td className="whitespace-nowrap font-mono text-xs" title={p.id}>
+                    {short(p.id, 8, 4)}
+                  </td>
+                  <td title={`${p.method} ${p.path}${p.query ? `?${p.query}` : ""}`}>
+                    <span className="font-mono">{p.operation}</span> <span className="font-mono text-xs text-slate-500">{p.path}</span>
+                  </td>
+                  <td className="text-right font-mono">{p.amountUsd}</td>
+                  <td>{p.rail}</td>
+                  <td className="whitespace-nowrap font-mono text-xs" title={p.payer ?? undefined}>
+                    {p.payer ? short(p.payer) : "-"}
+                  </td>
+                  <td>
+                    <span className={`whitespace-nowrap rounded px-2 py-0.5 text-xs ${STATE_STYLE[p.status] ?? ""}`} title={p.failureReason ?? undefined} data-testid="payment-state">
+                      {p.status}
+                      {p.settling ? " (settling)" : ""}
+                    </span>
+                  </td>
+                  <td className="whitespace-nowrap font-mono text-xs" title={p.transaction ?? undefined} data-testid="payment-tx">
+                    {p.transaction ? short(p.transaction) : "-"}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          {list.hasNextPage && (
+            <button
+              className="mt-3 rounded border border-slate-300 px-3 py-1 text-sm text-indigo-700 disabled:opacity-50"
+              data-testid="payments-more"
+              disabled={list.isFetchingNextPage}
+              onClick={() => list.fetchNextPage()}
+            >
+              {list.isFetchingNextPage ? "Loading" : "Show older payments"}
+            </button>
+          )}
+        </>
+      )}
+    </Section>
+  );
+}

@@ -1,0 +1,7 @@
+import { getArchiveCoverage } from "../../market/archive/console";
+import { router, sellerProcedure } from "../init";
+
+export const archiveRouter = router({
+  // The archive is global, but the console is for sellers only: same tier as every other console read.
+  coverage: sellerProcedure.query(() => getArchiveCoverage()),
+});
