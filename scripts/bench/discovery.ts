@@ -2,21 +2,23 @@
 import autocannon from "autocannon";
 import type { BenchContext } from "./types";
 
-async function sequential(url: string, n: number): Promise<number[]> {
+async function sequential(url: string, n: number, headers: Record<string, string> = {}, expect = 200): Promise<number[]> {
   const samples: number[] = [];
   for (let i = 0; i < n; i++) {
     const t = performance.now();
-    const res = await fetch(url);
+    const res = await fetch(url, { headers });
     await res.arrayBuffer();
-    if (res.status !== 200) throw new Error(`${url}: HTTP ${res.status}`);
+    if (res.status !== expect) throw new Error(`${url}: HTTP ${res.status}, expected ${expect}`);
     samples.push(performance.now() - t);
   }
   return samples;
 }
 
-async function throughput(url: string, seconds = 5): Promise<number> {
-  const result = await autocannon({ url, connections: 10, duration: seconds });
-  if (result.non2xx > 0) throw new Error(`${url}: ${result.non2xx} non-2xx answers under load`);
+async function throughput(url: string, seconds = 5, headers: Record<string, string> = {}, expect = 200): Promise<number> {
+  const result = await autocannon({ url, connections: 10, duration: seconds, headers });
+  // 304 is the only 3xx these routes answer.
+  const unexpected = expect === 200 ? result.non2xx : result["2xx"] + (result.non2xx - result["3xx"]) + result.errors;
+  if (unexpected > 0) throw new Error(`${url}: ${unexpected} answers other than ${expect} under load`);
   return Math.round(result.requests.average);
 }
 
@@ -33,4 +35,12 @@ export async function run(ctx: BenchContext) {
     const samples = await sequential(url, 200);
     ctx.record(name, samples, { rps_10conn: await throughput(url, 4) });
   }
+  // What an agent that re-reads the manifest before each call pays once it holds the ETag: a 304, no body.
+  const url = `${ctx.baseUrl}/manifest.json`;
+  const etag = (await fetch(url)).headers.get("etag");
+  if (!etag) throw new Error("/manifest.json has no ETag");
+  const ifNoneMatch = { "if-none-match": etag };
+  await sequential(url, 20, ifNoneMatch, 304);
+  ctx.record("discovery GET /manifest.json revalidated (304)", await sequential(url, 200, ifNoneMatch, 304), { rps_10conn: await throughput(url, 4, ifNoneMatch, 304) });
+  ctx.ratio("manifest revalidation vs full fetch", "discovery GET /manifest.json revalidated (304)", "discovery GET /manifest.json");
 }
