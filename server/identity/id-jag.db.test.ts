@@ -1,51 +1,28 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { exportJWK, generateKeyPair, SignJWT, type CryptoKey, type JWK } from "jose";
+import { generateKeyPair, SignJWT, type CryptoKey, type JWK } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { env } from "../env";
 import { confirmClaimAttempt } from "./confirm-claim";
 import { exchange, getJson, linkTokenOf, makeStore, postJson, signInHuman, useDevOutbox } from "./testing/harness";
+import { makeIdJagProvider, mintIdJag, registerWithIdJag, uniq, type IdJagProvider, type Mint } from "./testing/id-jag";
 import { trustIdentityProvider } from "./trusted-providers";
 
 const ISSUER = "https://provider.example";
-const uniq = () => Math.random().toString(36).slice(2, 10);
 let store: Awaited<ReturnType<typeof makeStore>>;
-let providerKey: CryptoKey;
+let provider: IdJagProvider;
 let strangerKey: CryptoKey;
 let publicJwk: JWK;
 let jwksServer: http.Server;
 
-type Mint = { header?: Record<string, unknown>; claims?: Record<string, unknown>; key?: CryptoKey; alg?: string; omit?: string[] };
-
-async function mint(opts: Mint = {}): Promise<string> {
-  const now = Math.floor(Date.now() / 1000);
-  const claims: Record<string, unknown> = {
-    iss: ISSUER,
-    sub: `user-${uniq()}`,
-    aud: env().IDENTITY_AUDIENCE,
-    email: `user-${uniq()}@example.com`,
-    email_verified: true,
-    jti: uniq() + uniq(),
-    iat: now,
-    exp: now + 300,
-    auth_time: now - 3600,
-    client_id: "agent-provider-client",
-    ...opts.claims,
-  };
-  for (const k of opts.omit ?? []) delete claims[k];
-  return new SignJWT(claims).setProtectedHeader({ alg: opts.alg ?? "ES256", typ: "oauth-id-jag+jwt", kid: publicJwk.kid!, ...opts.header }).sign(opts.key ?? providerKey);
-}
-
-const register = (assertion: string, s = store) =>
-  postJson(s, "/agent/identity", { type: "identity_assertion", assertion_type: "urn:ietf:params:oauth:token-type:id-jag", assertion });
+const mint = (opts: Mint = {}) => mintIdJag(provider, opts);
+const register = (assertion: string, s = store) => registerWithIdJag(s, assertion);
 
 beforeAll(async () => {
   useDevOutbox();
   store = await makeStore("idjag");
-  ({ privateKey: providerKey } = await generateKeyPair("ES256").then(async (kp) => {
-    publicJwk = { ...(await exportJWK(kp.publicKey)), kid: "provider-key-1", alg: "ES256", use: "sig" };
-    return kp;
-  }));
+  provider = await makeIdJagProvider(ISSUER);
+  publicJwk = provider.publicJwk;
   ({ privateKey: strangerKey } = await generateKeyPair("ES256"));
   await trustIdentityProvider(store.sellerId, { issuer: ISSUER, jwks: { keys: [publicJwk] } });
   jwksServer = http.createServer((_req, res) => res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ keys: [publicJwk] })));

@@ -4,6 +4,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { signOut } from "next-auth/react";
 import { useState } from "react";
 import { ArchiveSection } from "./archive-section";
+import { IdentitySection } from "./identity-section";
 import { PaymentsSection } from "./payments-section";
 import { useTRPC } from "./providers";
 import { Section } from "./section";
@@ -157,6 +158,8 @@ export function Dashboard({ email }: { email: string }) {
       <PaymentsSection />
 
       <ArchiveSection />
+
+      <IdentitySection />
 
       <Section title="Audit log">
         {audit.data?.length ? (
