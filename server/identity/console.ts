@@ -15,7 +15,7 @@ import {
   type ProviderAuditDescriber,
   type TrustedProviderListRow,
 } from "./identity.queries";
-import { trustedProviderInput } from "./trusted-providers";
+import { publicMembersOnly, trustedProviderInput } from "./trusted-providers";
 
 export const MAX_INLINE_KEYS = 20;
 
@@ -27,16 +27,6 @@ export const MAX_INLINE_KEYS = 20;
 export const consoleProviderInput = trustedProviderInput
   .refine((v) => !v.jwksUri || v.jwksUri.toLowerCase().startsWith("https://"), { message: "jwksUri must be an https URL", path: ["jwksUri"] })
   .refine((v) => !v.jwks || v.jwks.keys.length <= MAX_INLINE_KEYS, { message: `jwks may hold at most ${MAX_INLINE_KEYS} keys`, path: ["jwks"] });
-
-// Public members of a JWK (RFC 7517 section 4, RFC 7518 section 6). Everything else is dropped before the
-// set is stored, private parts included (d, p, q, dp, dq, qi, oth, k): a pasted private JWK keeps only its
-// public half. trustIdentityProvider drops the private members by name; an allow-list also drops ones it
-// does not know (`oth`, vendor extensions).
-const PUBLIC_JWK_MEMBERS = new Set(["kty", "use", "key_ops", "alg", "kid", "x5u", "x5c", "x5t", "x5t#S256", "crv", "x", "y", "n", "e"]);
-
-export function publicJwks(jwks: { keys: Record<string, unknown>[] }): { keys: Record<string, unknown>[] } {
-  return { keys: jwks.keys.map((k) => Object.fromEntries(Object.entries(k).filter(([name]) => PUBLIC_JWK_MEMBERS.has(name)))) };
-}
 
 function inlineKeys(row: { jwks: unknown }): Record<string, unknown>[] | null {
   const keys = row.jwks && typeof row.jwks === "object" ? (row.jwks as { keys?: unknown }).keys : null;
@@ -85,7 +75,7 @@ export async function listIdentityProviders(sellerId: string) {
 export async function addIdentityProvider(input: { sellerId: string; actorId: string; provider: unknown }): Promise<IdentityProviderView> {
   const p = parseWith(consoleProviderInput, input.provider);
   const res = await createTrustedProviderAudited(
-    { id: newId("tip"), sellerId: input.sellerId, issuer: p.issuer, jwksUri: p.jwksUri ?? null, jwks: p.jwks ? publicJwks(p.jwks) : null, enabled: p.enabled },
+    { id: newId("tip"), sellerId: input.sellerId, issuer: p.issuer, jwksUri: p.jwksUri ?? null, jwks: p.jwks ? publicMembersOnly(p.jwks) : null, enabled: p.enabled },
     { actorId: input.actorId, describe: describeProvider },
   );
   // Adding never replaces: changing an issuer's keys is remove then add, each with its own audit row.
