@@ -113,3 +113,24 @@ export function env(): Env {
 export function resetEnvForTests(): void {
   cached = undefined;
 }
+
+/**
+ * Tests only: run `fn` with these variables set (undefined unsets one), then put every one back as it was,
+ * even when `fn` throws.
+ */
+export async function withEnvForTests<T>(vars: Record<string, string | undefined>, fn: () => Promise<T>): Promise<T> {
+  const saved = Object.fromEntries(Object.keys(vars).map((k) => [k, process.env[k]]));
+  const apply = (values: Record<string, string | undefined>) => {
+    for (const [k, v] of Object.entries(values)) {
+      if (v === undefined) delete process.env[k];
+      else process.env[k] = v;
+    }
+    cached = undefined;
+  };
+  apply(vars);
+  try {
+    return await fn();
+  } finally {
+    apply(saved);
+  }
+}

@@ -12,7 +12,7 @@ import { publicClient } from "../chain/clients";
 import { USDC_ADDRESS } from "../chain/config";
 import { TOKEN_ABI } from "../chain/token";
 import { db } from "../db/client";
-import { resetEnvForTests } from "../env";
+import { withEnvForTests } from "../env";
 import { createGatewaySeller, serveRoutes, startChainForTests, startFakeUpstream } from "./test-support";
 
 let chain: Awaited<ReturnType<typeof startChainForTests>>;
@@ -230,9 +230,7 @@ describe("upstream outcomes", () => {
   });
 
   it("an upstream timeout is a 504 and charges nothing", async () => {
-    process.env.GATEWAY_UPSTREAM_TIMEOUT_MS = "300";
-    resetEnvForTests();
-    try {
+    await withEnvForTests({ GATEWAY_UPSTREAM_TIMEOUT_MS: "300" }, async () => {
       upstream.state.mode = { status: 200, delayMs: 1_000 };
       const payer = anvilAddress(6);
       const before = await usdc(payer);
@@ -240,10 +238,7 @@ describe("upstream outcomes", () => {
       expect(res.status).toBe(504);
       expect(await res.json()).toMatchObject({ error: "upstream_timeout" });
       expect(await usdc(payer)).toBe(before);
-    } finally {
-      delete process.env.GATEWAY_UPSTREAM_TIMEOUT_MS;
-      resetEnvForTests();
-    }
+    });
   });
 
   it("a bad usage header still returns the body, flags svc-usage-error, and charges nothing", async () => {
@@ -291,9 +286,7 @@ function claimingFrom(headers: Record<string, string>, from: string): Record<str
 
 describe("rate limits", () => {
   it("limits each payer wallet, counting paid calls across requests", async () => {
-    process.env.RATE_LIMIT_PAYER_PER_MINUTE = "1";
-    resetEnvForTests();
-    try {
+    await withEnvForTests({ RATE_LIMIT_PAYER_PER_MINUTE: "1" }, async () => {
       await awayFromMinuteBoundary();
       const s = await createGatewaySeller(upstream.url, { signingSecret: SECRET });
       const ask = () => call(AAPL, { host: s.host });
@@ -305,16 +298,11 @@ describe("rate limits", () => {
       // Another wallet is not affected.
       const other = await call(AAPL, { host: s.host, headers: await proofFor(await ask(), 8) });
       expect(other.status).toBe(200);
-    } finally {
-      delete process.env.RATE_LIMIT_PAYER_PER_MINUTE;
-      resetEnvForTests();
-    }
+    });
   });
 
   it("spends a payer's budget only on proofs that wallet signed, so nobody can exhaust another wallet's", async () => {
-    process.env.RATE_LIMIT_PAYER_PER_MINUTE = "1";
-    resetEnvForTests();
-    try {
+    await withEnvForTests({ RATE_LIMIT_PAYER_PER_MINUTE: "1" }, async () => {
       await awayFromMinuteBoundary();
       const s = await createGatewaySeller(upstream.url, { signingSecret: SECRET });
       const ask = () => call(AAPL, { host: s.host });
@@ -327,16 +315,11 @@ describe("rate limits", () => {
       }
       const own = await call(AAPL, { host: s.host, headers: await proofFor(await ask(), 9) });
       expect(own.status).toBe(200);
-    } finally {
-      delete process.env.RATE_LIMIT_PAYER_PER_MINUTE;
-      resetEnvForTests();
-    }
+    });
   });
 
   it("answers 429 rate_limit_exceeded with retry_after and Retry-After past the per-seller limit", async () => {
-    process.env.RATE_LIMIT_SELLER_PER_MINUTE = "3";
-    resetEnvForTests();
-    try {
+    await withEnvForTests({ RATE_LIMIT_SELLER_PER_MINUTE: "3" }, async () => {
       await awayFromMinuteBoundary();
       const s = await createGatewaySeller(upstream.url, { signingSecret: SECRET });
       const statuses: number[] = [];
@@ -350,9 +333,6 @@ describe("rate limits", () => {
       expect(body.error).toBe("rate_limit_exceeded");
       expect(body.retry_after).toBeGreaterThan(0);
       expect(Number(last!.headers.get("retry-after"))).toBe(body.retry_after);
-    } finally {
-      delete process.env.RATE_LIMIT_SELLER_PER_MINUTE;
-      resetEnvForTests();
-    }
+    });
   });
 });

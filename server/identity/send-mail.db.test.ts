@@ -3,7 +3,7 @@
 import net from "node:net";
 import type { AddressInfo } from "node:net";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { resetEnvForTests } from "../env";
+import { withEnvForTests } from "../env";
 import { requestSignInCode } from "./human-sign-in";
 import { sendMail } from "./send-mail";
 
@@ -57,13 +57,9 @@ function startSmtpServer(opts: { rejectRcpt?: boolean } = {}) {
   };
 }
 
-const saved = { outbox: process.env.IDENTITY_DEV_OUTBOX, url: process.env.IDENTITY_SMTP_URL, from: process.env.IDENTITY_MAIL_FROM };
-function useSmtp(url: string | undefined) {
-  process.env.IDENTITY_DEV_OUTBOX = "0";
-  if (url) process.env.IDENTITY_SMTP_URL = url;
-  else delete process.env.IDENTITY_SMTP_URL;
-  process.env.IDENTITY_MAIL_FROM = "Storefront <no-reply@storefront.test>";
-  resetEnvForTests();
+/** Sign-in mail goes over SMTP at `url` (or nowhere when undefined), not to the demo outbox. */
+function withSmtp<T>(url: string | undefined, fn: () => Promise<T>): Promise<T> {
+  return withEnvForTests({ IDENTITY_DEV_OUTBOX: "0", IDENTITY_SMTP_URL: url, IDENTITY_MAIL_FROM: "Storefront <no-reply@storefront.test>" }, fn);
 }
 
 const ok = startSmtpServer();
@@ -80,56 +76,55 @@ afterAll(async () => {
   await refusing.close();
 });
 afterEach(() => {
-  for (const [k, v] of [["IDENTITY_DEV_OUTBOX", saved.outbox], ["IDENTITY_SMTP_URL", saved.url], ["IDENTITY_MAIL_FROM", saved.from]] as const) {
-    if (v === undefined) delete process.env[k];
-    else process.env[k] = v;
-  }
-  resetEnvForTests();
   vi.restoreAllMocks();
 });
 
 describe("sign-in email over SMTP", () => {
   it("delivers the code to the human's address, from the configured sender", async () => {
-    useSmtp(okUrl);
-    const before = ok.received.length;
-    const res = await requestSignInCode({ email: "Human.Smtp@Example.test", origin: "https://shop.test", claimPath: "/claim/clm_abc" });
-    expect(res).toEqual({ type: "sent", email: "human.smtp@example.test" });
-    const mail = ok.received.slice(before);
-    expect(mail).toHaveLength(1);
-    expect(mail[0]!.from).toContain("no-reply@storefront.test");
-    expect(mail[0]!.to).toEqual(["<human.smtp@example.test>"]);
-    const code = /Subject: Your sign-in code: (\d{6})/.exec(mail[0]!.data)?.[1];
-    expect(code).toMatch(/^\d{6}$/);
-    expect(mail[0]!.data).toContain(`Your sign-in code is ${code}`);
-    expect(mail[0]!.data).toContain("https://shop.test/claim/clm_abc");
+    await withSmtp(okUrl, async () => {
+      const before = ok.received.length;
+      const res = await requestSignInCode({ email: "Human.Smtp@Example.test", origin: "https://shop.test", claimPath: "/claim/clm_abc" });
+      expect(res).toEqual({ type: "sent", email: "human.smtp@example.test" });
+      const mail = ok.received.slice(before);
+      expect(mail).toHaveLength(1);
+      expect(mail[0]!.from).toContain("no-reply@storefront.test");
+      expect(mail[0]!.to).toEqual(["<human.smtp@example.test>"]);
+      const code = /Subject: Your sign-in code: (\d{6})/.exec(mail[0]!.data)?.[1];
+      expect(code).toMatch(/^\d{6}$/);
+      expect(mail[0]!.data).toContain(`Your sign-in code is ${code}`);
+      expect(mail[0]!.data).toContain("https://shop.test/claim/clm_abc");
+    });
   });
 
   it("a mail server that refuses the recipient: the human is told to retry, nothing is thrown", async () => {
-    useSmtp(refusingUrl);
-    vi.spyOn(console, "error").mockImplementation(() => {});
-    expect(await sendMail({ to: "someone@example.test", subject: "s", text: "t" })).toMatchObject({ type: "failed", reason: "delivery_failed", detail: expect.stringContaining("550") });
-    const res = await requestSignInCode({ email: "refused.smtp@example.test", origin: "https://shop.test" });
-    expect(res).toEqual({ type: "refused", detail: expect.stringContaining("could not send the email") });
+    await withSmtp(refusingUrl, async () => {
+      vi.spyOn(console, "error").mockImplementation(() => {});
+      expect(await sendMail({ to: "someone@example.test", subject: "s", text: "t" })).toMatchObject({ type: "failed", reason: "delivery_failed", detail: expect.stringContaining("550") });
+      const res = await requestSignInCode({ email: "refused.smtp@example.test", origin: "https://shop.test" });
+      expect(res).toEqual({ type: "refused", detail: expect.stringContaining("could not send the email") });
+    });
   });
 
   it("a mail server that is not there: the same answer, and the log never shows the SMTP URL's password", async () => {
     const closed = net.createServer();
     const port = await new Promise<number>((r) => closed.listen(0, "127.0.0.1", () => r((closed.address() as AddressInfo).port)));
     await new Promise<void>((r) => closed.close(() => r()));
-    useSmtp(`smtp://mailer:s3cret-pass@127.0.0.1:${port}`);
-    const logged: string[] = [];
-    vi.spyOn(console, "error").mockImplementation((...args: unknown[]) => void logged.push(args.map(String).join(" ")));
-    const res = await requestSignInCode({ email: "nobody.smtp@example.test", origin: "https://shop.test" });
-    expect(res.type).toBe("refused");
-    expect(logged.join("\n")).toContain("nobody.smtp@example.test");
-    expect(logged.join("\n")).not.toContain("s3cret-pass");
+    await withSmtp(`smtp://mailer:s3cret-pass@127.0.0.1:${port}`, async () => {
+      const logged: string[] = [];
+      vi.spyOn(console, "error").mockImplementation((...args: unknown[]) => void logged.push(args.map(String).join(" ")));
+      const res = await requestSignInCode({ email: "nobody.smtp@example.test", origin: "https://shop.test" });
+      expect(res.type).toBe("refused");
+      expect(logged.join("\n")).toContain("nobody.smtp@example.test");
+      expect(logged.join("\n")).not.toContain("s3cret-pass");
+    });
   });
 
   it("without SMTP or the demo outbox, the human is told the storefront cannot send email yet", async () => {
-    useSmtp(undefined);
-    vi.spyOn(console, "error").mockImplementation(() => {});
-    expect(await sendMail({ to: "a@example.test", subject: "s", text: "t" })).toMatchObject({ type: "failed", reason: "not_configured" });
-    const res = await requestSignInCode({ email: "unconfigured.smtp@example.test", origin: "https://shop.test" });
-    expect(res).toEqual({ type: "refused", detail: expect.stringContaining("cannot send sign-in emails") });
+    await withSmtp(undefined, async () => {
+      vi.spyOn(console, "error").mockImplementation(() => {});
+      expect(await sendMail({ to: "a@example.test", subject: "s", text: "t" })).toMatchObject({ type: "failed", reason: "not_configured" });
+      const res = await requestSignInCode({ email: "unconfigured.smtp@example.test", origin: "https://shop.test" });
+      expect(res).toEqual({ type: "refused", detail: expect.stringContaining("cannot send sign-in emails") });
+    });
   });
 });
