@@ -15,8 +15,8 @@ export default function Home() {
     <main className="mx-auto max-w-3xl px-6 py-16">
       <h1 className="text-3xl font-semibold tracking-tight">Market and economic data, paid per request</h1>
       <p className="mt-4 text-slate-600">
-        Agents discover the API, receive an HTTP 402 with a signed challenge, pay in USDC (x402 or MPP) or by card, and get the
-        data. No API keys, no accounts.
+        Agents discover the API, receive an HTTP 402 with a signed challenge, pay in USDC with x402, and get the data. No API
+        keys, no accounts. (Card checkout and MPP are not open yet: they answer 501.)
       </p>
       <h2 className="mt-10 text-lg font-medium">For agents</h2>
       <ul className="mt-3 space-y-2">
@@ -34,7 +34,7 @@ export default function Home() {
         <Link className="text-indigo-700 hover:underline" href="/console">
           Seller console
         </Link>{" "}
-        <span className="text-slate-600">- meters, prices, plans and the audit log.</span>
+        <span className="text-slate-600">- prices, plans, payments and revenue, archive coverage, identity providers and the audit log.</span>
       </p>
     </main>
   );
