@@ -1,18 +1,36 @@
 // The console's business sections: a paid call made with the official x402 client (as e2e/api/x402.spec.ts
 // does) shows up in the seller's Payments with its settlement transaction; an unpaid 402 only behind the
-// toggle; the archive's coverage renders. Data-level guarantees (scoping, paging, totals) are in
-// server/trpc/routers/payments.db.test.ts.
+// toggle; the archive's coverage renders; the seller refunds the call on chain from the payTo wallet and records
+// it. Data-level guarantees (scoping, paging, totals, every refund refusal and race) are in
+// server/trpc/routers/payments.db.test.ts and server/payments/refund.db.test.ts.
+import fs from "node:fs";
 import { expect, test, type Page } from "@playwright/test";
 import { x402Client } from "@x402/core/client";
 import { registerExactEvmScheme } from "@x402/evm/exact/client";
 import { wrapFetchWithPayment } from "@x402/fetch";
-import type { Hex } from "viem";
-import { privateKeyToAccount } from "viem/accounts";
+import { createWalletClient, erc20Abi, http, publicActions, type Hex } from "viem";
+import { mnemonicToAccount, privateKeyToAccount } from "viem/accounts";
+import { base } from "viem/chains";
 
 const DEMO = { email: "seller@demo.test", password: "demo-seller-password" };
 const SECOND = { email: "owner@second-seller.test", password: "second-seller-password" };
 // anvil account 9: a demo payer wallet the e2e stack funds with test USDC (public test key), used by no other spec.
 const PAYER: Hex = "0x2a871d0798f97d79848a013d4936a73bf4cc922c825d33c1cf7073dff6d409c6";
+const USDC = "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913";
+// The demo seller's payTo is anvil mnemonic account 10 (public test mnemonic): the seller's own wallet, which
+// sends the refund.
+const PAY_TO = mnemonicToAccount("test test test test test test test test test test test junk", { addressIndex: 10 });
+
+/** The e2e stack's chain, found the way e2e/api/x402.spec.ts finds it. */
+function rpcUrl(): string {
+  const file = process.env.E2E_STACK_FILE;
+  if (file && fs.existsSync(file)) return JSON.parse(fs.readFileSync(file, "utf8")).RPC_URL;
+  if (process.env.E2E_RPC_URL) return process.env.E2E_RPC_URL;
+  return `http://127.0.0.1:${process.env.LOCAL_CHAIN_PORT ?? 8545}`;
+}
+
+/** "$0.060000" -> 60000n (string arithmetic; never floats for money). */
+const micros = (usd: string | null) => BigInt(usd!.replace("$", "").replace(".", ""));
 
 async function signIn(page: Page, who: { email: string; password: string }) {
   await page.goto("/console");
@@ -23,7 +41,7 @@ async function signIn(page: Page, who: { email: string; password: string }) {
   await expect(page).toHaveURL(/\/console$/);
 }
 
-test("the seller sees a paid call in Payments, unpaid 402s only on request, and the archive coverage", async ({ page, baseURL, request }) => {
+test("the seller sees a paid call in Payments, unpaid 402s only on request, the archive coverage, and records a refund", async ({ page, baseURL, request }) => {
   // An unpaid call: a 402 challenge, not a payment.
   const unpaid = await request.get("/api/v1/avg-interest-rates");
   expect(unpaid.status()).toBe(402);
@@ -67,6 +85,26 @@ test("the seller sees a paid call in Payments, unpaid 402s only on request, and 
   await expect(page.getByTestId("archive-row-aggregates-AAPL")).toBeVisible();
   await expect(page.getByTestId("archive-row-avg_interest_rates-us_treasury")).toBeVisible();
 
+  // The seller refunds the call from the payTo wallet on chain, then records it: checked on chain, the row becomes
+  // refunded and revenue drops by the amount.
+  const revenueBefore = micros(await page.getByTestId("payments-revenue").textContent());
+  const payer = privateKeyToAccount(PAYER).address;
+  const seller = createWalletClient({ account: PAY_TO, chain: base, transport: http(rpcUrl()) }).extend(publicActions);
+  const refundTx = await seller.writeContract({ address: USDC, abi: erc20Abi, functionName: "transfer", args: [payer, 20_000n] });
+  expect((await seller.waitForTransactionReceipt({ hash: refundTx })).status).toBe("success");
+  await row.getByTestId("payment-refund-open").click();
+  const form = page.getByTestId(`payment-refund-row-${paymentId}`);
+  await form.getByTestId("payment-refund-hash").fill(`0x${"0".repeat(64)}`);
+  await form.getByTestId("payment-refund-submit").click();
+  await expect(form.getByTestId("payment-refund-error")).toContainText("not found on chain yet");
+  await form.getByTestId("payment-refund-hash").fill(refundTx);
+  await form.getByTestId("payment-refund-submit").click();
+  await expect(row.getByTestId("payment-state")).toHaveText("refunded");
+  await expect(row.getByTestId("payment-refund-tx")).toHaveAttribute("title", refundTx);
+  await expect(row.getByTestId("payment-refund-open")).toHaveCount(0);
+  await expect(page.getByTestId("payments-revenue")).toHaveText(`$${((revenueBefore - 20_000n) / 1_000_000n).toString()}.${((revenueBefore - 20_000n) % 1_000_000n).toString().padStart(6, "0")}`);
+  await expect(page.getByTestId("payments-count-refunded")).toContainText("1");
+
   // Another seller's console shows none of it.
   const second = await (await page.context().browser()!.newContext()).newPage();
   await signIn(second, SECOND);
@@ -84,4 +122,6 @@ test("the payments and archive API refuse callers without a seller session", asy
   for (const path of ["payments.list", "payments.totals", "archive.coverage"]) {
     expect((await request.get(`/api/trpc/${path}`)).status()).toBe(401);
   }
+  const refund = await request.post("/api/trpc/payments.recordRefund", { data: { json: { paymentId: "pay_x", transaction: `0x${"1".repeat(64)}` } } });
+  expect(refund.status()).toBe(401);
 });

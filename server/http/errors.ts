@@ -23,6 +23,8 @@ export const ERROR_STATUS = {
   payment_provider_unavailable: 503,
   payment_invalid: 402,
   payment_in_progress: 409,
+  // the console's refund of a payment not in a refundable state (settled or consumed); names the state
+  payment_not_refundable: 409,
   // --- bad request (part 7) ---
   invalid_request: 400,
   payg_not_purchasable: 400,

@@ -21,6 +21,8 @@ const PAYMENT_LIST_SELECT = {
   transaction: true,
   failureReason: true,
   settlement: { select: { status: true } },
+  // The refund's on-chain transaction, once one is recorded (at most one refund row per payment).
+  ledgerEntries: { where: { kind: "refund" }, select: { transaction: true } },
 } as const satisfies Prisma.PaymentSelect;
 
 export type ConsolePaymentRow = Prisma.PaymentGetPayload<{ select: typeof PAYMENT_LIST_SELECT }>;

@@ -47,6 +47,9 @@ export async function listSellerPayments(sellerId: string, q: { cursor?: string 
       settling: p.status === "verified" && p.settlement?.status === "pending",
       transaction: p.transaction,
       failureReason: p.failureReason,
+      // A refund can be recorded (server/payments/refund.ts) only for money actually taken.
+      refundable: p.status === "settled" || p.status === "consumed",
+      refundTransaction: p.ledgerEntries[0]?.transaction ?? null,
     })),
     nextCursor: rows.length > limit && last ? encodePaymentCursor(last) : null,
   };

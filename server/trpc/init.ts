@@ -29,6 +29,8 @@ const APP_TO_TRPC: Partial<Record<ErrorCode, TRPCError["code"]>> = {
   seller_not_found: "NOT_FOUND",
   unauthorized: "UNAUTHORIZED",
   forbidden: "FORBIDDEN",
+  payment_not_refundable: "CONFLICT",
+  payment_provider_unavailable: "SERVICE_UNAVAILABLE",
 };
 
 /** Domain AppErrors become tRPC errors with the same code in data.appError. */

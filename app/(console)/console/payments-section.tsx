@@ -1,7 +1,7 @@
 "use client";
 
-import { useInfiniteQuery, useQuery } from "@tanstack/react-query";
-import { useState } from "react";
+import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { Fragment, useState } from "react";
 import { useTRPC } from "./providers";
 import { Section } from "./section";
 
@@ -59,9 +59,71 @@ function Totals() {
   );
 }
 
+/**
+ * Record a refund the seller already sent on chain: USDC from their payTo wallet back to the payer. The server
+ * checks the transaction on chain before anything changes (server/payments/refund.ts).
+ */
+function RefundForm({ payment, onDone }: { payment: { id: string; amountUsd: string; payer: string | null }; onDone: () => void }) {
+  const trpc = useTRPC();
+  const qc = useQueryClient();
+  const [transaction, setTransaction] = useState("");
+  const record = useMutation(
+    trpc.payments.recordRefund.mutationOptions({
+      onSuccess: async () => {
+        await Promise.all([
+          qc.invalidateQueries({ queryKey: trpc.payments.list.pathKey() }),
+          qc.invalidateQueries({ queryKey: trpc.payments.totals.queryKey() }),
+          qc.invalidateQueries({ queryKey: trpc.catalog.auditLog.queryKey() }),
+        ]);
+        onDone();
+      },
+    }),
+  );
+  return (
+    <form
+      className="flex flex-wrap items-end gap-3 rounded bg-slate-50 p-3 text-sm"
+      data-testid="payment-refund-form"
+      onSubmit={(e) => {
+        e.preventDefault();
+        record.reset();
+        record.mutate({ paymentId: payment.id, transaction: transaction.trim() });
+      }}
+    >
+      <p className="w-full text-slate-600">
+        Send {payment.amountUsd} USDC (or more; {payment.amountUsd} is recorded) from your payTo wallet to the payer{" "}
+        <span className="font-mono text-xs">{payment.payer}</span> on Base, then paste the transaction hash. It is checked on chain; the payment
+        becomes refunded and its amount leaves revenue.
+      </p>
+      <label className="grid grow gap-1">
+        <span className="text-slate-600">Refund transaction hash</span>
+        <input
+          data-testid="payment-refund-hash"
+          className="rounded border border-slate-300 px-2 py-1 font-mono text-xs"
+          value={transaction}
+          onChange={(e) => setTransaction(e.target.value)}
+          placeholder="0x…"
+          autoFocus
+        />
+      </label>
+      <button data-testid="payment-refund-submit" className="rounded bg-indigo-600 px-3 py-1 text-white disabled:opacity-50" disabled={record.isPending || !transaction.trim()}>
+        {record.isPending ? "Checking on chain" : "Record refund"}
+      </button>
+      <button type="button" className="rounded border border-slate-300 px-3 py-1" onClick={onDone}>
+        Cancel
+      </button>
+      {record.error && (
+        <p role="alert" data-testid="payment-refund-error" className="w-full text-red-700">
+          {record.error.message}
+        </p>
+      )}
+    </form>
+  );
+}
+
 export function PaymentsSection() {
   const trpc = useTRPC();
   const [includeChallenged, setIncludeChallenged] = useState(false);
+  const [refunding, setRefunding] = useState<string | null>(null);
   const list = useInfiniteQuery(trpc.payments.list.infiniteQueryOptions({ includeChallenged }, { getNextPageParam: (last) => last.nextCursor }));
   const rows = list.data?.pages.flatMap((p) => p.payments) ?? [];
   return (
@@ -92,33 +154,57 @@ export function PaymentsSection() {
                 <th>Payer</th>
                 <th>State</th>
                 <th>Settlement tx</th>
+                <th>
+                  <span className="sr-only">Refund</span>
+                </th>
               </tr>
             </thead>
             <tbody>
               {rows.map((p) => (
-                <tr key={p.id} className="border-t border-slate-100" data-testid={`payment-row-${p.id}`}>
-                  <td className="py-2 whitespace-nowrap font-mono text-xs">{utc(p.createdAt)}</td>
-                  <td className="whitespace-nowrap font-mono text-xs" title={p.id}>
-                    {short(p.id, 8, 4)}
-                  </td>
-                  <td title={`${p.method} ${p.path}${p.query ? `?${p.query}` : ""}`}>
-                    <span className="font-mono">{p.operation}</span> <span className="font-mono text-xs text-slate-500">{p.path}</span>
-                  </td>
-                  <td className="text-right font-mono">{p.amountUsd}</td>
-                  <td>{p.rail}</td>
-                  <td className="whitespace-nowrap font-mono text-xs" title={p.payer ?? undefined}>
-                    {p.payer ? short(p.payer) : "-"}
-                  </td>
-                  <td>
-                    <span className={`whitespace-nowrap rounded px-2 py-0.5 text-xs ${STATE_STYLE[p.status] ?? ""}`} title={p.failureReason ?? undefined} data-testid="payment-state">
-                      {p.status}
-                      {p.settling ? " (settling)" : ""}
-                    </span>
-                  </td>
-                  <td className="whitespace-nowrap font-mono text-xs" title={p.transaction ?? undefined} data-testid="payment-tx">
-                    {p.transaction ? short(p.transaction) : "-"}
-                  </td>
-                </tr>
+                <Fragment key={p.id}>
+                  <tr className="border-t border-slate-100" data-testid={`payment-row-${p.id}`}>
+                    <td className="py-2 whitespace-nowrap font-mono text-xs">{utc(p.createdAt)}</td>
+                    <td className="whitespace-nowrap font-mono text-xs" title={p.id}>
+                      {short(p.id, 8, 4)}
+                    </td>
+                    <td title={`${p.method} ${p.path}${p.query ? `?${p.query}` : ""}`}>
+                      <span className="font-mono">{p.operation}</span> <span className="font-mono text-xs text-slate-500">{p.path}</span>
+                    </td>
+                    <td className="text-right font-mono">{p.amountUsd}</td>
+                    <td>{p.rail}</td>
+                    <td className="whitespace-nowrap font-mono text-xs" title={p.payer ?? undefined}>
+                      {p.payer ? short(p.payer) : "-"}
+                    </td>
+                    <td>
+                      <span className={`whitespace-nowrap rounded px-2 py-0.5 text-xs ${STATE_STYLE[p.status] ?? ""}`} title={p.failureReason ?? undefined} data-testid="payment-state">
+                        {p.status}
+                        {p.settling ? " (settling)" : ""}
+                      </span>
+                    </td>
+                    <td className="whitespace-nowrap font-mono text-xs" title={p.transaction ?? undefined} data-testid="payment-tx">
+                      {p.transaction ? short(p.transaction) : "-"}
+                      {p.refundTransaction && (
+                        <span className="block text-sky-800" title={p.refundTransaction} data-testid="payment-refund-tx">
+                          refund {short(p.refundTransaction)}
+                        </span>
+                      )}
+                    </td>
+                    <td className="whitespace-nowrap">
+                      {p.refundable && refunding !== p.id && (
+                        <button className="text-xs text-indigo-700 underline" data-testid="payment-refund-open" onClick={() => setRefunding(p.id)}>
+                          Record refund
+                        </button>
+                      )}
+                    </td>
+                  </tr>
+                  {refunding === p.id && (
+                    <tr data-testid={`payment-refund-row-${p.id}`}>
+                      <td colSpan={9} className="pb-3">
+                        <RefundForm payment={p} onDone={() => setRefunding(null)} />
+                      </td>
+                    </tr>
+                  )}
+                </Fragment>
               ))}
             </tbody>
           </table>

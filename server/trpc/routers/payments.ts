@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { getSellerPaymentTotals, listSellerPayments } from "../../payments/console";
+import { recordRefund } from "../../payments/refund";
 import { router, sellerProcedure } from "../init";
 
 export const paymentsRouter = router({
@@ -8,4 +9,9 @@ export const paymentsRouter = router({
     .input(z.object({ cursor: z.string().max(100).nullish(), includeChallenged: z.boolean().default(false) }))
     .query(({ ctx, input }) => listSellerPayments(ctx.seller.id, input)),
   totals: sellerProcedure.query(({ ctx }) => getSellerPaymentTotals(ctx.seller.id)),
+  // The refund the seller sent on chain from their payTo wallet; the hash's format is checked by the domain, so
+  // every caller gets the same message.
+  recordRefund: sellerProcedure
+    .input(z.object({ paymentId: z.string().min(1).max(64), transaction: z.string().max(200) }))
+    .mutation(({ ctx, input }) => recordRefund({ sellerId: ctx.seller.id, actorId: ctx.seller.userId, paymentId: input.paymentId, transaction: input.transaction })),
 });
