@@ -4,16 +4,15 @@
 // it. Data-level guarantees (scoping, paging, totals, every refund refusal and race) are in
 // server/trpc/routers/payments.db.test.ts and server/payments/refund.db.test.ts.
 import fs from "node:fs";
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test } from "@playwright/test";
 import { x402Client } from "@x402/core/client";
 import { registerExactEvmScheme } from "@x402/evm/exact/client";
 import { wrapFetchWithPayment } from "@x402/fetch";
 import { createWalletClient, erc20Abi, http, publicActions, type Hex } from "viem";
 import { mnemonicToAccount, privateKeyToAccount } from "viem/accounts";
 import { base } from "viem/chains";
+import { DEMO, SECOND, signIn } from "./sellers";
 
-const DEMO = { email: "seller@demo.test", password: "demo-seller-password" };
-const SECOND = { email: "owner@second-seller.test", password: "second-seller-password" };
 // anvil account 9: a demo payer wallet the e2e stack funds with test USDC (public test key), used by no other spec.
 const PAYER: Hex = "0x2a871d0798f97d79848a013d4936a73bf4cc922c825d33c1cf7073dff6d409c6";
 const USDC = "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913";
@@ -31,15 +30,6 @@ function rpcUrl(): string {
 
 /** "$0.060000" -> 60000n (string arithmetic; never floats for money). */
 const micros = (usd: string | null) => BigInt(usd!.replace("$", "").replace(".", ""));
-
-async function signIn(page: Page, who: { email: string; password: string }) {
-  await page.goto("/console");
-  await expect(page).toHaveURL(/\/console\/sign-in/);
-  await page.getByLabel("Email").fill(who.email);
-  await page.getByLabel("Password").fill(who.password);
-  await page.getByRole("button", { name: "Sign in" }).click();
-  await expect(page).toHaveURL(/\/console$/);
-}
 
 test("the seller sees a paid call in Payments, unpaid 402s only on request, the archive coverage, and records a refund", async ({ page, baseURL, request }) => {
   // An unpaid call: a 402 challenge, not a payment.

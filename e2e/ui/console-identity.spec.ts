@@ -3,20 +3,11 @@
 // the schema's message and adds nothing. Data-level guarantees (audit rows in the same transaction, scoping,
 // private key members dropped, an ID-JAG accepted once added) are in server/trpc/routers/identity.db.test.ts.
 import { expect, test, type Page } from "@playwright/test";
+import { DEMO, signIn } from "./sellers";
 
-const DEMO = { email: "seller@demo.test", password: "demo-seller-password" };
 // Unique per run, so a rerun against a kept database never meets an earlier run's provider.
 const ISSUER = `https://idp.example.test/e2e-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
 const JWKS_URI = `${ISSUER}/jwks.json`;
-
-async function signIn(page: Page, who: { email: string; password: string }) {
-  await page.goto("/console");
-  await expect(page).toHaveURL(/\/console\/sign-in/);
-  await page.getByLabel("Email").fill(who.email);
-  await page.getByLabel("Password").fill(who.password);
-  await page.getByRole("button", { name: "Sign in" }).click();
-  await expect(page).toHaveURL(/\/console$/);
-}
 
 async function trustedIssuers(page: Page): Promise<string[]> {
   const res = await page.request.get("/.well-known/oauth-authorization-server");

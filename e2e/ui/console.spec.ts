@@ -1,16 +1,5 @@
 import { expect, test, type Browser, type Page } from "@playwright/test";
-
-const DEMO = { email: "seller@demo.test", password: "demo-seller-password" };
-const SECOND = { email: "owner@second-seller.test", password: "second-seller-password" };
-
-async function signIn(page: Page, who: { email: string; password: string }) {
-  await page.goto("/console");
-  await expect(page).toHaveURL(/\/console\/sign-in/);
-  await page.getByLabel("Email").fill(who.email);
-  await page.getByLabel("Password").fill(who.password);
-  await page.getByRole("button", { name: "Sign in" }).click();
-  await expect(page).toHaveURL(/\/console$/);
-}
+import { DEMO, SECOND, signIn } from "./sellers";
 
 async function newSignedInPage(browser: Browser, who: { email: string; password: string }) {
   const context = await browser.newContext();

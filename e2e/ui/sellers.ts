@@ -1,0 +1,16 @@
+// The two storefronts' console accounts the e2e stack seeds (scripts/e2e-server.ts), and signing in as one.
+import { expect, type Page } from "@playwright/test";
+
+export type SellerAccount = { email: string; password: string };
+
+export const DEMO: SellerAccount = { email: "seller@demo.test", password: "demo-seller-password" };
+export const SECOND: SellerAccount = { email: "owner@second-seller.test", password: "second-seller-password" };
+
+export async function signIn(page: Page, who: SellerAccount): Promise<void> {
+  await page.goto("/console");
+  await expect(page).toHaveURL(/\/console\/sign-in/);
+  await page.getByLabel("Email").fill(who.email);
+  await page.getByLabel("Password").fill(who.password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page).toHaveURL(/\/console$/);
+}
