@@ -1,11 +1,13 @@
 // What statusUrl answers: the state of one payment of this seller (never its proof).
 import { AppError } from "../http/errors";
 import { microsToUsd } from "../lib/money";
-import { findPayment } from "./payments.queries";
+import { findPayment, findRefundEntry } from "./payments.queries";
 
 export async function getPaymentStatus(sellerId: string, paymentId: string) {
   const p = await findPayment(sellerId, paymentId);
   if (!p) throw new AppError("payment_unknown", { detail: "no payment with this id at this seller" });
+  // A refunded payment says how the money came back: the seller's on-chain transfer, checked when recorded.
+  const refund = p.status === "refunded" ? await findRefundEntry(p.id) : null;
   return {
     id: p.id,
     status: p.status,
@@ -25,5 +27,6 @@ export async function getPaymentStatus(sellerId: string, paymentId: string) {
     expires_at: p.expiresAt.toISOString(),
     created_at: p.createdAt.toISOString(),
     settled_at: p.settledAt?.toISOString() ?? null,
+    refund: refund ? { amount: microsToUsd(refund.amountMicros), transaction: refund.transaction, log_index: refund.logIndex, refunded_at: refund.createdAt.toISOString() } : null,
   };
 }

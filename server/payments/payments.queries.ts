@@ -18,6 +18,11 @@ export async function findPayment(sellerId: string, id: string): Promise<Payment
   return db.payment.findFirst({ where: { id, sellerId } });
 }
 
+/** A payment's refund ledger row (amount, the on-chain transfer, when it was recorded), if it was refunded. */
+export async function findRefundEntry(paymentId: string) {
+  return db.ledgerEntry.findUnique({ where: { paymentId_kind: { paymentId, kind: "refund" } }, select: { amountMicros: true, transaction: true, logIndex: true, createdAt: true } });
+}
+
 export async function findPaymentByAuthorization(asset: string, payer: string, nonce: string): Promise<PaymentRow | null> {
   return db.payment.findUnique({ where: { asset_payer_nonce: { asset, payer, nonce } } });
 }
