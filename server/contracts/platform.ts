@@ -18,6 +18,31 @@ const openapiQuery = z.object({
   page: z.string().regex(/^\d+$/).optional().meta({ description: "Page number, from 1. A page holds at most 10 operations." }),
 });
 
+/** GET /payments/{id}: one payment of this storefront, by the id of its 402's `payment` block (never the proof). */
+export const paymentStatusResponse = z.object({
+  id: z.string(),
+  status: z.enum(["challenged", "verified", "settled", "consumed", "released", "refunded", "failed"]),
+  complete: z.boolean().meta({ description: "Paid: settled or consumed." }),
+  rail: z.string(),
+  amount: z.string().meta({ description: "USD, six decimals." }),
+  currency: z.string(),
+  method: z.string(),
+  path: z.string(),
+  query: z.string(),
+  operation: z.string(),
+  meter: z.string().nullable(),
+  payer: z.string().nullable(),
+  transaction: z.string().nullable().meta({ description: "The settlement transaction on Base." }),
+  reason: z.string().nullable().meta({ description: "Why a payment was released or failed." }),
+  expires_at: z.string(),
+  created_at: z.string(),
+  settled_at: z.string().nullable(),
+  refund: z
+    .object({ amount: z.string(), transaction: z.string().nullable(), log_index: z.number().int().nullable(), refunded_at: z.string() })
+    .nullable()
+    .meta({ description: "Once refunded: the seller's transfer back, checked on chain when recorded." }),
+});
+
 export const PLATFORM_CONTRACTS: OperationContract[] = [
   { key: "openapi", method: "GET", path: "/openapi.json", upstreamPath: "", summary: "OpenAPI 3.1 description of this storefront", description: "Filters combine. Follow info.x-next or the Link header (rel=next) for the next page.", query: openapiQuery, response: loose, keywords: ["discovery", "openapi", "search", "catalog"] },
   { key: "services", method: "GET", path: "/services", upstreamPath: "", summary: "Service catalog", description: "The storefront's services with their operations and prices.", response: loose, keywords: ["discovery", "catalog"] },
@@ -30,6 +55,7 @@ export const PLATFORM_CONTRACTS: OperationContract[] = [
   { key: "oauth_token", method: "POST", path: "/oauth2/token", upstreamPath: "", summary: "Exchange an assertion for a short-lived access token", description: "Form body: grant_type=urn:ietf:params:oauth:grant-type:jwt-bearer, assertion.", response: loose, keywords: ["oauth", "token", "jwt-bearer"] },
   { key: "oauth_protected_resource", method: "GET", path: "/.well-known/oauth-protected-resource", upstreamPath: "", summary: "Protected resource metadata (RFC 9728)", description: "", response: loose, keywords: ["oauth", "discovery"] },
   { key: "oauth_authorization_server", method: "GET", path: "/.well-known/oauth-authorization-server", upstreamPath: "", summary: "Authorization server metadata (RFC 8414) with the agent_auth block", description: "", response: loose, keywords: ["oauth", "discovery", "agent_auth"] },
+  { key: "payment_status", method: "GET", path: "/payments/{id}", upstreamPath: "", summary: "State of one payment (the 402's payment.id)", description: "challenged, verified, settled, consumed, released, refunded or failed; the settlement transaction and, once refunded, the refund. Card checkout's statusUrl points here.", pathParams: z.object({ id: z.string() }), response: paymentStatusResponse, keywords: ["payment", "status", "receipt", "refund", "settlement"] },
   { key: "plan_purchase", method: "POST", path: "/plans/{planId}/purchase", upstreamPath: "", summary: "Buy a plan (bearer plus payment)", description: "JSON body: amountUsd (whole-cent decimal, required for credit plans), checkout (boolean). Pay-as-you-go plans cannot be purchased.", pathParams: z.object({ planId: z.string() }), body: loose, response: loose, keywords: ["buy", "purchase", "credit", "plan"] },
   { key: "plan_extend", method: "POST", path: "/extend", upstreamPath: "", summary: "Top up a plan", description: "Same headers and amountUsd as a purchase.", body: loose, response: loose, keywords: ["top up", "extend", "credit"] },
 ];

@@ -19,6 +19,7 @@ import { withEnvForTests } from "../env";
 import { createGatewaySeller, startChainForTests, startFakeUpstream } from "../gateway/test-support";
 import { createCallerFactory } from "../trpc/init";
 import { appRouter } from "../trpc/root";
+import { paymentStatusResponse } from "../contracts/platform";
 
 const createCaller = createCallerFactory(appRouter);
 const SECRET = "fake-upstream-secret-0123456789";
@@ -182,7 +183,9 @@ describe("recording a refund", () => {
 
     // GET /payments/{id} reports it, and the original proof replayed is refused as refunded.
     const status = await statusRoute.GET(new Request(`http://${a.host}/payments/${p.id}`, { headers: { host: a.host } }), { params: Promise.resolve({ id: p.id }) });
-    expect(await status.json()).toMatchObject({ id: p.id, status: "refunded", complete: false, refund: { amount: "0.020000", transaction: hash, log_index: res.logIndex, refunded_at: res.recordedAt } });
+    const statusBody = await status.json();
+    expect(paymentStatusResponse.parse(statusBody)).toEqual(statusBody);
+    expect(statusBody).toMatchObject({ id: p.id, status: "refunded", complete: false, refund: { amount: "0.020000", transaction: hash, log_index: res.logIndex, refunded_at: res.recordedAt } });
     const replay = await call(a.host, AAPL, p.proof);
     expect(replay.status).toBe(409);
     expect((await replay.json()).error).toBe("payment_refunded");
