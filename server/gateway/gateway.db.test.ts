@@ -1,19 +1,14 @@
 // The paid gateway end to end, in process against real PostgreSQL and a real anvil chain: the official x402
 // client pays over real HTTP, USDC moves on chain, and every refusal path answers its SERVICE.md error.
-import { x402Client, x402HTTPClient } from "@x402/core/client";
 import { decodePaymentRequiredHeader, decodePaymentResponseHeader } from "@x402/core/http";
-import { registerExactEvmScheme } from "@x402/evm/exact/client";
 import { wrapFetchWithPayment } from "@x402/fetch";
-import { privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import * as gatewayRoute from "../../app/api/v1/[...path]/route";
-import { anvilAddress, anvilPrivateKey } from "../../scripts/lib/local-chain";
-import { publicClient } from "../chain/clients";
+import { anvilAddress } from "../../scripts/lib/local-chain";
 import { USDC_ADDRESS } from "../chain/config";
-import { TOKEN_ABI } from "../chain/token";
 import { db } from "../db/client";
 import { withEnvForTests } from "../env";
-import { createGatewaySeller, serveRoutes, startChainForTests, startFakeUpstream } from "./test-support";
+import { callGateway, createGatewaySeller, officialX402Client, payChallenge, serveRoutes, startChainForTests, startFakeUpstream, usdcBalance } from "./test-support";
 
 let chain: Awaited<ReturnType<typeof startChainForTests>>;
 let upstream: Awaited<ReturnType<typeof startFakeUpstream>>;
@@ -21,30 +16,13 @@ let seller: Awaited<ReturnType<typeof createGatewaySeller>>;
 const SECRET = "fake-upstream-secret-0123456789";
 const PAY_TO = anvilAddress(10);
 
-async function usdc(address: string): Promise<bigint> {
-  return (await publicClient(chain.rpcUrl).readContract({ address: USDC_ADDRESS, abi: TOKEN_ABI, functionName: "balanceOf", args: [address] })) as bigint;
-}
+const usdc = (address: string) => usdcBalance(chain.rpcUrl, address);
 
 function call(path: string, init: { method?: string; headers?: Record<string, string>; host?: string } = {}): Promise<Response> {
-  const host = init.host ?? seller.host;
-  const req = new Request(`http://${host}${path}`, { method: init.method ?? "GET", headers: { ...init.headers, host } });
-  const handler = gatewayRoute[(init.method ?? "GET") as "GET"];
-  return handler(req, { params: Promise.resolve({}) });
+  return callGateway(init.host ?? seller.host, path, init);
 }
 
-function officialClient(payerIndex: number) {
-  const client = new x402Client();
-  registerExactEvmScheme(client, { signer: privateKeyToAccount(anvilPrivateKey(payerIndex)) });
-  return client;
-}
-
-/** Pay a 402 with the official client's primitives; `v1` reads only the body (what v1 clients do). */
-async function proofFor(res: Response, payerIndex: number, v1 = false): Promise<Record<string, string>> {
-  const http = new x402HTTPClient(officialClient(payerIndex));
-  const body = await res.json();
-  const required = http.getPaymentRequiredResponse((name) => (v1 ? null : res.headers.get(name)), body);
-  return http.encodePaymentSignatureHeader(await http.createPaymentPayload(required));
-}
+const proofFor = (res: Response, payerIndex: number, v1 = false) => payChallenge(res, payerIndex, { v1 });
 
 const AAPL = "/api/v1/aggregates/AAPL?from=2024-01-02&to=2024-01-31";
 
@@ -117,7 +95,7 @@ describe("paying with x402", () => {
     try {
       const payer = anvilAddress(1);
       const [before, sellerBefore] = [await usdc(payer), await usdc(PAY_TO)];
-      const fetchWithPayment = wrapFetchWithPayment(fetch, officialClient(1));
+      const fetchWithPayment = wrapFetchWithPayment(fetch, officialX402Client(1));
       const res = await fetchWithPayment(`${server.url}${AAPL}`);
       expect(res.status).toBe(200);
       const data = await res.json();

@@ -3,8 +3,15 @@
 // Imported by *.test.ts files only.
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import { x402Client, x402HTTPClient } from "@x402/core/client";
+import { registerExactEvmScheme } from "@x402/evm/exact/client";
+import { privateKeyToAccount } from "viem/accounts";
+import * as gatewayRoute from "../../app/api/v1/[...path]/route";
 import { seedMarketSeller } from "../../prisma/seed";
-import { anvilAddress, startLocalChain } from "../../scripts/lib/local-chain";
+import { anvilAddress, anvilPrivateKey, startLocalChain } from "../../scripts/lib/local-chain";
+import { publicClient } from "../chain/clients";
+import { USDC_ADDRESS } from "../chain/config";
+import { TOKEN_ABI } from "../chain/token";
 import { db } from "../db/client";
 import { resetEnvForTests } from "../env";
 import { newId } from "../lib/ids";
@@ -18,6 +25,32 @@ export async function startChainForTests(): Promise<{ rpcUrl: string; stop: () =
   resetEnvForTests();
   setFacilitatorForTests(undefined);
   return { rpcUrl: chain.env.RPC_URL!, stop: chain.stop };
+}
+
+/** A USDC balance on the test chain, in micro-USD. */
+export async function usdcBalance(rpcUrl: string, address: string): Promise<bigint> {
+  return (await publicClient(rpcUrl).readContract({ address: USDC_ADDRESS, abi: TOKEN_ABI, functionName: "balanceOf", args: [address] })) as bigint;
+}
+
+/** The gateway's route handler, in process, for a request to `host` (the storefront is chosen by Host). */
+export function callGateway(host: string, pathAndQuery: string, init: { method?: string; headers?: Record<string, string> } = {}): Promise<Response> {
+  const method = init.method ?? "GET";
+  const handler = gatewayRoute[method as "GET"];
+  return handler(new Request(`http://${host}${pathAndQuery}`, { method, headers: { ...init.headers, host } }), { params: Promise.resolve({}) });
+}
+
+/** The official x402 client paying with anvil account `payerIndex`. */
+export function officialX402Client(payerIndex: number): x402Client {
+  const client = new x402Client();
+  registerExactEvmScheme(client, { signer: privateKeyToAccount(anvilPrivateKey(payerIndex)) });
+  return client;
+}
+
+/** The proof headers the official client sends for this 402; `v1` reads only the body (what v1 clients do). */
+export async function payChallenge(res: Response, payerIndex: number, opts: { v1?: boolean } = {}): Promise<Record<string, string>> {
+  const client = new x402HTTPClient(officialX402Client(payerIndex));
+  const required = client.getPaymentRequiredResponse((name) => (opts.v1 ? null : res.headers.get(name)), await res.json());
+  return client.encodePaymentSignatureHeader(await client.createPaymentPayload(required));
 }
 
 export type UpstreamMode = { status: number; usage?: string | null; delayMs?: number; body?: unknown };

@@ -2,18 +2,13 @@
 // next start, which settles or releases the payment, never both, and never moves the money twice.
 import { spawn } from "node:child_process";
 import path from "node:path";
-import { x402Client, x402HTTPClient } from "@x402/core/client";
-import { registerExactEvmScheme } from "@x402/evm/exact/client";
-import { privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as gatewayRoute from "../../app/api/v1/[...path]/route";
-import { anvilAddress, anvilPrivateKey } from "../../scripts/lib/local-chain";
+import { anvilAddress } from "../../scripts/lib/local-chain";
 import { authorizationFate } from "../chain/authorization";
-import { publicClient } from "../chain/clients";
 import { USDC_ADDRESS } from "../chain/config";
-import { TOKEN_ABI } from "../chain/token";
 import { db } from "../db/client";
-import { createGatewaySeller, startChainForTests, startFakeUpstream } from "../gateway/test-support";
+import { callGateway, createGatewaySeller, payChallenge, startChainForTests, startFakeUpstream, usdcBalance } from "../gateway/test-support";
 import { facilitatorInput, type StoredProof } from "./accept-payment";
 import { getFacilitator } from "./facilitator";
 import { reconcileOnce } from "./reconciler";
@@ -25,19 +20,12 @@ let chain: Awaited<ReturnType<typeof startChainForTests>>;
 let upstream: Awaited<ReturnType<typeof startFakeUpstream>>;
 let seller: Awaited<ReturnType<typeof createGatewaySeller>>;
 
-async function usdc(address: string): Promise<bigint> {
-  return (await publicClient(chain.rpcUrl).readContract({ address: USDC_ADDRESS, abi: TOKEN_ABI, functionName: "balanceOf", args: [address] })) as bigint;
-}
+const usdc = (address: string) => usdcBalance(chain.rpcUrl, address);
 
 async function proofFor(payerIndex: number): Promise<Record<string, string>> {
-  const host = seller.host;
-  const res = await gatewayRoute.GET(new Request(`http://${host}${AAPL}`, { headers: { host } }), { params: Promise.resolve({}) });
+  const res = await callGateway(seller.host, AAPL);
   expect(res.status).toBe(402);
-  const client = new x402Client();
-  registerExactEvmScheme(client, { signer: privateKeyToAccount(anvilPrivateKey(payerIndex)) });
-  const http = new x402HTTPClient(client);
-  const required = http.getPaymentRequiredResponse((n) => res.headers.get(n), await res.json());
-  return http.encodePaymentSignatureHeader(await http.createPaymentPayload(required));
+  return payChallenge(res, payerIndex);
 }
 
 /** Run one paid call in a child process that dies at `fault`. */

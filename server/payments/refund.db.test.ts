@@ -3,25 +3,20 @@
 // (anvil account 10) with a plain USDC transfer, and the console's tRPC procedure records it. Every refusal is
 // checked to write nothing; the races run for real, in parallel.
 import { randomBytes } from "node:crypto";
-import { x402Client, x402HTTPClient } from "@x402/core/client";
-import { registerExactEvmScheme } from "@x402/evm/exact/client";
 import solc from "solc";
 import { createTestClient, createWalletClient, http, maxUint256, publicActions, type Abi, type Address, type Hex } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import * as gatewayRoute from "../../app/api/v1/[...path]/route";
 import * as statusRoute from "../../app/payments/[id]/route";
 import { anvilAddress, anvilPrivateKey } from "../../scripts/lib/local-chain";
 import { CHAIN, USDC_ADDRESS } from "../chain/config";
 import { TOKEN_ABI } from "../chain/token";
 import { db } from "../db/client";
 import { withEnvForTests } from "../env";
-import { createGatewaySeller, startChainForTests, startFakeUpstream } from "../gateway/test-support";
-import { createCallerFactory } from "../trpc/init";
-import { appRouter } from "../trpc/root";
+import { callGateway, createGatewaySeller, payChallenge, startChainForTests, startFakeUpstream, usdcBalance } from "../gateway/test-support";
 import { paymentStatusResponse } from "../contracts/platform";
+import { createCaller, sessionFor } from "../trpc/testing";
 
-const createCaller = createCallerFactory(appRouter);
 const SECRET = "fake-upstream-secret-0123456789";
 const PAY_TO = anvilAddress(10);
 const AAPL = "/api/v1/aggregates/AAPL?from=2024-01-02&to=2024-01-31";
@@ -39,20 +34,15 @@ async function seller(): Promise<Seller> {
   return { ...s, userId: user.id };
 }
 
-const asSeller = (s: Seller) => createCaller({ session: { user: { id: s.userId, email: "x@test", kind: "seller", sellerId: s.sellerId }, expires: new Date(Date.now() + 60_000).toISOString() } });
+const asSeller = (s: Seller) => createCaller(sessionFor(s.userId, s.sellerId));
 
 function call(host: string, path: string, headers: Record<string, string> = {}): Promise<Response> {
-  return gatewayRoute.GET(new Request(`http://${host}${path}`, { headers: { ...headers, host } }), { params: Promise.resolve({}) });
+  return callGateway(host, path, { headers });
 }
 
 /** A real paid call: the official client signs the 402's offer, the gateway verifies, proxies and settles on chain. */
 async function pay(s: Seller, payerIndex: number): Promise<{ id: string; proof: Record<string, string>; payer: Address }> {
-  const challenge = await call(s.host, AAPL);
-  const client = new x402Client();
-  registerExactEvmScheme(client, { signer: privateKeyToAccount(anvilPrivateKey(payerIndex)) });
-  const httpClient = new x402HTTPClient(client);
-  const required = httpClient.getPaymentRequiredResponse((name) => challenge.headers.get(name), await challenge.json());
-  const proof = httpClient.encodePaymentSignatureHeader(await httpClient.createPaymentPayload(required));
+  const proof = await payChallenge(await call(s.host, AAPL), payerIndex);
   const res = await call(s.host, AAPL, proof);
   expect(res.status).toBe(upstream.state.mode.status);
   return { id: res.headers.get("svc-payment-id")!, proof, payer: anvilAddress(payerIndex) };
@@ -70,9 +60,7 @@ async function transfer(to: Address, value: bigint, fromIndex = 10, opts: { gas?
   return hash;
 }
 
-async function usdc(address: Address): Promise<bigint> {
-  return (await wallet(0).readContract({ address: USDC_ADDRESS, abi: TOKEN_ABI, functionName: "balanceOf", args: [address] })) as bigint;
-}
+const usdc = (address: Address) => usdcBalance(chain.rpcUrl, address);
 
 /** What a refusal must leave untouched: the payment's state, and every ledger and audit row of both sellers. */
 async function snapshot(paymentId: string) {

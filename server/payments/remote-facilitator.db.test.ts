@@ -3,17 +3,10 @@
 // on the local chain) behind HTTP; an unreachable facilitator is a 503 payment_provider_unavailable.
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { x402Client, x402HTTPClient } from "@x402/core/client";
-import { registerExactEvmScheme } from "@x402/evm/exact/client";
-import { privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import * as gatewayRoute from "../../app/api/v1/[...path]/route";
 import { anvilAddress, anvilPrivateKey } from "../../scripts/lib/local-chain";
-import { publicClient } from "../chain/clients";
-import { USDC_ADDRESS } from "../chain/config";
-import { TOKEN_ABI } from "../chain/token";
 import { resetEnvForTests } from "../env";
-import { createGatewaySeller, startChainForTests, startFakeUpstream } from "../gateway/test-support";
+import { callGateway, createGatewaySeller, payChallenge, startChainForTests, startFakeUpstream, usdcBalance } from "../gateway/test-support";
 import { getFacilitator, LocalFacilitator, setFacilitatorForTests } from "./facilitator";
 
 const SECRET = "fake-upstream-secret-0123456789";
@@ -69,14 +62,7 @@ function useRemote(url: string) {
 }
 
 async function paidCall(payerIndex: number): Promise<Response> {
-  const call = (headers: Record<string, string> = {}) =>
-    gatewayRoute.GET(new Request(`http://${seller.host}${AAPL}`, { headers: { ...headers, host: seller.host } }), { params: Promise.resolve({}) });
-  const first = await call();
-  const c = new x402Client();
-  registerExactEvmScheme(c, { signer: privateKeyToAccount(anvilPrivateKey(payerIndex)) });
-  const h = new x402HTTPClient(c);
-  const proof = h.encodePaymentSignatureHeader(await h.createPaymentPayload(h.getPaymentRequiredResponse((n) => first.headers.get(n), await first.json())));
-  return call(proof);
+  return callGateway(seller.host, AAPL, { headers: await payChallenge(await callGateway(seller.host, AAPL), payerIndex) });
 }
 
 describe("remote facilitator", () => {
@@ -85,7 +71,7 @@ describe("remote facilitator", () => {
     expect(getFacilitator().kind).toBe("remote");
     expect((await getFacilitator().supported()).kinds.some((k) => k.network === "eip155:8453" && k.scheme === "exact")).toBe(true);
     const payer = anvilAddress(6);
-    const balance = () => publicClient(chain.rpcUrl).readContract({ address: USDC_ADDRESS, abi: TOKEN_ABI, functionName: "balanceOf", args: [payer] }) as Promise<bigint>;
+    const balance = () => usdcBalance(chain.rpcUrl, payer);
     const before = await balance();
     const res = await paidCall(6);
     expect(res.status).toBe(200);

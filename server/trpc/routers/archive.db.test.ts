@@ -8,10 +8,8 @@ import { captureArchive } from "../../market/archive/capture-archive";
 import { BUILTIN_FEEDS, type FeedDef } from "../../market/archive/feeds";
 import { addDays } from "../../market/lib/dates";
 import { embeddedProviders } from "../../market/providers/embedded";
-import { createCallerFactory } from "../init";
-import { appRouter } from "../root";
+import { createCaller, sessionFor } from "../testing";
 
-const createCaller = createCallerFactory(appRouter);
 // Unique feed names per run: the built-in feeds belong to the upstream test file.
 const tag = randomBytes(4).toString("hex");
 const feed: FeedDef = {
@@ -44,7 +42,7 @@ describe("archive coverage for the console", () => {
 
   it("lists the built-in feeds to a signed-in seller", async () => {
     const s = await seedMarketSeller(db, { slug: `arc-${tag}`, name: "Arc", hosts: [`arc-${tag}.test`], email: `arc-${tag}@arc.test`, password: "pw-123456", payTo: null, signingSecret: null });
-    const res = await createCaller({ session: { user: { id: s.userId, email: "x@test", kind: "seller", sellerId: s.sellerId }, expires: new Date(Date.now() + 60_000).toISOString() } }).archive.coverage();
+    const res = await createCaller(sessionFor(s.userId, s.sellerId)).archive.coverage();
     expect(res.feeds.map((f) => f.feed)).toEqual(BUILTIN_FEEDS.map((f) => f.feed));
     expect(res.feeds.flatMap((f) => f.entities.map((e) => e.entity))).toEqual(BUILTIN_FEEDS.flatMap((f) => f.entities));
   });

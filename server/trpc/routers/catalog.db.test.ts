@@ -1,13 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { seedMarketSeller } from "../../../prisma/seed";
 import { db } from "../../db/client";
-import { createCallerFactory } from "../init";
-import { appRouter } from "../root";
-
-const createCaller = createCallerFactory(appRouter);
-const sessionFor = (userId: string, sellerId: string, kind: "seller" | "human" = "seller") => ({
-  session: { user: { id: userId, email: "x@test", kind, sellerId }, expires: new Date(Date.now() + 60_000).toISOString() },
-});
+import { createCaller, sessionFor } from "../testing";
 
 describe("catalog router", () => {
   it("scopes every procedure to the signed-in seller", async () => {

@@ -10,13 +10,7 @@ import { addIdentityProvider, removeIdentityProvider } from "../../identity/cons
 import { authorizationServerMetadata } from "../../identity/discovery";
 import { makeStore, useDevOutbox } from "../../identity/testing/harness";
 import { makeIdJagProvider, mintIdJag, registerWithIdJag, uniq, type IdJagProvider } from "../../identity/testing/id-jag";
-import { createCallerFactory } from "../init";
-import { appRouter } from "../root";
-
-const createCaller = createCallerFactory(appRouter);
-const sessionFor = (userId: string, sellerId: string, kind: "seller" | "human" = "seller") => ({
-  session: { user: { id: userId, email: "x@test", kind, sellerId }, expires: new Date(Date.now() + 60_000).toISOString() },
-});
+import { createCaller, sessionFor } from "../testing";
 
 type Store = Awaited<ReturnType<typeof makeStore>> & { userId: string; caller: ReturnType<typeof createCaller> };
 async function store(label: string): Promise<Store> {

@@ -17,13 +17,7 @@ import {
   releasePayment,
   scheduleSettlement,
 } from "../../payments/payments.queries";
-import { createCallerFactory } from "../init";
-import { appRouter } from "../root";
-
-const createCaller = createCallerFactory(appRouter);
-const sessionFor = (userId: string, sellerId: string, kind: "seller" | "human" = "seller") => ({
-  session: { user: { id: userId, email: "x@test", kind, sellerId }, expires: new Date(Date.now() + 60_000).toISOString() },
-});
+import { createCaller, sessionFor } from "../testing";
 
 type Fate = "challenged" | "verified" | "settling" | "settled" | "consumed" | "released" | "failed";
 const FATES: Fate[] = ["challenged", "verified", "settling", "settled", "consumed", "released", "failed"];
