@@ -2,7 +2,7 @@
 
 import { useQuery } from "@tanstack/react-query";
 import { useTRPC } from "./providers";
-import { Section } from "./section";
+import { Empty, Loaded, Section, TABLE_CLASS } from "./section";
 
 export function ArchiveSection() {
   const trpc = useTRPC();
@@ -10,55 +10,55 @@ export function ArchiveSection() {
   return (
     <Section title="Archive coverage">
       <p className="mb-3 text-sm text-slate-500">
-        The market data archive is global to this deployment (captured once per UTC day by the built-in market data upstream), not per seller. The
-        coverage is the one the paid catalog, GET /api/v1/archive, reports.
+        The market data archive is global to this deployment (captured once per UTC day by the built-in market data upstream), not per seller. The coverage is
+        the one the paid catalog, GET /api/v1/archive, reports.
       </p>
-      {coverage.isPending ? (
-        <p className="text-sm text-slate-500">Loading the archive</p>
-      ) : coverage.isError ? (
-        <p className="text-sm text-red-700">Could not load the archive: {coverage.error.message}</p>
-      ) : coverage.data.feeds.length === 0 ? (
-        <p className="text-sm text-slate-500" data-testid="archive-empty">
-          No archive feeds.
-        </p>
-      ) : (
-        <table className="w-full text-left text-sm [&_td]:pr-4 [&_th]:pr-4" data-testid="archive-coverage">
-          <thead className="text-slate-500">
-            <tr>
-              <th className="py-1">Feed</th>
-              <th>Entity</th>
-              <th>First day</th>
-              <th>Last day</th>
-              <th className="text-right">Days</th>
-              <th>Last captured</th>
-            </tr>
-          </thead>
-          <tbody>
-            {coverage.data.feeds.flatMap((f) =>
-              f.entities.map((e) => (
-                <tr key={`${f.feed}/${e.entity}`} className="border-t border-slate-100" data-testid={`archive-row-${f.feed}-${e.entity}`}>
-                  <td className="py-2 font-mono" title={f.description ?? undefined}>
-                    {f.feed}
-                  </td>
-                  <td className="font-mono">{e.entity}</td>
-                  {e.days === 0 ? (
-                    <td colSpan={4} className="text-slate-500">
-                      no captured day (not captured yet, or the provider does not include this data)
-                    </td>
-                  ) : (
-                    <>
-                      <td className="font-mono">{e.firstDate}</td>
-                      <td className="font-mono">{e.lastDate}</td>
-                      <td className="text-right font-mono">{e.days}</td>
-                      <td className="font-mono text-xs">{e.lastCapturedAt ? `${e.lastCapturedAt.slice(0, 10)} ${e.lastCapturedAt.slice(11, 19)} UTC` : "-"}</td>
-                    </>
-                  )}
+      <Loaded query={coverage} what="the archive">
+        {(data) =>
+          data.feeds.length === 0 ? (
+            <Empty testId="archive-empty">No archive feeds.</Empty>
+          ) : (
+            <table className={TABLE_CLASS} data-testid="archive-coverage">
+              <thead className="text-slate-500">
+                <tr>
+                  <th className="py-1">Feed</th>
+                  <th>Entity</th>
+                  <th>First day</th>
+                  <th>Last day</th>
+                  <th className="text-right">Days</th>
+                  <th>Last captured</th>
                 </tr>
-              )),
-            )}
-          </tbody>
-        </table>
-      )}
+              </thead>
+              <tbody>
+                {data.feeds.flatMap((f) =>
+                  f.entities.map((e) => (
+                    <tr key={`${f.feed}/${e.entity}`} className="border-t border-slate-100" data-testid={`archive-row-${f.feed}-${e.entity}`}>
+                      <td className="py-2 font-mono" title={f.description ?? undefined}>
+                        {f.feed}
+                      </td>
+                      <td className="font-mono">{e.entity}</td>
+                      {e.days === 0 ? (
+                        <td colSpan={4} className="text-slate-500">
+                          no captured day (not captured yet, or the provider does not include this data)
+                        </td>
+                      ) : (
+                        <>
+                          <td className="font-mono">{e.firstDate}</td>
+                          <td className="font-mono">{e.lastDate}</td>
+                          <td className="text-right font-mono">{e.days}</td>
+                          <td className="font-mono text-xs">
+                            {e.lastCapturedAt ? `${e.lastCapturedAt.slice(0, 10)} ${e.lastCapturedAt.slice(11, 19)} UTC` : "-"}
+                          </td>
+                        </>
+                      )}
+                    </tr>
+                  )),
+                )}
+              </tbody>
+            </table>
+          )
+        }
+      </Loaded>
     </Section>
   );
 }

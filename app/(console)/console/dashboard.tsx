@@ -7,7 +7,7 @@ import { ArchiveSection } from "./archive-section";
 import { IdentitySection } from "./identity-section";
 import { PaymentsSection } from "./payments-section";
 import { useTRPC } from "./providers";
-import { Section } from "./section";
+import { Section, TABLE_CLASS } from "./section";
 
 function PriceEditor({ meterId, meterKey, priceUsd }: { meterId: string; meterKey: string; priceUsd: string | null }) {
   const trpc = useTRPC();
@@ -84,7 +84,7 @@ export function Dashboard({ email }: { email: string }) {
 
       <Section title="Meters and prices">
         <p className="mb-3 text-sm text-slate-500">Per-request prices in USD. A change is live at once in /manifest.json and /openapi.json.</p>
-        <table className="w-full text-left text-sm [&_td]:pr-4 [&_th]:pr-4">
+        <table className={TABLE_CLASS}>
           <thead className="text-slate-500">
             <tr>
               <th className="py-1">Meter</th>
@@ -131,7 +131,7 @@ export function Dashboard({ email }: { email: string }) {
       </Section>
 
       <Section title="Plans">
-        <table className="w-full text-left text-sm [&_td]:pr-4 [&_th]:pr-4">
+        <table className={TABLE_CLASS}>
           <thead className="text-slate-500">
             <tr>
               <th className="py-1">Plan</th>

@@ -3,7 +3,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { useTRPC } from "./providers";
-import { Section } from "./section";
+import { Empty, Loaded, Section, TABLE_CLASS } from "./section";
 
 /** 2025-01-02T03:04:05.678Z -> 2025-01-02 03:04:05 UTC (the same on the server and every browser). */
 function utc(iso: string): string {
@@ -136,7 +136,10 @@ function ProviderRow({ p }: { p: { id: string; issuer: string; keySourceLabel: s
         {p.keySourceLabel}
       </td>
       <td>
-        <span data-testid="idp-state" className={`rounded px-2 py-0.5 text-xs ${p.enabled ? "bg-emerald-100 text-emerald-800" : "bg-slate-100 text-slate-600"}`}>
+        <span
+          data-testid="idp-state"
+          className={`rounded px-2 py-0.5 text-xs ${p.enabled ? "bg-emerald-100 text-emerald-800" : "bg-slate-100 text-slate-600"}`}
+        >
           {p.enabled ? "enabled" : "disabled"}
         </span>
       </td>
@@ -152,7 +155,12 @@ function ProviderRow({ p }: { p: { id: string; issuer: string; keySourceLabel: s
         </button>{" "}
         {confirming ? (
           <>
-            <button data-testid="idp-remove-confirm" className="text-red-700 hover:underline disabled:opacity-50" disabled={remove.isPending} onClick={() => remove.mutate({ id: p.id })}>
+            <button
+              data-testid="idp-remove-confirm"
+              className="text-red-700 hover:underline disabled:opacity-50"
+              disabled={remove.isPending}
+              onClick={() => remove.mutate({ id: p.id })}
+            >
               Confirm remove
             </button>{" "}
             <button className="text-slate-500 hover:underline" onClick={() => setConfirming(false)}>
@@ -180,55 +188,51 @@ export function IdentitySection() {
   return (
     <Section title="Identity providers">
       <p className="mb-3 text-sm text-slate-500">
-        Agents of a trusted provider register with an ID-JAG (POST /agent/identity, type identity_assertion) and are born claimed. Enabled issuers are
-        published in /.well-known/oauth-authorization-server under agent_auth.trusted_issuers (cached by clients for up to 5 minutes); a disabled or
-        removed issuer is refused at once with issuer_not_enabled.
+        Agents of a trusted provider register with an ID-JAG (POST /agent/identity, type identity_assertion) and are born claimed. Enabled issuers are published
+        in /.well-known/oauth-authorization-server under agent_auth.trusted_issuers (cached by clients for up to 5 minutes); a disabled or removed issuer is
+        refused at once with issuer_not_enabled.
       </p>
-      {list.isPending ? (
-        <p className="text-sm text-slate-500">Loading identity providers</p>
-      ) : list.isError ? (
-        <p className="text-sm text-red-700">Could not load identity providers: {list.error.message}</p>
-      ) : (
-        <>
-          {list.data.providers.length === 0 ? (
-            <p className="text-sm text-slate-500" data-testid="idp-empty">
-              No trusted identity providers.
-            </p>
-          ) : (
-            <table className="w-full text-left text-sm [&_td]:pr-4 [&_th]:pr-4" data-testid="idp-table">
-              <thead className="text-slate-500">
-                <tr>
-                  <th className="py-1">Issuer</th>
-                  <th>Keys</th>
-                  <th>State</th>
-                  <th>Added</th>
-                  <th />
-                </tr>
-              </thead>
-              <tbody>
-                {list.data.providers.map((p) => (
-                  <ProviderRow key={p.id} p={p} />
+      <Loaded query={list} what="identity providers">
+        {(data) => (
+          <>
+            {data.providers.length === 0 ? (
+              <Empty testId="idp-empty">No trusted identity providers.</Empty>
+            ) : (
+              <table className={TABLE_CLASS} data-testid="idp-table">
+                <thead className="text-slate-500">
+                  <tr>
+                    <th className="py-1">Issuer</th>
+                    <th>Keys</th>
+                    <th>State</th>
+                    <th>Added</th>
+                    <th />
+                  </tr>
+                </thead>
+                <tbody>
+                  {data.providers.map((p) => (
+                    <ProviderRow key={p.id} p={p} />
+                  ))}
+                </tbody>
+              </table>
+            )}
+            <AddProviderForm />
+            <div className="mt-6 border-t border-slate-100 pt-4 text-sm" data-testid="idp-hosts">
+              <h3 className="font-medium">Storefront hosts</h3>
+              <p className="mb-2 text-slate-500">
+                Each host serves this same storefront and is its issuer and origin (ID-JAGs may name any of them, or{" "}
+                <span className="font-mono">{data.audience}</span>, as aud).
+              </p>
+              <ul className="font-mono">
+                {data.hosts.map((h) => (
+                  <li key={h.hostname} data-testid={`idp-host-${h.hostname}`}>
+                    {h.hostname} <span className="text-xs text-slate-500">since {utc(h.createdAt)}</span>
+                  </li>
                 ))}
-              </tbody>
-            </table>
-          )}
-          <AddProviderForm />
-          <div className="mt-6 border-t border-slate-100 pt-4 text-sm" data-testid="idp-hosts">
-            <h3 className="font-medium">Storefront hosts</h3>
-            <p className="mb-2 text-slate-500">
-              Each host serves this same storefront and is its issuer and origin (ID-JAGs may name any of them, or{" "}
-              <span className="font-mono">{list.data.audience}</span>, as aud).
-            </p>
-            <ul className="font-mono">
-              {list.data.hosts.map((h) => (
-                <li key={h.hostname} data-testid={`idp-host-${h.hostname}`}>
-                  {h.hostname} <span className="text-xs text-slate-500">since {utc(h.createdAt)}</span>
-                </li>
-              ))}
-            </ul>
-          </div>
-        </>
-      )}
+              </ul>
+            </div>
+          </>
+        )}
+      </Loaded>
     </Section>
   );
 }

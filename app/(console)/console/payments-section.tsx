@@ -3,7 +3,7 @@
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Fragment, useState } from "react";
 import { useTRPC } from "./providers";
-import { Section } from "./section";
+import { Empty, Loaded, Section, TABLE_CLASS } from "./section";
 
 /** 0x1234567890abcdef... -> 0x1234…cdef (the full value goes in a title attribute). */
 function short(value: string, head = 6, tail = 4): string {
@@ -28,34 +28,40 @@ const STATE_STYLE: Record<string, string> = {
 function Totals() {
   const trpc = useTRPC();
   const totals = useQuery(trpc.payments.totals.queryOptions());
-  if (totals.isPending) return <p className="text-sm text-slate-500">Loading totals</p>;
-  if (totals.isError) return <p className="text-sm text-red-700">Could not load totals: {totals.error.message}</p>;
-  const t = totals.data;
   return (
-    <div className="mb-4" data-testid="payments-totals">
-      <p>
-        <span className="text-slate-500">Revenue settled</span>{" "}
-        <span className="font-mono text-lg font-semibold" data-testid="payments-revenue">
-          ${t.revenueUsd}
-        </span>{" "}
-        <span className="text-sm text-slate-500">
-          from the ledger: {t.charges} {t.charges === 1 ? "charge" : "charges"}
-          {t.refundedUsd !== "0.000000" ? `, $${t.refundedUsd} refunded` : ""}
-        </span>
-      </p>
-      {!t.ledgerMatchesPayments && (
-        <p role="alert" className="mt-1 text-sm text-red-700">
-          The ledger and the settled payments disagree; check the settlement outbox.
-        </p>
+    <Loaded query={totals} what="totals">
+      {(t) => (
+        <div className="mb-4" data-testid="payments-totals">
+          <p>
+            <span className="text-slate-500">Revenue settled</span>{" "}
+            <span className="font-mono text-lg font-semibold" data-testid="payments-revenue">
+              ${t.revenueUsd}
+            </span>{" "}
+            <span className="text-sm text-slate-500">
+              from the ledger: {t.charges} {t.charges === 1 ? "charge" : "charges"}
+              {t.refundedUsd !== "0.000000" ? `, $${t.refundedUsd} refunded` : ""}
+            </span>
+          </p>
+          {!t.ledgerMatchesPayments && (
+            <p role="alert" className="mt-1 text-sm text-red-700">
+              The ledger and the settled payments disagree; check the settlement outbox.
+            </p>
+          )}
+          <ul className="mt-2 flex flex-wrap gap-2 text-xs" data-testid="payments-by-state">
+            {t.byStatus.map((s) => (
+              <li
+                key={s.status}
+                className={`rounded px-2 py-0.5 ${STATE_STYLE[s.status] ?? ""}`}
+                title={`$${s.amountUsd}`}
+                data-testid={`payments-count-${s.status}`}
+              >
+                {s.status} <span className="font-mono">{s.count}</span>
+              </li>
+            ))}
+          </ul>
+        </div>
       )}
-      <ul className="mt-2 flex flex-wrap gap-2 text-xs" data-testid="payments-by-state">
-        {t.byStatus.map((s) => (
-          <li key={s.status} className={`rounded px-2 py-0.5 ${STATE_STYLE[s.status] ?? ""}`} title={`$${s.amountUsd}`} data-testid={`payments-count-${s.status}`}>
-            {s.status} <span className="font-mono">{s.count}</span>
-          </li>
-        ))}
-      </ul>
-    </div>
+    </Loaded>
   );
 }
 
@@ -91,8 +97,8 @@ function RefundForm({ payment, onDone }: { payment: { id: string; amountUsd: str
     >
       <p className="w-full text-slate-600">
         Send {payment.amountUsd} USDC (or more; {payment.amountUsd} is recorded) from your payTo wallet to the payer{" "}
-        <span className="font-mono text-xs">{payment.payer}</span> on Base, then paste the transaction hash. It is checked on chain; the payment
-        becomes refunded and its amount leaves revenue.
+        <span className="font-mono text-xs">{payment.payer}</span> on Base, then paste the transaction hash. It is checked on chain; the payment becomes
+        refunded and its amount leaves revenue.
       </p>
       <label className="grid grow gap-1">
         <span className="text-slate-600">Refund transaction hash</span>
@@ -105,7 +111,11 @@ function RefundForm({ payment, onDone }: { payment: { id: string; amountUsd: str
           autoFocus
         />
       </label>
-      <button data-testid="payment-refund-submit" className="rounded bg-indigo-600 px-3 py-1 text-white disabled:opacity-50" disabled={record.isPending || !transaction.trim()}>
+      <button
+        data-testid="payment-refund-submit"
+        className="rounded bg-indigo-600 px-3 py-1 text-white disabled:opacity-50"
+        disabled={record.isPending || !transaction.trim()}
+      >
         {record.isPending ? "Checking on chain" : "Record refund"}
       </button>
       <button type="button" className="rounded border border-slate-300 px-3 py-1" onClick={onDone}>
@@ -133,93 +143,95 @@ export function PaymentsSection() {
         <input type="checkbox" data-testid="payments-include-challenged" checked={includeChallenged} onChange={(e) => setIncludeChallenged(e.target.checked)} />
         Show unpaid 402 challenges (no proof was sent; nothing was paid)
       </label>
-      {list.isPending ? (
-        <p className="text-sm text-slate-500">Loading payments</p>
-      ) : list.isError ? (
-        <p className="text-sm text-red-700">Could not load payments: {list.error.message}</p>
-      ) : rows.length === 0 ? (
-        <p className="text-sm text-slate-500" data-testid="payments-empty">
-          No payments yet.
-        </p>
-      ) : (
-        <>
-          <table className="w-full text-left text-sm [&_td]:pr-4 [&_th]:pr-4" data-testid="payments-table">
-            <thead className="text-slate-500">
-              <tr>
-                <th className="py-1">Time</th>
-                <th>Payment</th>
-                <th>Operation</th>
-                <th className="text-right">Amount (USD)</th>
-                <th>Rail</th>
-                <th>Payer</th>
-                <th>State</th>
-                <th>Settlement tx</th>
-                <th>
-                  <span className="sr-only">Refund</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {rows.map((p) => (
-                <Fragment key={p.id}>
-                  <tr className="border-t border-slate-100" data-testid={`payment-row-${p.id}`}>
-                    <td className="py-2 whitespace-nowrap font-mono text-xs">{utc(p.createdAt)}</td>
-                    <td className="whitespace-nowrap font-mono text-xs" title={p.id}>
-                      {short(p.id, 8, 4)}
-                    </td>
-                    <td title={`${p.method} ${p.path}${p.query ? `?${p.query}` : ""}`}>
-                      <span className="font-mono">{p.operation}</span> <span className="font-mono text-xs text-slate-500">{p.path}</span>
-                    </td>
-                    <td className="text-right font-mono">{p.amountUsd}</td>
-                    <td>{p.rail}</td>
-                    <td className="whitespace-nowrap font-mono text-xs" title={p.payer ?? undefined}>
-                      {p.payer ? short(p.payer) : "-"}
-                    </td>
-                    <td>
-                      <span className={`whitespace-nowrap rounded px-2 py-0.5 text-xs ${STATE_STYLE[p.status] ?? ""}`} title={p.failureReason ?? undefined} data-testid="payment-state">
-                        {p.status}
-                        {p.settling ? " (settling)" : ""}
-                      </span>
-                    </td>
-                    <td className="whitespace-nowrap font-mono text-xs" title={p.transaction ?? undefined} data-testid="payment-tx">
-                      {p.transaction ? short(p.transaction) : "-"}
-                      {p.refundTransaction && (
-                        <span className="block text-sky-800" title={p.refundTransaction} data-testid="payment-refund-tx">
-                          refund {short(p.refundTransaction)}
-                        </span>
-                      )}
-                    </td>
-                    <td className="whitespace-nowrap">
-                      {p.refundable && refunding !== p.id && (
-                        <button className="text-xs text-indigo-700 underline" data-testid="payment-refund-open" onClick={() => setRefunding(p.id)}>
-                          Record refund
-                        </button>
-                      )}
-                    </td>
+      <Loaded query={list} what="payments">
+        {() =>
+          rows.length === 0 ? (
+            <Empty testId="payments-empty">No payments yet.</Empty>
+          ) : (
+            <>
+              <table className={TABLE_CLASS} data-testid="payments-table">
+                <thead className="text-slate-500">
+                  <tr>
+                    <th className="py-1">Time</th>
+                    <th>Payment</th>
+                    <th>Operation</th>
+                    <th className="text-right">Amount (USD)</th>
+                    <th>Rail</th>
+                    <th>Payer</th>
+                    <th>State</th>
+                    <th>Settlement tx</th>
+                    <th>
+                      <span className="sr-only">Refund</span>
+                    </th>
                   </tr>
-                  {refunding === p.id && (
-                    <tr data-testid={`payment-refund-row-${p.id}`}>
-                      <td colSpan={9} className="pb-3">
-                        <RefundForm payment={p} onDone={() => setRefunding(null)} />
-                      </td>
-                    </tr>
-                  )}
-                </Fragment>
-              ))}
-            </tbody>
-          </table>
-          {list.hasNextPage && (
-            <button
-              className="mt-3 rounded border border-slate-300 px-3 py-1 text-sm text-indigo-700 disabled:opacity-50"
-              data-testid="payments-more"
-              disabled={list.isFetchingNextPage}
-              onClick={() => list.fetchNextPage()}
-            >
-              {list.isFetchingNextPage ? "Loading" : "Show older payments"}
-            </button>
-          )}
-        </>
-      )}
+                </thead>
+                <tbody>
+                  {rows.map((p) => (
+                    <Fragment key={p.id}>
+                      <tr className="border-t border-slate-100" data-testid={`payment-row-${p.id}`}>
+                        <td className="py-2 whitespace-nowrap font-mono text-xs">{utc(p.createdAt)}</td>
+                        <td className="whitespace-nowrap font-mono text-xs" title={p.id}>
+                          {short(p.id, 8, 4)}
+                        </td>
+                        <td title={`${p.method} ${p.path}${p.query ? `?${p.query}` : ""}`}>
+                          <span className="font-mono">{p.operation}</span> <span className="font-mono text-xs text-slate-500">{p.path}</span>
+                        </td>
+                        <td className="text-right font-mono">{p.amountUsd}</td>
+                        <td>{p.rail}</td>
+                        <td className="whitespace-nowrap font-mono text-xs" title={p.payer ?? undefined}>
+                          {p.payer ? short(p.payer) : "-"}
+                        </td>
+                        <td>
+                          <span
+                            className={`whitespace-nowrap rounded px-2 py-0.5 text-xs ${STATE_STYLE[p.status] ?? ""}`}
+                            title={p.failureReason ?? undefined}
+                            data-testid="payment-state"
+                          >
+                            {p.status}
+                            {p.settling ? " (settling)" : ""}
+                          </span>
+                        </td>
+                        <td className="whitespace-nowrap font-mono text-xs" title={p.transaction ?? undefined} data-testid="payment-tx">
+                          {p.transaction ? short(p.transaction) : "-"}
+                          {p.refundTransaction && (
+                            <span className="block text-sky-800" title={p.refundTransaction} data-testid="payment-refund-tx">
+                              refund {short(p.refundTransaction)}
+                            </span>
+                          )}
+                        </td>
+                        <td className="whitespace-nowrap">
+                          {p.refundable && refunding !== p.id && (
+                            <button className="text-xs text-indigo-700 underline" data-testid="payment-refund-open" onClick={() => setRefunding(p.id)}>
+                              Record refund
+                            </button>
+                          )}
+                        </td>
+                      </tr>
+                      {refunding === p.id && (
+                        <tr data-testid={`payment-refund-row-${p.id}`}>
+                          <td colSpan={9} className="pb-3">
+                            <RefundForm payment={p} onDone={() => setRefunding(null)} />
+                          </td>
+                        </tr>
+                      )}
+                    </Fragment>
+                  ))}
+                </tbody>
+              </table>
+              {list.hasNextPage && (
+                <button
+                  className="mt-3 rounded border border-slate-300 px-3 py-1 text-sm text-indigo-700 disabled:opacity-50"
+                  data-testid="payments-more"
+                  disabled={list.isFetchingNextPage}
+                  onClick={() => list.fetchNextPage()}
+                >
+                  {list.isFetchingNextPage ? "Loading" : "Show older payments"}
+                </button>
+              )}
+            </>
+          )
+        }
+      </Loaded>
     </Section>
   );
 }
