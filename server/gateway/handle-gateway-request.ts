@@ -94,7 +94,7 @@ export async function handleGatewayRequest(ctx: RouteContext): Promise<Response>
   if (!seller.payToAddress) throw new AppError("signing_secret_required", { detail: "the seller has not finished setup (no payout address)" });
 
   const proofHeader = readProofHeader(ctx.req.headers);
-  await enforceRateLimits({ sellerId: seller.id, payer: await rateLimitedPayer(proofHeader) });
+  await enforceRateLimits({ sellerId: seller.id, payer: () => rateLimitedPayer(proofHeader) });
   const request: PaidRequest = {
     sellerId: seller.id,
     method: matched.method,
