@@ -13,7 +13,9 @@ export default defineConfig({
   timeout: 60_000,
   expect: { timeout: 10_000 },
   retries: 0,
-  reporter: process.env.CI ? [["list"], ["json", { outputFile: "test-results/playwright.json" }]] : [["list"], ["json", { outputFile: "test-results/playwright.json" }]],
+  reporter: process.env.CI
+    ? [["list"], ["json", { outputFile: "test-results/playwright.json" }]]
+    : [["list"], ["json", { outputFile: "test-results/playwright.json" }]],
   use: {
     baseURL: `http://127.0.0.1:${port}`,
     trace: "retain-on-failure",
@@ -36,7 +38,7 @@ export default defineConfig({
     },
   ],
   webServer: {
-    command: "node node_modules/tsx/dist/cli.mjs scripts/e2e-server.ts",
+    command: "node node_modules/tsx/dist/cli.mjs --conditions=react-server scripts/e2e-server.ts",
     url: `http://127.0.0.1:${port}/manifest.json`,
     timeout: 180_000,
     reuseExistingServer: false,

@@ -4,7 +4,15 @@ import { seedMarketSeller } from "./seed";
 
 describe("seedMarketSeller", () => {
   it("creates the whole catalog with the part 8 prices, and is idempotent", async () => {
-    const input = { slug: "seed-test", name: "Seed test", hosts: ["seed-test.local"], email: "seed@test.local", password: "pw-123456", payTo: null, signingSecret: "x".repeat(32) };
+    const input = {
+      slug: "seed-test",
+      name: "Seed test",
+      hosts: ["seed-test.local"],
+      email: "seed@test.local",
+      password: "pw-123456",
+      payTo: null,
+      signingSecret: "x".repeat(32),
+    };
     const first = await seedMarketSeller(db, input);
     const counts = async () => ({
       services: await db.service.count({ where: { sellerId: first.sellerId } }),

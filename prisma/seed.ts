@@ -24,11 +24,41 @@ type ServiceSeed = { slug: string; title: string; description: string; upstreamU
 type MeterSeed = { key: string; title: string; priceMicros: bigint; includedUnits?: number; operations: string[] };
 
 export const MARKET_SERVICES: ServiceSeed[] = [
-  { slug: "stock-quotes", title: "Stock quotes", description: "US stock and ETF price history (OHLCV bars).", upstreamUrl: MARKET_UPSTREAM_URL, operations: ["aggregates"] },
-  { slug: "market-archive", title: "Market archive", description: "Point-in-time daily snapshots of live feeds, captured once per UTC day and never changed.", upstreamUrl: MARKET_UPSTREAM_URL, operations: ["archive_catalog", "archive_day", "archive_range"] },
-  { slug: "us-macro-rates", title: "US macro rates", description: "US Treasury average interest rates on federal debt.", upstreamUrl: MARKET_UPSTREAM_URL, operations: ["avg_interest_rates"] },
-  { slug: "screeners-scores-research", title: "Screeners, scores and research", description: "Strategy backtests with PNG reports, and the equity vs perpetual basis screener.", upstreamUrl: MARKET_UPSTREAM_URL, operations: ["backtest", "basis"] },
-  { slug: "agent-advisor", title: "Agent advisor", description: "Free guidance: which operations and plans fit a goal.", upstreamUrl: "", operations: ["advisor_guide", "advisor_quote"] },
+  {
+    slug: "stock-quotes",
+    title: "Stock quotes",
+    description: "US stock and ETF price history (OHLCV bars).",
+    upstreamUrl: MARKET_UPSTREAM_URL,
+    operations: ["aggregates"],
+  },
+  {
+    slug: "market-archive",
+    title: "Market archive",
+    description: "Point-in-time daily snapshots of live feeds, captured once per UTC day and never changed.",
+    upstreamUrl: MARKET_UPSTREAM_URL,
+    operations: ["archive_catalog", "archive_day", "archive_range"],
+  },
+  {
+    slug: "us-macro-rates",
+    title: "US macro rates",
+    description: "US Treasury average interest rates on federal debt.",
+    upstreamUrl: MARKET_UPSTREAM_URL,
+    operations: ["avg_interest_rates"],
+  },
+  {
+    slug: "screeners-scores-research",
+    title: "Screeners, scores and research",
+    description: "Strategy backtests with PNG reports, and the equity vs perpetual basis screener.",
+    upstreamUrl: MARKET_UPSTREAM_URL,
+    operations: ["backtest", "basis"],
+  },
+  {
+    slug: "agent-advisor",
+    title: "Agent advisor",
+    description: "Free guidance: which operations and plans fit a goal.",
+    upstreamUrl: "",
+    operations: ["advisor_guide", "advisor_quote"],
+  },
 ];
 
 // Prices are SERVICE.md part 8, exactly. basis is not priced by the spec: $0.05 (documented in README).
@@ -46,9 +76,36 @@ export const MARKET_METERS: MeterSeed[] = [
 const DATA_METERS = MARKET_METERS.filter((m) => m.key !== "advisor").map((m) => m.key);
 
 export const MARKET_PLANS = [
-  { slug: "payg", name: "Pay as you go", kind: "payg", description: "Pay each request in USDC (x402 or MPP) or by card for $0.50 and up. No account.", meters: DATA_METERS, min: null, max: null, cardMin: null },
-  { slug: "research-credits", name: "Research credits", kind: "credit", description: "Prepaid credit drawn down at the per-request prices, for every data meter.", meters: DATA_METERS, min: 5_000_000n, max: 500_000_000n, cardMin: 500_000n },
-  { slug: "archive-pass", name: "Archive pass", kind: "credit", description: "Prepaid credit for the point-in-time archive only.", meters: ["archive", "archive_feed", "archive_range"], min: 1_000_000n, max: 100_000_000n, cardMin: 500_000n },
+  {
+    slug: "payg",
+    name: "Pay as you go",
+    kind: "payg",
+    description: "Pay each request in USDC (x402 or MPP) or by card for $0.50 and up. No account.",
+    meters: DATA_METERS,
+    min: null,
+    max: null,
+    cardMin: null,
+  },
+  {
+    slug: "research-credits",
+    name: "Research credits",
+    kind: "credit",
+    description: "Prepaid credit drawn down at the per-request prices, for every data meter.",
+    meters: DATA_METERS,
+    min: 5_000_000n,
+    max: 500_000_000n,
+    cardMin: 500_000n,
+  },
+  {
+    slug: "archive-pass",
+    name: "Archive pass",
+    kind: "credit",
+    description: "Prepaid credit for the point-in-time archive only.",
+    meters: ["archive", "archive_feed", "archive_range"],
+    min: 1_000_000n,
+    max: 100_000_000n,
+    cardMin: 500_000n,
+  },
 ] as const;
 
 export type SellerSeedInput = {

@@ -24,7 +24,12 @@ async function main() {
   }
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "storefront-bench-"));
   fs.chmodSync(dir, 0o755);
-  const stack = await startStack({ dataDir: dir, persistent: false, log, secrets: { APP_SECRET: TEST_ENV.APP_SECRET, MARKET_UPSTREAM_SECRET: TEST_ENV.MARKET_UPSTREAM_SECRET } });
+  const stack = await startStack({
+    dataDir: dir,
+    persistent: false,
+    log,
+    secrets: { APP_SECRET: TEST_ENV.APP_SECRET, MARKET_UPSTREAM_SECRET: TEST_ENV.MARKET_UPSTREAM_SECRET },
+  });
   const port = Number(process.env.BENCH_PORT ?? 3300);
   const env = { ...TEST_ENV, NODE_ENV: "production", ...stack.env, RATE_LIMIT_DISABLED: "1" };
   const server = startNextServer({ port, env, quiet: true });
@@ -39,9 +44,20 @@ async function main() {
       log,
       record(name, samples, extra = {}) {
         const sorted = [...samples].sort((a, b) => a - b);
-        const row = { name, n: samples.length, p50: pct(sorted, 50), p99: pct(sorted, 99), mean: samples.reduce((a, b) => a + b, 0) / Math.max(1, samples.length), extra };
+        const row = {
+          name,
+          n: samples.length,
+          p50: pct(sorted, 50),
+          p99: pct(sorted, 99),
+          mean: samples.reduce((a, b) => a + b, 0) / Math.max(1, samples.length),
+          extra,
+        };
         rows.push(row);
-        log(`${name}: n=${row.n} p50=${row.p50.toFixed(2)} ms p99=${row.p99.toFixed(2)} ms${Object.entries(extra).map(([k, v]) => ` ${k}=${v}`).join("")}`);
+        log(
+          `${name}: n=${row.n} p50=${row.p50.toFixed(2)} ms p99=${row.p99.toFixed(2)} ms${Object.entries(extra)
+            .map(([k, v]) => ` ${k}=${v}`)
+            .join("")}`,
+        );
       },
       ratio(name, num, den) {
         const a = rows.find((r) => r.name === num);
@@ -66,7 +82,11 @@ async function main() {
   console.log(`\n=== bench results (${os.cpus().length} cores, node ${process.version})`);
   console.log(`${"case".padEnd(58)} ${"n".padStart(6)} ${"p50 ms".padStart(9)} ${"p99 ms".padStart(9)}  extra`);
   for (const r of rows)
-    console.log(`${r.name.padEnd(58)} ${String(r.n).padStart(6)} ${r.p50.toFixed(2).padStart(9)} ${r.p99.toFixed(2).padStart(9)}  ${Object.entries(r.extra).map(([k, v]) => `${k}=${v}`).join(" ")}`);
+    console.log(
+      `${r.name.padEnd(58)} ${String(r.n).padStart(6)} ${r.p50.toFixed(2).padStart(9)} ${r.p99.toFixed(2).padStart(9)}  ${Object.entries(r.extra)
+        .map(([k, v]) => `${k}=${v}`)
+        .join(" ")}`,
+    );
   if (ratios.length) {
     console.log("\nratios");
     for (const r of ratios) console.log(`${r.name.padEnd(58)} ${r.value.toFixed(2)}x   ${r.of}`);

@@ -18,7 +18,9 @@ async function main() {
     const db = createDb(url, 2);
     const { sellerId } = await seedDemo(db, secret);
     await db.$disconnect();
-    console.log(`seeded the demo seller ${sellerId}${process.env.MARKET_UPSTREAM_SECRET ? "" : ` (signing secret ${secret}: set MARKET_UPSTREAM_SECRET to it)`}`);
+    console.log(
+      `seeded the demo seller ${sellerId}${process.env.MARKET_UPSTREAM_SECRET ? "" : ` (signing secret ${secret}: set MARKET_UPSTREAM_SECRET to it)`}`,
+    );
   } else throw new Error("usage: tsx scripts/db.ts migrate|seed");
 }
 

@@ -14,6 +14,8 @@ async function main() {
 
   const stack = await startStack({ dataDir: ".data", persistent: true, log });
   let stopping = false;
+  // Declared before `stop`: Ctrl-C during the build must stop the stack without touching a server not yet started.
+  let server: ReturnType<typeof startNextServer> | undefined;
   const stop = async (code = 0) => {
     if (stopping) return;
     stopping = true;
@@ -30,7 +32,7 @@ async function main() {
     await runNextBuild(log);
   } else log("build: up to date");
 
-  const server = startNextServer({ port, env: { ...stack.env, PUBLIC_URL: process.env.PUBLIC_URL ?? "" } });
+  server = startNextServer({ port, env: { ...stack.env, PUBLIC_URL: process.env.PUBLIC_URL ?? "" } });
   server.on("exit", (code) => {
     if (!stopping) {
       log(`the app exited (${code}); see the messages above`);
@@ -61,7 +63,6 @@ async function main() {
   console.log(lines.join("\n"));
 }
 
-let server: ReturnType<typeof startNextServer> | undefined;
 main().catch((e) => {
   console.error(`\n[demo] failed: ${e instanceof Error ? e.message : String(e)}\n`);
   process.exit(1);

@@ -24,7 +24,12 @@ async function main() {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "storefront-e2e-"));
   fs.chmodSync(dir, 0o755);
   const log = (l: string) => console.log(`[e2e-server] ${l}`);
-  const stack = await startStack({ dataDir: dir, persistent: false, log, secrets: { APP_SECRET: TEST_ENV.APP_SECRET, MARKET_UPSTREAM_SECRET: TEST_ENV.MARKET_UPSTREAM_SECRET } });
+  const stack = await startStack({
+    dataDir: dir,
+    persistent: false,
+    log,
+    secrets: { APP_SECRET: TEST_ENV.APP_SECRET, MARKET_UPSTREAM_SECRET: TEST_ENV.MARKET_UPSTREAM_SECRET },
+  });
   const db = createDb(stack.env.DATABASE_URL!, 2);
   await seedMarketSeller(db, SECOND_SELLER);
   await db.$disconnect();

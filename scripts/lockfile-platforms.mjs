@@ -7,8 +7,30 @@ import fs from "node:fs";
 
 const lock = JSON.parse(fs.readFileSync("package-lock.json", "utf8"));
 const pkgs = lock.packages;
-const OS = { darwin: "darwin", linux: "linux", win32: "win32", freebsd: "freebsd", android: "android", openbsd: "openbsd", sunos: "sunos", aix: "aix", netbsd: "netbsd" };
-const CPU = { amd64: "x64", x64: "x64", arm64: "arm64", arm: "arm", ia32: "ia32", s390x: "s390x", ppc64: "ppc64", riscv64: "riscv64", loong64: "loong64", mips64el: "mips64el", wasm32: "wasm32" };
+const OS = {
+  darwin: "darwin",
+  linux: "linux",
+  win32: "win32",
+  freebsd: "freebsd",
+  android: "android",
+  openbsd: "openbsd",
+  sunos: "sunos",
+  aix: "aix",
+  netbsd: "netbsd",
+};
+const CPU = {
+  amd64: "x64",
+  x64: "x64",
+  arm64: "arm64",
+  arm: "arm",
+  ia32: "ia32",
+  s390x: "s390x",
+  ppc64: "ppc64",
+  riscv64: "riscv64",
+  loong64: "loong64",
+  mips64el: "mips64el",
+  wasm32: "wasm32",
+};
 
 function platformOf(name) {
   const parts = name.split("/").pop().split("-");

@@ -1,5 +1,6 @@
-// npm test: type check, unit and database tests (Vitest, real embedded PostgreSQL), a production build, and
-// end-to-end tests (Playwright: API specs over HTTP, UI specs in Chromium) against that build.
+// npm test: type check, lint and format check, unit and database tests (Vitest, real embedded PostgreSQL; the
+// architecture rules among them), a production build, and end-to-end tests (Playwright: API specs over HTTP, UI
+// specs in Chromium) against that build.
 // Prints each step's duration and one closing line "tests: N passed, N failed".
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
@@ -26,9 +27,24 @@ fs.mkdirSync("test-results", { recursive: true });
 let ok = step("typecheck", [node, "node_modules/typescript/bin/tsc", "--noEmit", "-p", "tsconfig.json"]);
 if (!ok) failed++;
 
+// Lint (Next.js + typescript-eslint rules, no warnings allowed) and formatting (prettier, width 160).
+const linted = step("lint (eslint)", [node, "node_modules/eslint/bin/eslint.js", "--max-warnings", "0", "."]);
+const formatted = step("format (prettier --check)", [node, "node_modules/prettier/bin/prettier.cjs", "--check", "--log-level", "warn", "."]);
+if (!linted) failed++;
+if (!formatted) failed++;
+ok = ok && linted && formatted;
+
 const vitestJson = "test-results/vitest.json";
 fs.rmSync(vitestJson, { force: true });
-ok = step("unit + database tests (vitest)", [node, "node_modules/vitest/vitest.mjs", "run", "--reporter=default", "--reporter=json", `--outputFile.json=${vitestJson}`]) && ok;
+ok =
+  step("unit + database tests (vitest)", [
+    node,
+    "node_modules/vitest/vitest.mjs",
+    "run",
+    "--reporter=default",
+    "--reporter=json",
+    `--outputFile.json=${vitestJson}`,
+  ]) && ok;
 if (fs.existsSync(vitestJson)) {
   const r = JSON.parse(fs.readFileSync(vitestJson, "utf8"));
   passed += r.numPassedTests ?? 0;

@@ -1,10 +1,9 @@
 // Environment, validated once with zod. A missing or bad setting fails start-up with a message naming it.
 // Read lazily (first call), because `next build` imports modules without a runtime environment.
+import "server-only";
 import { z } from "zod";
 
-const bool = z
-  .enum(["1", "0", "true", "false", "yes", "no", "on", "off"])
-  .transform((v) => ["1", "true", "yes", "on"].includes(v));
+const bool = z.enum(["1", "0", "true", "false", "yes", "no", "on", "off"]).transform((v) => ["1", "true", "yes", "on"].includes(v));
 
 const schema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
@@ -32,7 +31,12 @@ const schema = z.object({
   ARCHIVE_SCHEDULER: bool.default(true),
   // --- market data (issue 3): artifacts and archive schedule ---
   /** How long a backtest PNG stays at its artifact.url before it answers 404 and is deleted. */
-  MARKET_ARTIFACT_TTL_SECONDS: z.coerce.number().int().min(60).max(30 * 86400).default(86400),
+  MARKET_ARTIFACT_TTL_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(60)
+    .max(30 * 86400)
+    .default(86400),
   /** How often the in-app archive scheduler checks for a UTC day not captured yet. */
   ARCHIVE_CAPTURE_INTERVAL_SECONDS: z.coerce.number().int().min(10).max(86400).default(900),
 
@@ -97,10 +101,8 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
     throw new EnvError(res.error.issues.map((i) => `${i.path.join(".") || "(root)"}: ${i.message}`));
   }
   const env = res.data;
-  if (env.FACILITATOR === "remote" && !env.FACILITATOR_URL)
-    throw new EnvError(["FACILITATOR_URL: required when FACILITATOR=remote"]);
-  if (env.MARKET_PROVIDER === "live" && !env.MASSIVE_API_KEY)
-    throw new EnvError(["MASSIVE_API_KEY: required when MARKET_PROVIDER=live"]);
+  if (env.FACILITATOR === "remote" && !env.FACILITATOR_URL) throw new EnvError(["FACILITATOR_URL: required when FACILITATOR=remote"]);
+  if (env.MARKET_PROVIDER === "live" && !env.MASSIVE_API_KEY) throw new EnvError(["MASSIVE_API_KEY: required when MARKET_PROVIDER=live"]);
   return env;
 }
 

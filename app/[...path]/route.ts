@@ -1,4 +1,4 @@
-import { AppError } from "@/server/http/errors";
+import { AppError } from "@/server/errors";
 import { route } from "@/server/http/route";
 
 // Any path no route answers: a JSON 404 (never an HTML error page), whatever the method.

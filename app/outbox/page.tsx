@@ -18,7 +18,9 @@ export default async function Outbox() {
             <p className="text-sm text-slate-500">
               To <span data-testid="outbox-to">{m.to}</span> at {m.createdAt.toISOString()}
             </p>
-            <p className="font-medium" data-testid="outbox-subject">{m.subject}</p>
+            <p className="font-medium" data-testid="outbox-subject">
+              {m.subject}
+            </p>
             <pre className="mt-2 whitespace-pre-wrap text-sm">{m.text}</pre>
           </li>
         ))}

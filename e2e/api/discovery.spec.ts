@@ -11,7 +11,11 @@ const PART_8_PRICES: Record<string, string> = {
   backtest: "0.500000",
 };
 
-type OpenApiDoc = { openapi: string; info: Record<string, unknown>; paths: Record<string, Record<string, { operationId: string; "x-payment-info"?: { amount: string; meter: string } }>> };
+type OpenApiDoc = {
+  openapi: string;
+  info: Record<string, unknown>;
+  paths: Record<string, Record<string, { operationId: string; "x-payment-info"?: { amount: string; meter: string } }>>;
+};
 const opIds = (doc: OpenApiDoc) => Object.values(doc.paths).flatMap((p) => Object.values(p).map((o) => o.operationId));
 
 test.describe("discovery", () => {
@@ -30,7 +34,20 @@ test.describe("discovery", () => {
       url = (doc.info["x-next"] as string | undefined) ?? null;
     }
     const ids = all.flatMap(opIds);
-    for (const id of ["aggregates", "archive_catalog", "archive_day", "archive_range", "avg_interest_rates", "backtest", "basis", "advisor_guide", "advisor_quote", "manifest", "agent_identity", "oauth_token"])
+    for (const id of [
+      "aggregates",
+      "archive_catalog",
+      "archive_day",
+      "archive_range",
+      "avg_interest_rates",
+      "backtest",
+      "basis",
+      "advisor_guide",
+      "advisor_quote",
+      "manifest",
+      "agent_identity",
+      "oauth_token",
+    ])
       expect(ids).toContain(id);
     const aggregates = all.map((d) => d.paths["/api/v1/aggregates/{ticker}"]?.get).find(Boolean)!;
     expect(aggregates["x-payment-info"]).toMatchObject({ amount: "0.020000", currency: "USD", meter: "aggregates", intent: "charge" });
@@ -83,7 +100,11 @@ test.describe("discovery", () => {
     const payg = m.plans.find((p: { kind: string }) => p.kind === "payg");
     expect(payg.purchase).toBeNull();
     const credit = m.plans.find((p: { kind: string }) => p.kind === "credit");
-    expect(credit.purchase).toMatchObject({ minimumUsd: expect.stringMatching(/^\d+\.\d\d$/), maximumUsd: expect.stringMatching(/^\d+\.\d\d$/), cardMinimumUsd: "0.50" });
+    expect(credit.purchase).toMatchObject({
+      minimumUsd: expect.stringMatching(/^\d+\.\d\d$/),
+      maximumUsd: expect.stringMatching(/^\d+\.\d\d$/),
+      cardMinimumUsd: "0.50",
+    });
     expect(credit.purchase.url).toMatch(new RegExp(`/plans/${credit.id}/purchase$`));
   });
 

@@ -31,11 +31,14 @@ test("oauth4webapi reads both discovery documents and performs the jwt-bearer ex
 test("bearer rules over HTTP", async ({ request }) => {
   const reg = await (await request.post("/agent/identity", { data: { type: "anonymous" } })).json();
   const { access_token } = await (await request.post("/oauth2/token", { form: { grant_type: JWT_BEARER, assertion: reg.identity.assertion } })).json();
-  const call = (headers: Record<string, string>) => request.get("/agent/entitlements", { headers }).then(async (r) => ({ status: r.status(), body: await r.json() }));
+  const call = (headers: Record<string, string>) =>
+    request.get("/agent/entitlements", { headers }).then(async (r) => ({ status: r.status(), body: await r.json() }));
   expect((await call({})).body.error).toBe("bearer_required");
   expect((await call({ authorization: "Payment abc", "svc-agent-authorization": `Bearer ${access_token}` })).status).toBe(200);
   expect((await call({ authorization: `Payment abc, Bearer ${access_token}` })).body.reason).toBe("combined_authorization_unsupported");
-  expect((await call({ authorization: `Bearer ${access_token}`, "svc-agent-authorization": "Bearer other" })).body.reason).toBe("conflicting_agent_credentials");
+  expect((await call({ authorization: `Bearer ${access_token}`, "svc-agent-authorization": "Bearer other" })).body.reason).toBe(
+    "conflicting_agent_credentials",
+  );
   expect((await call({ "svc-agent-authorization": "nope" })).body.reason).toBe("malformed_agent_authorization");
   expect((await call({ authorization: "Bearer garbage" })).body.reason).toBe("unrecognized_agent_credential");
   expect((await call({ authorization: `Bearer ${reg.identity.assertion}` })).body.reason).toBe("token_invalid");

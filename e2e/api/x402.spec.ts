@@ -84,5 +84,12 @@ test("the 402 carries the offer in the body and the PAYMENT-REQUIRED header, exp
   const body = await res.json();
   expect(body.payment).toMatchObject({ amount: "0.020000", currency: "USD", operation: "aggregates" });
   const v2 = decodePaymentRequiredHeader(res.headers()["payment-required"]!);
-  expect(v2.accepts[0]).toMatchObject({ scheme: "exact", network: "eip155:8453", asset: USDC, amount: "20000", payTo: PAY_TO, extra: { name: "USD Coin", version: "2" } });
+  expect(v2.accepts[0]).toMatchObject({
+    scheme: "exact",
+    network: "eip155:8453",
+    asset: USDC,
+    amount: "20000",
+    payTo: PAY_TO,
+    extra: { name: "USD Coin", version: "2" },
+  });
 });

@@ -92,7 +92,9 @@ test("the seller sees a paid call in Payments, unpaid 402s only on request, the 
   await expect(row.getByTestId("payment-state")).toHaveText("refunded");
   await expect(row.getByTestId("payment-refund-tx")).toHaveAttribute("title", refundTx);
   await expect(row.getByTestId("payment-refund-open")).toHaveCount(0);
-  await expect(page.getByTestId("payments-revenue")).toHaveText(`$${((revenueBefore - 20_000n) / 1_000_000n).toString()}.${((revenueBefore - 20_000n) % 1_000_000n).toString().padStart(6, "0")}`);
+  await expect(page.getByTestId("payments-revenue")).toHaveText(
+    `$${((revenueBefore - 20_000n) / 1_000_000n).toString()}.${((revenueBefore - 20_000n) % 1_000_000n).toString().padStart(6, "0")}`,
+  );
   await expect(page.getByTestId("payments-count-refunded")).toContainText("1");
 
   // Another seller's console shows none of it.

@@ -74,7 +74,10 @@ test("a second seller can neither read nor change the first seller's catalog", a
   expect(await manifestPrice(first, "aggregates")).toBe("0.020000");
 
   // The second seller's own change stays on its own storefront.
-  const own = await trpcMutation(second, "catalog.updatePrice", { meterId: secondOverview.body.result.data.json.meters.find((m: { key: string }) => m.key === "aggregates").id, amountUsd: "0.03" });
+  const own = await trpcMutation(second, "catalog.updatePrice", {
+    meterId: secondOverview.body.result.data.json.meters.find((m: { key: string }) => m.key === "aggregates").id,
+    amountUsd: "0.03",
+  });
   expect(own.status).toBe(200);
   expect(await manifestPrice(second, "aggregates", "second-seller.localhost")).toBe("0.030000");
   expect(await manifestPrice(first, "aggregates")).toBe("0.020000");

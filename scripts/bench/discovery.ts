@@ -41,6 +41,8 @@ export async function run(ctx: BenchContext) {
   if (!etag) throw new Error("/manifest.json has no ETag");
   const ifNoneMatch = { "if-none-match": etag };
   await sequential(url, 20, ifNoneMatch, 304);
-  ctx.record("discovery GET /manifest.json revalidated (304)", await sequential(url, 200, ifNoneMatch, 304), { rps_10conn: await throughput(url, 4, ifNoneMatch, 304) });
+  ctx.record("discovery GET /manifest.json revalidated (304)", await sequential(url, 200, ifNoneMatch, 304), {
+    rps_10conn: await throughput(url, 4, ifNoneMatch, 304),
+  });
   ctx.ratio("manifest revalidation vs full fetch", "discovery GET /manifest.json revalidated (304)", "discovery GET /manifest.json");
 }

@@ -41,7 +41,16 @@ export async function run(ctx: BenchContext) {
   };
 
   // --- aggregates, 5,000 base bars: real S&P 500 daily bars (embedded), weekly buckets ---
-  const q5k = { ticker: "SPX", multiplier: 1, timespan: "week" as const, from: "2000-01-01", to: "2020-12-31", adjusted: true, sort: "asc" as const, limit: 5000 };
+  const q5k = {
+    ticker: "SPX",
+    multiplier: 1,
+    timespan: "week" as const,
+    from: "2000-01-01",
+    to: "2020-12-31",
+    adjusted: true,
+    sort: "asc" as const,
+    limit: 5000,
+  };
   const check = await getAggregates({ ...q5k, timespan: "day" }, { providers });
   if (check.data.count !== 5000) throw new Error(`expected 5000 base bars, got ${check.data.count}`);
   await time(20, () => getAggregates(q5k, { providers }));
@@ -49,7 +58,11 @@ export async function run(ctx: BenchContext) {
   const http5k = "/aggregates/SPX?from=2000-01-01&to=2020-12-31&limit=5000&timespan=week";
   await time(10, () => signedFetch(http5k));
   ctx.record("market aggregates 5000 base bars (HTTP, signed upstream)", await time(200, () => signedFetch(http5k)));
-  ctx.ratio("market aggregates 5000: HTTP / in-process p50", "market aggregates 5000 base bars (HTTP, signed upstream)", "market aggregates 5000 base bars -> weekly (in-process)");
+  ctx.ratio(
+    "market aggregates 5000: HTTP / in-process p50",
+    "market aggregates 5000 base bars (HTTP, signed upstream)",
+    "market aggregates 5000 base bars -> weekly (in-process)",
+  );
 
   // --- aggregates, 50,000 base bars: SYNTHETIC load. The embedded data has at most 5,104 daily bars per
   // ticker, so this case buckets 50,000 generated bars in memory. Never served by the app. ---
@@ -60,7 +73,9 @@ export async function run(ctx: BenchContext) {
   const q50k = { from: "1990-01-01", to: "2200-01-01", multiplier: 1, timespan: "week" as const, limit: 50_000, sort: "asc" as const };
   if (bucketDailyBars(synthetic, { ...q50k, timespan: "day" }).length !== 50_000) throw new Error("synthetic case must read 50000 base bars");
   await time(5, () => bucketDailyBars(synthetic, q50k));
-  ctx.record("market aggregates 50000 base bars -> weekly (in-process, SYNTHETIC bars)", await time(100, () => bucketDailyBars(synthetic, q50k)), { note: "synthetic in-memory bars" });
+  ctx.record("market aggregates 50000 base bars -> weekly (in-process, SYNTHETIC bars)", await time(100, () => bucketDailyBars(synthetic, q50k)), {
+    note: "synthetic in-memory bars",
+  });
 
   // --- backtest: 5 years of AAPL daily bars, SMA 50/200, PNG rendered and stored ---
   const q = backtestQuery.parse({ years: "5", fast: "50", slow: "200" });

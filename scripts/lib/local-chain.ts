@@ -37,7 +37,11 @@ async function waitForRpc(url: string, child: ChildProcess, timeoutMs = 15_000):
   for (;;) {
     if (child.exitCode !== null) throw new Error(`anvil exited with code ${child.exitCode} before answering`);
     try {
-      const res = await fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "eth_chainId", params: [] }) });
+      const res = await fetch(url, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "eth_chainId", params: [] }),
+      });
       if (res.ok) return;
     } catch {
       /* not up yet */
@@ -51,7 +55,9 @@ async function waitForRpc(url: string, child: ChildProcess, timeoutMs = 15_000):
 export async function installUsdc(rpcUrl: string, payerIndexes = [1, 2, 3, 4, 5, 6, 7, 8, 9]): Promise<void> {
   const test = createTestClient({ chain: CHAIN, mode: "anvil", transport: http(rpcUrl) });
   await test.setCode({ address: USDC_ADDRESS, bytecode: TOKEN_RUNTIME_BYTECODE });
-  const wallet = createWalletClient({ account: mnemonicToAccount(ANVIL_MNEMONIC, { addressIndex: 0 }), chain: CHAIN, transport: http(rpcUrl) }).extend(publicActions);
+  const wallet = createWalletClient({ account: mnemonicToAccount(ANVIL_MNEMONIC, { addressIndex: 0 }), chain: CHAIN, transport: http(rpcUrl) }).extend(
+    publicActions,
+  );
   const amount = parseUnits(PAYER_FUNDING_USDC, 6);
   let nonce = await wallet.getTransactionCount({ address: wallet.account.address, blockTag: "pending" });
   const hashes: Hex[] = [];
@@ -70,9 +76,13 @@ export async function startLocalChain(opts: { log: (line: string) => void; port?
   // otherwise 8545 if free, else any free port.
   const pinned = process.env.LOCAL_CHAIN_PORT ? Number(process.env.LOCAL_CHAIN_PORT) : undefined;
   const port = pinned ?? (await freePort(opts.port ?? 8545));
-  const child = spawn(anvilBinary(), ["--chain-id", String(CHAIN_ID), "--port", String(port), "--host", "127.0.0.1", "--silent", "--mnemonic", ANVIL_MNEMONIC, "--accounts", "11"], {
-    stdio: ["ignore", "ignore", "pipe"],
-  });
+  const child = spawn(
+    anvilBinary(),
+    ["--chain-id", String(CHAIN_ID), "--port", String(port), "--host", "127.0.0.1", "--silent", "--mnemonic", ANVIL_MNEMONIC, "--accounts", "11"],
+    {
+      stdio: ["ignore", "ignore", "pipe"],
+    },
+  );
   child.stderr?.on("data", (d: Buffer) => opts.log(`anvil: ${d.toString().trim()}`));
   const rpcUrl = `http://127.0.0.1:${port}`;
   const stop = async () => {

@@ -19,19 +19,15 @@ function loadOrCreateSecrets(dataDir: string, fixed?: Partial<Secrets>): Secrets
   const existing: Partial<Secrets> = fs.existsSync(file) ? JSON.parse(fs.readFileSync(file, "utf8")) : {};
   const secrets: Secrets = {
     APP_SECRET: fixed?.APP_SECRET ?? process.env.APP_SECRET ?? existing.APP_SECRET ?? randomBytes(32).toString("base64url"),
-    MARKET_UPSTREAM_SECRET: fixed?.MARKET_UPSTREAM_SECRET ?? process.env.MARKET_UPSTREAM_SECRET ?? existing.MARKET_UPSTREAM_SECRET ?? randomBytes(24).toString("base64url"),
+    MARKET_UPSTREAM_SECRET:
+      fixed?.MARKET_UPSTREAM_SECRET ?? process.env.MARKET_UPSTREAM_SECRET ?? existing.MARKET_UPSTREAM_SECRET ?? randomBytes(24).toString("base64url"),
   };
   fs.mkdirSync(dataDir, { recursive: true });
   fs.writeFileSync(file, JSON.stringify(secrets, null, 2), { mode: 0o600 });
   return secrets;
 }
 
-export async function startStack(opts: {
-  dataDir: string;
-  persistent: boolean;
-  log: (line: string) => void;
-  secrets?: Partial<Secrets>;
-}): Promise<Stack> {
+export async function startStack(opts: { dataDir: string; persistent: boolean; log: (line: string) => void; secrets?: Partial<Secrets> }): Promise<Stack> {
   const { log } = opts;
   const stops: (() => Promise<void>)[] = [];
   const summary: string[] = [];
@@ -43,7 +39,13 @@ export async function startStack(opts: {
     log(`database: using DATABASE_URL (${databaseUrl.replace(/\/\/[^@]*@/, "//***@")})`);
   } else {
     const t0 = Date.now();
-    const pg = await startEmbeddedPostgres({ dataDir: path.join(opts.dataDir, "pg"), database: "storefront", persistent: opts.persistent, fast: !opts.persistent, log });
+    const pg = await startEmbeddedPostgres({
+      dataDir: path.join(opts.dataDir, "pg"),
+      database: "storefront",
+      persistent: opts.persistent,
+      fast: !opts.persistent,
+      log,
+    });
     databaseUrl = pg.url;
     stops.push(pg.stop);
     log(`database: embedded PostgreSQL on 127.0.0.1:${pg.port} (${Date.now() - t0} ms)`);

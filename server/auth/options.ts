@@ -5,7 +5,7 @@ import type { NextAuthOptions } from "next-auth";
 import CredentialsProvider from "next-auth/providers/credentials";
 import { env } from "../env";
 import { deriveKey } from "../lib/derive-key";
-import { humanEmailProvider } from "../identity/human-provider";
+import { humanEmailProvider } from "./human-provider";
 import { authenticateSeller } from "./authenticate-seller";
 
 export type SessionKind = "seller" | "human";

@@ -2,7 +2,10 @@ import { randomBytes, scrypt as scryptCb, timingSafeEqual } from "node:crypto";
 import { promisify } from "node:util";
 
 const scrypt = promisify(scryptCb) as (pw: string, salt: Buffer, keylen: number, opts: { N: number; r: number; p: number }) => Promise<Buffer>;
-const N = 16384, R = 8, P = 1, KEYLEN = 32;
+const N = 16384,
+  R = 8,
+  P = 1,
+  KEYLEN = 32;
 
 /** scrypt$N$r$p$salt$hash, all parameters stored so they can be raised later. */
 export async function hashPassword(password: string): Promise<string> {

@@ -36,8 +36,6 @@ export async function loadCatalogRows(sellerId: string) {
   });
 }
 
-export type CatalogRows = NonNullable<Awaited<ReturnType<typeof loadCatalogRows>>>;
-
 /**
  * Change a meter's per-request price. One transaction: the price (guarded by the seller, so another seller's
  * meter id matches nothing), the audit row, and the catalog version bump that makes every instance reload.

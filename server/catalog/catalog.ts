@@ -1,7 +1,7 @@
 // The catalog as the rest of the app sees it: plain objects, prices as BigInt micros, cached per
 // (seller, catalogVersion). Any catalog change bumps the version in its own transaction, so a cached
 // copy is never served after a change, on this instance or any other.
-import { AppError } from "../http/errors";
+import { AppError } from "../errors";
 import { loadCatalogRows, type SellerRow } from "./catalog.queries";
 
 export type CatalogMeter = { id: string; key: string; title: string; unit: string; includedUnits: number; priceMicros: bigint | null; priceId: string | null };
@@ -73,7 +73,14 @@ export async function getCatalog(seller: SellerRow): Promise<Catalog> {
     priceMicros: m.price?.amountMicros ?? null,
     priceId: m.price?.id ?? null,
   }));
-  const services: CatalogService[] = rows.services.map((s) => ({ id: s.id, slug: s.slug, title: s.title, description: s.description, upstreamUrl: s.upstreamUrl, status: s.status }));
+  const services: CatalogService[] = rows.services.map((s) => ({
+    id: s.id,
+    slug: s.slug,
+    title: s.title,
+    description: s.description,
+    upstreamUrl: s.upstreamUrl,
+    status: s.status,
+  }));
   const operations: CatalogOperation[] = rows.operations.map((o) => ({
     id: o.id,
     key: o.key,

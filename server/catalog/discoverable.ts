@@ -49,7 +49,12 @@ export function listDiscoverable(catalog: Catalog): DiscoverableOperation[] {
 /** Does a concrete request path (or a template) address this operation's path template? */
 export function pathMatches(template: string, candidate: string): boolean {
   if (candidate === template) return true;
-  const re = new RegExp(`^${template.replace(/[.*+?^$()|[\]\\]/g, "\\$&").replace(/\\?\{[^}]+\\?\}/g, "[^/]+").replace(/\{[^}]+\}/g, "[^/]+")}$`);
+  const re = new RegExp(
+    `^${template
+      .replace(/[.*+?^$()|[\]\\]/g, "\\$&")
+      .replace(/\\?\{[^}]+\\?\}/g, "[^/]+")
+      .replace(/\{[^}]+\}/g, "[^/]+")}$`,
+  );
   if (re.test(candidate)) return true;
   // A prefix such as /api/v1/archive selects the archive operations.
   const prefix = candidate.endsWith("/") ? candidate : `${candidate}/`;

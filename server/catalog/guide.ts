@@ -32,7 +32,9 @@ export function buildGuide(catalog: Catalog, goal: string, origin: string): Guid
       ? [
           `Call ${top.method} ${origin}${top.path} without payment to get a 402 with a signed challenge.`,
           "Pay it with x402 (USDC on Base, eip155:8453) or MPP and retry the same request with the proof attached.",
-          cardEligible(top.meter!.priceMicros) ? "Or pay by card: POST {checkout:true} to card.payUrl, poll card.statusUrl, retry with svc-payment-id." : "Card payments start at $0.50 per call; this call is below it, so use a wallet.",
+          cardEligible(top.meter!.priceMicros)
+            ? "Or pay by card: POST {checkout:true} to card.payUrl, poll card.statusUrl, retry with svc-payment-id."
+            : "Card payments start at $0.50 per call; this call is below it, so use a wallet.",
           `Full description: ${origin}/openapi.json?q=${encodeURIComponent(goal.slice(0, 100))}`,
         ]
       : [`Nothing in this storefront matches; browse ${origin}/services or ${origin}/openapi.json.`],

@@ -5,7 +5,6 @@ import { NETWORK, USDC_ADDRESS } from "../chain/config";
 import { CARD_MINIMUM_MICROS, microsToCents, microsToUsd } from "../lib/money";
 import type { Catalog } from "./catalog";
 
-
 export function buildManifest(catalog: Catalog, origin: string) {
   const liveServices = catalog.services.filter((s) => s.status === "live");
   const ops = catalog.operations.filter((o) => o.service.status === "live");

@@ -2,7 +2,7 @@
 // contracts (the same schemas that validate requests and responses), priced from the live catalog.
 import { z } from "zod";
 import { PLATFORM_SERVICE } from "../contracts/platform";
-import { AppError, invalidParameter } from "../http/errors";
+import { AppError, invalidParameter } from "../errors";
 import { cardEligible, microsToUsd } from "../lib/money";
 import type { Catalog } from "./catalog";
 import { listDiscoverable, pathMatches, type DiscoverableOperation } from "./discoverable";
@@ -24,7 +24,8 @@ export function parseOpenApiFilters(params: URLSearchParams): OpenApiFilters {
   const q = one("q");
   if (q !== undefined && q.length > MAX_Q) throw invalidParameter("q", `q must be at most ${MAX_Q} characters`);
   const path = one("path");
-  if (path !== undefined && (path.length > 300 || !path.startsWith("/"))) throw invalidParameter("path", "path must start with / and be at most 300 characters");
+  if (path !== undefined && (path.length > 300 || !path.startsWith("/")))
+    throw invalidParameter("path", "path must start with / and be at most 300 characters");
   const method = one("method")?.toUpperCase();
   if (method !== undefined && !METHODS.includes(method)) throw invalidParameter("method", `method must be one of ${METHODS.join(", ")}`);
   const service = one("service");
@@ -51,7 +52,10 @@ function parametersOf(op: DiscoverableOperation): unknown[] {
   const c = op.contract;
   if (!c) return Array.isArray(op.storedParameters) ? op.storedParameters : [];
   const out: unknown[] = [];
-  for (const [where, obj] of [["path", c.pathParams], ["query", c.query]] as const) {
+  for (const [where, obj] of [
+    ["path", c.pathParams],
+    ["query", c.query],
+  ] as const) {
     if (!obj) continue;
     for (const [name, s] of Object.entries(obj.shape) as [string, z.ZodType][]) {
       const schema = schemaOf(s);
@@ -73,7 +77,11 @@ function searchText(op: DiscoverableOperation): string {
   const c = op.contract;
   const params = [c?.pathParams, c?.query]
     .filter(Boolean)
-    .flatMap((o) => Object.entries(o!.shape).map(([n, s]) => `${n} ${(z.toJSONSchema(s as z.ZodType, { io: "output", unrepresentable: "any" }) as { description?: string }).description ?? ""}`));
+    .flatMap((o) =>
+      Object.entries(o!.shape).map(
+        ([n, s]) => `${n} ${(z.toJSONSchema(s as z.ZodType, { io: "output", unrepresentable: "any" }) as { description?: string }).description ?? ""}`,
+      ),
+    );
   return params.join(" ");
 }
 
@@ -112,7 +120,8 @@ function paymentInfo(op: DiscoverableOperation) {
     intent: "charge",
     unit: "request",
     includedUnits: op.meter.includedUnits,
-    protocols: op.meter.priceMicros > 0n ? ["x402", "mpp", ...(cardEligible(op.meter.priceMicros) ? ["card"] : [])] : op.key === "advisor_quote" ? ["x402", "mpp"] : [],
+    protocols:
+      op.meter.priceMicros > 0n ? ["x402", "mpp", ...(cardEligible(op.meter.priceMicros) ? ["card"] : [])] : op.key === "advisor_quote" ? ["x402", "mpp"] : [],
   };
 }
 
@@ -135,7 +144,12 @@ function operationObject(op: DiscoverableOperation, score?: number) {
   }
   if (op.path.includes("{")) responses["404"] = errorRef("Not found (unknown ticker, feed, plan, ...)");
   const body = c?.body
-    ? { requestBody: { required: true, content: { [op.key === "oauth_token" ? "application/x-www-form-urlencoded" : "application/json"]: { schema: schemaOf(c.body, "input") } } } }
+    ? {
+        requestBody: {
+          required: true,
+          content: { [op.key === "oauth_token" ? "application/x-www-form-urlencoded" : "application/json"]: { schema: schemaOf(c.body, "input") } },
+        },
+      }
     : {};
   return {
     operationId: op.key,
@@ -160,10 +174,7 @@ function pageUrl(base: string, params: URLSearchParams, page: number): string {
 
 export type OpenApiResult = { document: Record<string, unknown>; nextUrl: string | null; prevUrl: string | null };
 
-export function buildOpenApi(
-  catalog: Catalog,
-  opts: { origin: string; selfPath: string; params: URLSearchParams; restrictService?: string },
-): OpenApiResult {
+export function buildOpenApi(catalog: Catalog, opts: { origin: string; selfPath: string; params: URLSearchParams; restrictService?: string }): OpenApiResult {
   const filters = parseOpenApiFilters(opts.params);
   const all = listDiscoverable(catalog);
   const knownServices = new Set([...catalog.services.filter((s) => s.status === "live").map((s) => s.slug), PLATFORM_SERVICE.slug]);
@@ -241,7 +252,12 @@ export function buildOpenApi(
       securitySchemes: {
         x402: { type: "apiKey", in: "header", name: "X-PAYMENT", description: "x402 payment payload (base64 JSON); v2 clients send PAYMENT-SIGNATURE." },
         mpp: { type: "http", scheme: "Payment", description: "Machine Payments Protocol credential." },
-        agentBearer: { type: "http", scheme: "bearer", bearerFormat: "JWT", description: "Agent access token from /oauth2/token (SVC-Agent-Authorization on MPP)." },
+        agentBearer: {
+          type: "http",
+          scheme: "bearer",
+          bearerFormat: "JWT",
+          description: "Agent access token from /oauth2/token (SVC-Agent-Authorization on MPP).",
+        },
       },
     },
   };

@@ -2,7 +2,17 @@ import { describe, expect, it } from "vitest";
 import type { CatalogPlan } from "./catalog";
 import { checkPurchaseAmount } from "./plan-purchase";
 
-const credit: CatalogPlan = { id: "pln_1", slug: "c", name: "C", description: "", kind: "credit", minimumMicros: 5_000_000n, maximumMicros: 500_000_000n, cardMinimumMicros: 500_000n, meterKeys: [] };
+const credit: CatalogPlan = {
+  id: "pln_1",
+  slug: "c",
+  name: "C",
+  description: "",
+  kind: "credit",
+  minimumMicros: 5_000_000n,
+  maximumMicros: 500_000_000n,
+  cardMinimumMicros: 500_000n,
+  meterKeys: [],
+};
 const payg: CatalogPlan = { ...credit, id: "pln_2", kind: "payg", minimumMicros: null, maximumMicros: null, cardMinimumMicros: null };
 
 describe("plan purchase amount rules (SERVICE.md part 7)", () => {

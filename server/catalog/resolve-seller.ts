@@ -1,4 +1,4 @@
-import { AppError } from "../http/errors";
+import { AppError } from "../errors";
 import { findSellerByHost, type SellerRow } from "./catalog.queries";
 
 /** Host header -> host name without port, lower case. IPv6 literals keep their brackets. */

@@ -2,9 +2,27 @@ import { describe, expect, it } from "vitest";
 import { rankDocuments, tokenize } from "./search";
 
 const docs = [
-  { id: "aggregates", fields: [{ text: "/api/v1/aggregates/{ticker} OHLCV price bars for a US-listed ticker", weight: 3 }, { text: "stock price history", weight: 1 }] },
-  { id: "rates", fields: [{ text: "/api/v1/avg-interest-rates Average interest rates on US Treasury debt", weight: 3 }, { text: "treasury interest macro", weight: 1 }] },
-  { id: "backtest", fields: [{ text: "/api/v1/backtest/{ticker} Strategy backtest with a PNG report", weight: 3 }, { text: "sma rsi interest in strategies", weight: 1 }] },
+  {
+    id: "aggregates",
+    fields: [
+      { text: "/api/v1/aggregates/{ticker} OHLCV price bars for a US-listed ticker", weight: 3 },
+      { text: "stock price history", weight: 1 },
+    ],
+  },
+  {
+    id: "rates",
+    fields: [
+      { text: "/api/v1/avg-interest-rates Average interest rates on US Treasury debt", weight: 3 },
+      { text: "treasury interest macro", weight: 1 },
+    ],
+  },
+  {
+    id: "backtest",
+    fields: [
+      { text: "/api/v1/backtest/{ticker} Strategy backtest with a PNG report", weight: 3 },
+      { text: "sma rsi interest in strategies", weight: 1 },
+    ],
+  },
 ];
 
 describe("search", () => {

@@ -3,7 +3,34 @@
 
 export type SearchDoc = { id: string; fields: { text: string; weight: number }[] };
 
-const STOP = new Set(["a", "an", "and", "the", "of", "for", "to", "in", "on", "by", "with", "or", "is", "it", "as", "at", "be", "me", "my", "i", "get", "what", "how", "this", "that", "from"]);
+const STOP = new Set([
+  "a",
+  "an",
+  "and",
+  "the",
+  "of",
+  "for",
+  "to",
+  "in",
+  "on",
+  "by",
+  "with",
+  "or",
+  "is",
+  "it",
+  "as",
+  "at",
+  "be",
+  "me",
+  "my",
+  "i",
+  "get",
+  "what",
+  "how",
+  "this",
+  "that",
+  "from",
+]);
 
 /** Lower-case word tokens with light stemming (plural and -ing/-ed endings), stop words removed. */
 export function tokenize(text: string): string[] {

@@ -13,4 +13,3 @@ export const NETWORK_V1 = "base" as const;
 export const USDC_ADDRESS: Address = "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913";
 /** EIP-712 domain of USDC on Base mainnet (Base Sepolia uses name "USDC"). */
 export const USDC_DOMAIN = { name: "USD Coin", version: "2" } as const;
-export const USDC_DECIMALS = 6;

@@ -26,7 +26,14 @@ export async function signedByFrom(authorization: TransferAuthorization, signatu
     domain: { name: USDC_DOMAIN.name, version: USDC_DOMAIN.version, chainId: CHAIN_ID, verifyingContract: USDC_ADDRESS },
     types: TRANSFER_WITH_AUTHORIZATION_TYPES,
     primaryType: "TransferWithAuthorization",
-    message: { from: getAddress(a.from), to: getAddress(a.to), value: BigInt(a.value), validAfter: BigInt(a.validAfter), validBefore: BigInt(a.validBefore), nonce: a.nonce as Hex },
+    message: {
+      from: getAddress(a.from),
+      to: getAddress(a.to),
+      value: BigInt(a.value),
+      validAfter: BigInt(a.validAfter),
+      validBefore: BigInt(a.validBefore),
+      nonce: a.nonce as Hex,
+    },
     signature: signature as Hex,
   }).catch(() => false);
 }

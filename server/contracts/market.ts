@@ -48,7 +48,11 @@ export const ARCHIVE_RANGE_DEFAULT_LIMIT = 90;
 export const archiveFeedPath = z.object({
   feed: z.string().regex(/^[a-z0-9][a-z0-9_\-]{0,63}$/, "must be a feed name from the archive catalog"),
 });
-const archiveEntity = z.string().min(1).max(64).regex(/^[A-Za-z0-9._\-:]+$/, "must be an entity name from the archive catalog");
+const archiveEntity = z
+  .string()
+  .min(1)
+  .max(64)
+  .regex(/^[A-Za-z0-9._\-:]+$/, "must be an entity name from the archive catalog");
 
 export const archiveCatalogQuery = z.object({});
 export const archiveDayQuery = z.object({
@@ -204,7 +208,10 @@ export const basisRow = z.object({
   perp_funding_apr_percent: z.number().nullable().meta({ description: "Hourly funding rate x 24 x 365 x 100." }),
   basis_percent: z.number().nullable().meta({ description: "(perp_mark - equity_price) / equity_price x 100." }),
   basis_absolute: z.number().nullable().meta({ description: "perp_mark - equity_price, USD." }),
-  basis_vs_prev_close_percent: z.number().nullable().meta({ description: "Perp mark against the previous official close: the implied overnight move while the US market is shut." }),
+  basis_vs_prev_close_percent: z
+    .number()
+    .nullable()
+    .meta({ description: "Perp mark against the previous official close: the implied overnight move while the US market is shut." }),
   direction: z.enum(["premium", "discount", "flat", "unknown"]).meta({ description: "flat within +/-0.05%; unknown when not comparable." }),
   comparable: z.boolean(),
   excluded_reason: z.string().nullable().meta({ description: "Why the row is not comparable: no_equity_quote or no_perp_mark; null when comparable." }),
@@ -220,7 +227,9 @@ export const basisResponse = z.object({
   method: z.string(),
   count: z.number(),
   rows: z.array(basisRow),
-  sections: z.array(z.object({ title: z.string(), tickers: z.array(z.string()) })).meta({ description: "Tickers of the returned rows grouped as premium, discount, flat and not_comparable." }),
+  sections: z
+    .array(z.object({ title: z.string(), tickers: z.array(z.string()) }))
+    .meta({ description: "Tickers of the returned rows grouped as premium, discount, flat and not_comparable." }),
   note: z.string().nullable().meta({ description: "Data provenance caveats (for example the embedded snapshot); null for live data." }),
   total_available: z.number().meta({ description: "US stock perpetuals found before limit and min_basis." }),
 });

@@ -25,7 +25,11 @@ export const advisorGuideQuery = z.object({
 });
 export const advisorQuoteBody = z.object({
   goal: z.string().min(1).max(500),
-  budget_usd: z.string().regex(/^\d{1,9}(\.\d{1,6})?$/).optional().meta({ description: "Known budget, decimal USD." }),
+  budget_usd: z
+    .string()
+    .regex(/^\d{1,9}(\.\d{1,6})?$/)
+    .optional()
+    .meta({ description: "Known budget, decimal USD." }),
   requirements: z.array(z.string().max(200)).max(20).optional(),
 });
 export const advisorGuideResponse = z.object({

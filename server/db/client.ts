@@ -1,8 +1,8 @@
 // The one Prisma client of the process. Only *.queries.ts files (and seeds/factories) import it.
+import "server-only";
 import { PrismaPg } from "@prisma/adapter-pg";
 import { PrismaClient } from "./generated/client";
 
-export type Db = PrismaClient;
 export type { Prisma } from "./generated/client";
 
 const globalForDb = globalThis as unknown as { __db?: PrismaClient };

@@ -8,7 +8,16 @@ import { anvilAddress } from "../../scripts/lib/local-chain";
 import { USDC_ADDRESS } from "../chain/config";
 import { db } from "../db/client";
 import { withEnvForTests } from "../env";
-import { callGateway, createGatewaySeller, officialX402Client, payChallenge, serveRoutes, startChainForTests, startFakeUpstream, usdcBalance } from "./test-support";
+import {
+  callGateway,
+  createGatewaySeller,
+  officialX402Client,
+  payChallenge,
+  serveRoutes,
+  startChainForTests,
+  startFakeUpstream,
+  usdcBalance,
+} from "../testing/gateway";
 
 let chain: Awaited<ReturnType<typeof startChainForTests>>;
 let upstream: Awaited<ReturnType<typeof startFakeUpstream>>;
@@ -49,15 +58,36 @@ describe("402 challenge", () => {
     expect(res.headers.get("access-control-expose-headers")).toContain("PAYMENT-REQUIRED");
     const body = await res.json();
     expect(body.error).toBe("payment_required");
-    expect(body.payment).toMatchObject({ amount: "0.020000", currency: "USD", method: "GET", path: "/api/v1/aggregates/AAPL", operation: "aggregates", meter: "aggregates" });
+    expect(body.payment).toMatchObject({
+      amount: "0.020000",
+      currency: "USD",
+      method: "GET",
+      path: "/api/v1/aggregates/AAPL",
+      operation: "aggregates",
+      meter: "aggregates",
+    });
     expect(body.payment.id).toMatch(/^pay_/);
     expect(Date.parse(body.payment.expires_at)).toBeGreaterThan(Date.now());
     expect(body.card).toBeUndefined(); // $0.02 is under the $0.50 card floor
     expect(body.x402Version).toBe(1);
-    expect(body.accepts[0]).toMatchObject({ scheme: "exact", network: "eip155:8453", asset: USDC_ADDRESS, payTo: PAY_TO, maxAmountRequired: "20000", extra: { name: "USD Coin", version: "2" } });
+    expect(body.accepts[0]).toMatchObject({
+      scheme: "exact",
+      network: "eip155:8453",
+      asset: USDC_ADDRESS,
+      payTo: PAY_TO,
+      maxAmountRequired: "20000",
+      extra: { name: "USD Coin", version: "2" },
+    });
     const v2 = decodePaymentRequiredHeader(res.headers.get("payment-required")!);
     expect(v2.x402Version).toBe(2);
-    expect(v2.accepts[0]).toMatchObject({ scheme: "exact", network: "eip155:8453", asset: USDC_ADDRESS, amount: "20000", payTo: PAY_TO, extra: { name: "USD Coin", version: "2", paymentId: body.payment.id } });
+    expect(v2.accepts[0]).toMatchObject({
+      scheme: "exact",
+      network: "eip155:8453",
+      asset: USDC_ADDRESS,
+      amount: "20000",
+      payTo: PAY_TO,
+      extra: { name: "USD Coin", version: "2", paymentId: body.payment.id },
+    });
     expect(upstream.state.calls).toBe(0);
   });
 
@@ -86,6 +116,14 @@ describe("402 challenge", () => {
     const res = await call(AAPL, { host: s.host });
     expect(res.status).toBe(409);
     expect((await res.json()).error).toBe("signing_secret_required");
+  });
+
+  it("answers 409 payout_address_required for a seller without a payout address, before any challenge", async () => {
+    const s = await createGatewaySeller(upstream.url, { payTo: null });
+    const res = await call(AAPL, { host: s.host });
+    expect(res.status).toBe(409);
+    expect(await res.json()).toMatchObject({ error: "payout_address_required" });
+    expect(upstream.state.calls).toBe(0);
   });
 });
 
@@ -172,7 +210,7 @@ describe("paying with x402", () => {
     const calls = upstream.state.calls;
     const res = await call(AAPL, { headers: { "X-PAYMENT": "bm90LWpzb24=" } });
     expect(res.status).toBe(402);
-    expect((await res.json())).toMatchObject({ error: "payment_invalid", reason: "malformed_payment" });
+    expect(await res.json()).toMatchObject({ error: "payment_invalid", reason: "malformed_payment" });
     expect(upstream.state.calls).toBe(calls);
   });
 });

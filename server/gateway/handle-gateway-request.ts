@@ -5,8 +5,8 @@ import { matchOperation, type Catalog, type CatalogOperation } from "../catalog/
 import type { SellerRow } from "../catalog/catalog.queries";
 import { OPERATION_CONTRACTS } from "../contracts/operations";
 import { env } from "../env";
-import { AppError } from "../http/errors";
-import { parseQuery, parseWith } from "../http/parse";
+import { AppError } from "../errors";
+import { parseQuery, parseWith } from "../validation";
 import { json } from "../http/respond";
 import type { RouteContext } from "../http/route";
 import { microsToUsd } from "../lib/money";
@@ -85,13 +85,18 @@ export async function handleGatewayRequest(ctx: RouteContext): Promise<Response>
   const { op } = matched;
   const price = op.meter?.priceMicros ?? null;
   if (price === null)
-    throw new AppError("plan_required", { reason: "access_not_found", detail: "this operation has no per-request price and no plan covers it", extra: { plans: [], meters: op.meter ? [op.meter.key] : [] } });
+    throw new AppError("plan_required", {
+      reason: "access_not_found",
+      detail: "this operation has no per-request price and no plan covers it",
+      extra: { plans: [], meters: op.meter ? [op.meter.key] : [] },
+    });
   if (!seller.signingSecret) throw new AppError("signing_secret_required", { detail: "the seller has not finished setup (no signing secret)" });
   if (price === 0n) {
     await enforceRateLimits({ sellerId: seller.id });
     return serveFree(ctx, seller, matched);
   }
-  if (!seller.payToAddress) throw new AppError("signing_secret_required", { detail: "the seller has not finished setup (no payout address)" });
+  if (!seller.payToAddress)
+    throw new AppError("payout_address_required", { detail: "the seller has not finished setup (no payout address to receive payments)" });
 
   const proofHeader = readProofHeader(ctx.req.headers);
   await enforceRateLimits({ sellerId: seller.id, payer: () => rateLimitedPayer(proofHeader) });
@@ -187,7 +192,13 @@ export async function handleGatewayRequest(ctx: RouteContext): Promise<Response>
 }
 
 async function serveFree(ctx: RouteContext, seller: SellerRow, m: Matched): Promise<Response> {
-  const upstream = await proxyUpstream({ url: upstreamUrl(m.op, m.pathParams, ctx.url.search), method: m.method, signingSecret: seller.signingSecret!, requestHeaders: ctx.req.headers, origin: ctx.origin });
+  const upstream = await proxyUpstream({
+    url: upstreamUrl(m.op, m.pathParams, ctx.url.search),
+    method: m.method,
+    signingSecret: seller.signingSecret!,
+    requestHeaders: ctx.req.headers,
+    origin: ctx.origin,
+  });
   if (upstream.type === "timeout") throw new AppError("upstream_timeout", { detail: "the upstream did not answer in time" });
   if (upstream.type === "unreachable") throw new AppError("upstream_unavailable", { detail: "the upstream could not be reached" });
   return passThrough(upstream, { "svc-billing": billing({ status: "free", operation: m.op.key, amount_usd: "0.000000" }) }, false);

@@ -6,11 +6,33 @@ import { env } from "../env";
 import { signUpstreamRequest } from "../upstream-auth/signature";
 
 /** RFC 9110 section 7.6.1 connection-specific headers, plus what the fetch layer rewrites itself. */
-const HOP_BY_HOP = new Set(["connection", "keep-alive", "proxy-authenticate", "proxy-authorization", "te", "trailer", "transfer-encoding", "upgrade", "proxy-connection", "content-length", "content-encoding", "host"]);
+const HOP_BY_HOP = new Set([
+  "connection",
+  "keep-alive",
+  "proxy-authenticate",
+  "proxy-authorization",
+  "te",
+  "trailer",
+  "transfer-encoding",
+  "upgrade",
+  "proxy-connection",
+  "content-length",
+  "content-encoding",
+  "host",
+]);
 /** Request headers worth passing on; everything else (payment proofs, credentials, cookies) stays here. */
 const FORWARDED_REQUEST_HEADERS = ["accept", "accept-language", "user-agent", "x-request-id", "if-none-match"];
 /** Response headers that are ours to set, never the upstream's. */
-const DROPPED_RESPONSE_HEADERS = new Set(["svc-usage", "set-cookie", "payment-response", "x-payment-response", "payment-required", "svc-billing", "access-control-allow-origin", "access-control-expose-headers"]);
+const DROPPED_RESPONSE_HEADERS = new Set([
+  "svc-usage",
+  "set-cookie",
+  "payment-response",
+  "x-payment-response",
+  "payment-required",
+  "svc-billing",
+  "access-control-allow-origin",
+  "access-control-expose-headers",
+]);
 
 export type UpstreamResult =
   | { type: "response"; status: number; headers: Headers; body: ArrayBuffer; usageHeader: string | null; ms: number }
@@ -41,7 +63,8 @@ export async function proxyUpstream(opts: {
   const origin = new URL(opts.origin);
   headers.set("x-forwarded-host", origin.host);
   headers.set("x-forwarded-proto", origin.protocol.replace(":", ""));
-  for (const [k, v] of Object.entries(signUpstreamRequest(opts.signingSecret, { method: opts.method, path: opts.url.pathname, query: opts.url.searchParams }))) headers.set(k, v);
+  for (const [k, v] of Object.entries(signUpstreamRequest(opts.signingSecret, { method: opts.method, path: opts.url.pathname, query: opts.url.searchParams })))
+    headers.set(k, v);
   try {
     const res = await fetch(opts.url, {
       method: opts.method,

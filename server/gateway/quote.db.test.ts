@@ -8,7 +8,7 @@ import * as payRoute from "../../app/payments/[id]/pay/route";
 import * as quoteRoute from "../../app/vendor/agent/quote/route";
 import * as gatewayRoute from "../../app/api/v1/[...path]/route";
 import { anvilAddress, anvilPrivateKey } from "../../scripts/lib/local-chain";
-import { createGatewaySeller } from "./test-support";
+import { createGatewaySeller } from "../testing/gateway";
 
 let seller: Awaited<ReturnType<typeof createGatewaySeller>>;
 
@@ -16,14 +16,25 @@ beforeAll(async () => {
   seller = await createGatewaySeller("http://127.0.0.1:9", { signingSecret: "secret-for-quote-tests-0123" });
 });
 
-function quote(headers: Record<string, string> = {}) {
+function quote(headers: Record<string, string> = {}, host = seller.host) {
   return quoteRoute.POST(
-    new Request(`http://${seller.host}/vendor/agent/quote`, { method: "POST", headers: { host: seller.host, "content-type": "application/json", ...headers }, body: JSON.stringify({ goal: "daily AAPL bars for 2017" }) }),
+    new Request(`http://${host}/vendor/agent/quote`, {
+      method: "POST",
+      headers: { host, "content-type": "application/json", ...headers },
+      body: JSON.stringify({ goal: "daily AAPL bars for 2017" }),
+    }),
     { params: Promise.resolve({}) },
   );
 }
 
 describe("POST /vendor/agent/quote", () => {
+  it("answers 409 payout_address_required when the seller has no payout address to bind the proof to", async () => {
+    const s = await createGatewaySeller("http://127.0.0.1:9", { payTo: null });
+    const res = await quote({}, s.host);
+    expect(res.status).toBe(409);
+    expect((await res.json()).error).toBe("payout_address_required");
+  });
+
   it("asks for a $0 wallet proof, then returns the guide for the signing wallet without charging", async () => {
     const first = await quote();
     expect(first.status).toBe(402);
@@ -58,15 +69,21 @@ describe("POST /vendor/agent/quote", () => {
 
 describe("payment status and card checkout", () => {
   it("statusUrl reports the payment; payUrl answers 501 not_implemented; unknown ids are payment_unknown", async () => {
-    const challenge = await gatewayRoute.GET(new Request(`http://${seller.host}/api/v1/backtest/AAPL`, { headers: { host: seller.host } }), { params: Promise.resolve({}) });
+    const challenge = await gatewayRoute.GET(new Request(`http://${seller.host}/api/v1/backtest/AAPL`, { headers: { host: seller.host } }), {
+      params: Promise.resolve({}),
+    });
     const { payment, card } = await challenge.json();
     const status = await statusRoute.GET(new Request(card.statusUrl, { headers: { host: seller.host } }), { params: Promise.resolve({ id: payment.id }) });
     expect(status.status).toBe(200);
     expect(await status.json()).toMatchObject({ id: payment.id, status: "challenged", complete: false, amount: "0.500000", operation: "backtest" });
-    const pay = await payRoute.POST(new Request(card.payUrl, { method: "POST", headers: { host: seller.host } }), { params: Promise.resolve({ id: payment.id }) });
+    const pay = await payRoute.POST(new Request(card.payUrl, { method: "POST", headers: { host: seller.host } }), {
+      params: Promise.resolve({ id: payment.id }),
+    });
     expect(pay.status).toBe(501);
     expect((await pay.json()).error).toBe("not_implemented");
-    const unknown = await statusRoute.GET(new Request(`http://${seller.host}/payments/pay_nope`, { headers: { host: seller.host } }), { params: Promise.resolve({ id: "pay_nope" }) });
+    const unknown = await statusRoute.GET(new Request(`http://${seller.host}/payments/pay_nope`, { headers: { host: seller.host } }), {
+      params: Promise.resolve({ id: "pay_nope" }),
+    });
     expect(unknown.status).toBe(404);
     expect((await unknown.json()).error).toBe("payment_unknown");
   });

@@ -2,7 +2,7 @@
 // (fixed one-minute windows). Over the limit: 429 rate_limit_exceeded with `retry_after` seconds and a
 // Retry-After header.
 import { env } from "../env";
-import { AppError } from "../http/errors";
+import { AppError } from "../errors";
 import { hitWindows } from "./rate-limit.queries";
 
 const WINDOW_MS = 60_000;
@@ -21,7 +21,10 @@ export async function enforceRateLimits(opts: { sellerId: string; payer?: () => 
   if (payer) limits.push({ key: `payer:${opts.sellerId}:${payer.toLowerCase()}`, limit: e.RATE_LIMIT_PAYER_PER_MINUTE, scope: "payer" });
   if (!limits.length) return;
   const windowStart = Math.floor(now / WINDOW_MS) * WINDOW_MS;
-  const counts = await hitWindows(limits.map((l) => l.key), new Date(windowStart));
+  const counts = await hitWindows(
+    limits.map((l) => l.key),
+    new Date(windowStart),
+  );
   const over = limits.find((l) => (counts.get(l.key) ?? 0) > l.limit);
   if (!over) return;
   const retryAfter = Math.max(1, Math.ceil((windowStart + WINDOW_MS - now) / 1000));

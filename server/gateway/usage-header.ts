@@ -20,7 +20,8 @@ export function parseUsageHeader(value: string | null, meters: CatalogMeter[], o
   const items = value.split(",").map((s) => s.trim());
   for (const item of items) {
     const m = ITEM.exec(item);
-    if (!m || Number(m[2]) < 1 || units.has(m[1]!)) return { type: "error", code: "invalid_usage_header", detail: `cannot parse ${USAGE_HEADER} item "${item.slice(0, 80)}"` };
+    if (!m || Number(m[2]) < 1 || units.has(m[1]!))
+      return { type: "error", code: "invalid_usage_header", detail: `cannot parse ${USAGE_HEADER} item "${item.slice(0, 80)}"` };
     units.set(m[1]!, Number(m[2]));
   }
   for (const key of units.keys()) {

@@ -4,7 +4,8 @@ import * as manifestRoute from "../../app/manifest.json/route";
 import * as openapiRoute from "../../app/openapi.json/route";
 import * as servicesRoute from "../../app/services/route";
 import { seedMarketSeller } from "../../prisma/seed";
-import { getSellerOverview, changeMeterPrice } from "../catalog/console";
+import { changeMeterPrice } from "../catalog/change-meter-price";
+import { getSellerOverview } from "../catalog/get-seller-overview";
 import { db } from "../db/client";
 import { matchesIfNoneMatch } from "./discovery";
 
@@ -15,7 +16,15 @@ function get(handler: Handler, host: string, path: string, headers: Record<strin
 }
 
 async function seller(tag: string) {
-  return seedMarketSeller(db, { slug: `etag-${tag}`, name: `ETag ${tag}`, hosts: [`etag-${tag}.test`], email: `${tag}@etag.test`, password: "pw-123456", payTo: null, signingSecret: null });
+  return seedMarketSeller(db, {
+    slug: `etag-${tag}`,
+    name: `ETag ${tag}`,
+    hosts: [`etag-${tag}.test`],
+    email: `${tag}@etag.test`,
+    password: "pw-123456",
+    payTo: null,
+    signingSecret: null,
+  });
 }
 
 describe("If-None-Match", () => {

@@ -1,4 +1,4 @@
-import { AppError, type ErrorCode } from "./errors";
+import { AppError, type ErrorCode } from "../errors";
 
 /** Headers browsers may read from our responses (x402 and MPP clients running in a page need them). */
 export const EXPOSED_HEADERS = [

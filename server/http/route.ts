@@ -5,7 +5,7 @@ import { getCatalog, type Catalog } from "../catalog/catalog";
 import type { SellerRow } from "../catalog/catalog.queries";
 import { resolveSeller } from "../catalog/resolve-seller";
 import { env } from "../env";
-import { AppError, isAppError } from "./errors";
+import { AppError, isAppError } from "../errors";
 import { ALLOWED_REQUEST_HEADERS, corsHeaders, errorResponse } from "./respond";
 
 export const HTTP_METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"] as const;
@@ -62,7 +62,10 @@ async function run(handler: Handler, req: Request, rawParams: Record<string, str
     } else {
       // Details go to the log, never to the client.
       console.error(`[${requestId}] ${req.method} ${safePath(req.url)} failed:`, err);
-      response = errorResponse(new AppError("internal_error", { detail: "unexpected error; quote request_id when reporting it", extra: { request_id: requestId } }), requestId);
+      response = errorResponse(
+        new AppError("internal_error", { detail: "unexpected error; quote request_id when reporting it", extra: { request_id: requestId } }),
+        requestId,
+      );
     }
   }
   const headers = new Headers(response.headers);

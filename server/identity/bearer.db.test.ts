@@ -1,9 +1,9 @@
 import { generateKeyPair, SignJWT } from "jose";
 import { beforeAll, describe, expect, it } from "vitest";
-import { AppError } from "../http/errors";
+import { AppError } from "../errors";
 import { issueAccessToken } from "./issue-tokens";
 import { requireAgent } from "./require-agent";
-import { exchange, getJson, makeStore, postJson } from "./testing/harness";
+import { exchange, getJson, makeStore, postJson } from "../testing/identity-harness";
 
 let store: Awaited<ReturnType<typeof makeStore>>;
 let access: string;
@@ -37,20 +37,37 @@ describe("bearer rules on GET /agent/entitlements", () => {
 
   const cases: [string, () => Promise<Record<string, string>>, string][] = [
     ["random junk", async () => ({ authorization: "Bearer not-a-token" }), "unrecognized_agent_credential"],
-    ["a JWT from someone else's key", async () => {
-      const { privateKey } = await generateKeyPair("ES256");
-      return { authorization: `Bearer ${await new SignJWT({ sub: agentId }).setProtectedHeader({ alg: "ES256", kid: "evil", typ: "at+jwt" }).setExpirationTime("5m").sign(privateKey)}` };
-    }, "unrecognized_agent_credential"],
-    ["an expired token", async () => {
-      const t = await issueAccessToken({ sub: agentId, sid: store.sellerId, agent_type: "anonymous", agent_status: "unclaimed" }, { issuer: store.origin, notAfter: new Date(Date.now() - 120_000) });
-      return { authorization: `Bearer ${t.token}` };
-    }, "token_expired"],
-    ["a tampered token", async () => {
-      const [h, p, s] = access.split(".");
-      const claims = JSON.parse(Buffer.from(p!, "base64url").toString());
-      const forged = Buffer.from(JSON.stringify({ ...claims, agent_status: "claimed" })).toString("base64url");
-      return { authorization: `Bearer ${h}.${forged}.${s}` };
-    }, "token_invalid"],
+    [
+      "a JWT from someone else's key",
+      async () => {
+        const { privateKey } = await generateKeyPair("ES256");
+        return {
+          authorization: `Bearer ${await new SignJWT({ sub: agentId }).setProtectedHeader({ alg: "ES256", kid: "evil", typ: "at+jwt" }).setExpirationTime("5m").sign(privateKey)}`,
+        };
+      },
+      "unrecognized_agent_credential",
+    ],
+    [
+      "an expired token",
+      async () => {
+        const t = await issueAccessToken(
+          { sub: agentId, sid: store.sellerId, agent_type: "anonymous", agent_status: "unclaimed" },
+          { issuer: store.origin, notAfter: new Date(Date.now() - 120_000) },
+        );
+        return { authorization: `Bearer ${t.token}` };
+      },
+      "token_expired",
+    ],
+    [
+      "a tampered token",
+      async () => {
+        const [h, p, s] = access.split(".");
+        const claims = JSON.parse(Buffer.from(p!, "base64url").toString());
+        const forged = Buffer.from(JSON.stringify({ ...claims, agent_status: "claimed" })).toString("base64url");
+        return { authorization: `Bearer ${h}.${forged}.${s}` };
+      },
+      "token_invalid",
+    ],
     ["the identity assertion instead of an access token", async () => ({ authorization: `Bearer ${assertion}` }), "token_invalid"],
     ["two different tokens", async () => ({ authorization: `Bearer ${access}`, "svc-agent-authorization": "Bearer other" }), "conflicting_agent_credentials"],
     ["a comma-combined Authorization", async () => ({ authorization: `Payment eyJjcmVkIjoxfQ, Bearer ${access}` }), "combined_authorization_unsupported"],
@@ -79,7 +96,9 @@ describe("bearer rules on GET /agent/entitlements", () => {
 
 describe("token endpoint errors", () => {
   const post = (body: string, type = "application/x-www-form-urlencoded") =>
-    store.fetch(`${store.origin}/oauth2/token`, { method: "POST", headers: { "content-type": type }, body }).then(async (r) => ({ status: r.status, body: (await r.json()) as Record<string, string>, headers: r.headers }));
+    store
+      .fetch(`${store.origin}/oauth2/token`, { method: "POST", headers: { "content-type": type }, body })
+      .then(async (r) => ({ status: r.status, body: (await r.json()) as Record<string, string>, headers: r.headers }));
 
   it("unsupported_grant_type, invalid_request, invalid_grant", async () => {
     expect((await post("grant_type=client_credentials")).body.error).toBe("unsupported_grant_type");

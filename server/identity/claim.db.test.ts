@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { db } from "../db/client";
 import { confirmClaimAttempt, denyClaimAttempt, viewClaimAttempt } from "./confirm-claim";
-import { exchange, getJson, linkTokenOf, makeStore, postJson, signInHuman, useDevOutbox } from "./testing/harness";
+import { exchange, getJson, linkTokenOf, makeStore, postJson, signInHuman, useDevOutbox } from "../testing/identity-harness";
 
 let store: Awaited<ReturnType<typeof makeStore>>;
 const uniq = () => Math.random().toString(36).slice(2, 8);
@@ -54,14 +54,19 @@ describe("service_auth registration and the claim ceremony", () => {
     const wrong = await postJson(store, "/agent/identity/claim/complete", { claim_token: claimToken, user_code: "BBBB-BBBB" });
     expect(wrong.body.error).toBe("invalid_user_code");
 
-    const done = await postJson(store, "/agent/identity/claim/complete", { claim_token: claimToken, user_code: confirmed.userCode.toLowerCase().replace("-", " ") });
+    const done = await postJson(store, "/agent/identity/claim/complete", {
+      claim_token: claimToken,
+      user_code: confirmed.userCode.toLowerCase().replace("-", " "),
+    });
     expect(done.status).toBe(200);
     expect(done.body.identity).toMatchObject({ type: "service_auth", status: "claimed", claimed: true, human: { id: ann.id, email } });
     expect(done.body.identity.refresh_token.value).toMatch(/^rt_/);
 
     const again = await postJson(store, "/agent/identity/claim/complete", { claim_token: claimToken, user_code: confirmed.userCode });
     expect(again.body.error).toBe("already_claimed");
-    expect((await postJson(store, "/agent/identity/claim", { type: "service_auth", claim_token: claimToken, login_hint: email })).body.error).toBe("already_claimed");
+    expect((await postJson(store, "/agent/identity/claim", { type: "service_auth", claim_token: claimToken, login_hint: email })).body.error).toBe(
+      "already_claimed",
+    );
 
     const tok = await exchange(store, done.body.identity.assertion);
     expect(tok.status).toBe(200);
@@ -95,7 +100,9 @@ describe("service_auth registration and the claim ceremony", () => {
 
     const denied = await serviceAuth(email);
     expect(await denyClaimAttempt(denied.link, cat)).toBe(true);
-    expect((await postJson(store, "/agent/identity/claim/complete", { claim_token: denied.claimToken, user_code: "BCDF-GHJK" })).body.error).toBe("claim_denied");
+    expect((await postJson(store, "/agent/identity/claim/complete", { claim_token: denied.claimToken, user_code: "BCDF-GHJK" })).body.error).toBe(
+      "claim_denied",
+    );
     expect((await viewClaimAttempt(denied.link))?.state).toBe("denied");
 
     const stale = await serviceAuth(email);
@@ -110,27 +117,37 @@ describe("service_auth registration and the claim ceremony", () => {
     const c = await confirmClaimAttempt(slow.link, cat);
     if (c.type !== "confirmed") throw new Error(c.detail);
     await db.claimAttempt.updateMany({ where: { status: "confirmed", humanId: cat.id }, data: { userCodeExpiresAt: new Date(Date.now() - 1000) } });
-    expect((await postJson(store, "/agent/identity/claim/complete", { claim_token: slow.claimToken, user_code: c.userCode })).body.error).toBe("user_code_expired");
+    expect((await postJson(store, "/agent/identity/claim/complete", { claim_token: slow.claimToken, user_code: c.userCode })).body.error).toBe(
+      "user_code_expired",
+    );
 
     // Live attempts are capped: registration opened one, two more fit, the fourth is refused.
     const busy = await serviceAuth(email);
-    for (let i = 0; i < 2; i++) expect((await postJson(store, "/agent/identity/claim", { type: "service_auth", claim_token: busy.claimToken, login_hint: email })).status).toBe(201);
+    for (let i = 0; i < 2; i++)
+      expect((await postJson(store, "/agent/identity/claim", { type: "service_auth", claim_token: busy.claimToken, login_hint: email })).status).toBe(201);
     const tooMany = await postJson(store, "/agent/identity/claim", { type: "service_auth", claim_token: busy.claimToken, login_hint: email });
     expect(tooMany.status).toBe(429);
     expect(tooMany.body.error).toBe("too_many_attempts");
     // The claim is for cat: another login_hint is refused.
-    expect((await postJson(store, "/agent/identity/claim", { claim_token: busy.claimToken, login_hint: "dog@example.com" })).body.error).toBe("invalid_login_hint");
+    expect((await postJson(store, "/agent/identity/claim", { claim_token: busy.claimToken, login_hint: "dog@example.com" })).body.error).toBe(
+      "invalid_login_hint",
+    );
 
     // Five wrong codes lock the attempt.
     const guessed = await serviceAuth(email);
     const g = await confirmClaimAttempt(guessed.link, cat);
     if (g.type !== "confirmed") throw new Error(g.detail);
     const codes = [];
-    for (let i = 0; i < 5; i++) codes.push((await postJson(store, "/agent/identity/claim/complete", { claim_token: guessed.claimToken, user_code: "ZZZZ-ZZZZ" })).body.error);
+    for (let i = 0; i < 5; i++)
+      codes.push((await postJson(store, "/agent/identity/claim/complete", { claim_token: guessed.claimToken, user_code: "ZZZZ-ZZZZ" })).body.error);
     expect(codes).toEqual(["invalid_user_code", "invalid_user_code", "invalid_user_code", "invalid_user_code", "too_many_attempts"]);
-    expect((await postJson(store, "/agent/identity/claim/complete", { claim_token: guessed.claimToken, user_code: g.userCode })).body.error).toBe("too_many_attempts");
+    expect((await postJson(store, "/agent/identity/claim/complete", { claim_token: guessed.claimToken, user_code: g.userCode })).body.error).toBe(
+      "too_many_attempts",
+    );
 
-    expect((await postJson(store, "/agent/identity/claim/complete", { claim_token: "ct_nope", user_code: "BCDF-GHJK" })).body.error).toBe("invalid_claim_token");
+    expect((await postJson(store, "/agent/identity/claim/complete", { claim_token: "ct_nope", user_code: "BCDF-GHJK" })).body.error).toBe(
+      "invalid_claim_token",
+    );
     expect((await postJson(store, "/agent/identity/claim", { claim_token: "ct_nope" })).body.error).toBe("invalid_claim_token");
   });
 
@@ -140,7 +157,9 @@ describe("service_auth registration and the claim ceremony", () => {
     const { claimToken, link } = await serviceAuth(email);
     const c = await confirmClaimAttempt(link, dan);
     if (c.type !== "confirmed") throw new Error(c.detail);
-    const results = await Promise.all(Array.from({ length: 6 }, () => postJson(store, "/agent/identity/claim/complete", { claim_token: claimToken, user_code: c.userCode })));
+    const results = await Promise.all(
+      Array.from({ length: 6 }, () => postJson(store, "/agent/identity/claim/complete", { claim_token: claimToken, user_code: c.userCode })),
+    );
     expect(results.filter((r) => r.status === 200)).toHaveLength(1);
     expect(results.filter((r) => r.status !== 200).every((r) => r.body.error === "already_claimed")).toBe(true);
     expect(await db.refreshToken.count({ where: { credential: { loginHint: email } } })).toBe(1);
@@ -176,7 +195,10 @@ describe("anonymous credentials", () => {
     expect((await getJson(store, "/agent/entitlements", preAuth)).body.agent).toMatchObject({ claimed: false, human: null });
     expect((await exchange(store, reg.body.identity.assertion)).body).toMatchObject({ error: "invalid_grant", reason: "superseded" });
     const post = await exchange(store, done.body.identity.assertion);
-    expect((await getJson(store, "/agent/entitlements", { authorization: `Bearer ${post.body.access_token}` })).body.agent).toMatchObject({ claimed: true, human: { id: eve.id } });
+    expect((await getJson(store, "/agent/entitlements", { authorization: `Bearer ${post.body.access_token}` })).body.agent).toMatchObject({
+      claimed: true,
+      human: { id: eve.id },
+    });
   });
 
   it("stop working once expired unclaimed", async () => {
@@ -214,7 +236,10 @@ describe("refresh", () => {
     expect(reuse.body).toMatchObject({ error: "invalid_refresh_token", reason: "reused" });
     // The replay revoked the live successor too.
     expect((await postJson(store, "/agent/identity", { type: "refresh", refresh_token: rt2 })).body.error).toBe("invalid_refresh_token");
-    expect((await postJson(store, "/agent/identity", { type: "refresh", refresh_token: "rt_unknown" })).body).toMatchObject({ error: "invalid_refresh_token", reason: "unknown" });
+    expect((await postJson(store, "/agent/identity", { type: "refresh", refresh_token: "rt_unknown" })).body).toMatchObject({
+      error: "invalid_refresh_token",
+      reason: "unknown",
+    });
   });
 
   it("concurrent refreshes with one token: exactly one rotates", async () => {

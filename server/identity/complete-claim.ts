@@ -1,8 +1,8 @@
 // POST /agent/identity/claim/complete: the agent types back the user code the human read off the claim page
 // and receives the claimed identity, once (SERVICE.md part 5).
 import { z } from "zod";
-import { AppError } from "../http/errors";
-import { parseWith } from "../http/parse";
+import { AppError } from "../errors";
+import { parseWith } from "../validation";
 import { MAX_USER_CODE_FAILURES } from "./constants";
 import { completeClaim, findRecentAttempts, recordUserCodeFailure } from "./identity.queries";
 import { identityBody, newRefreshToken, type IdentityBody, type IdentityContext } from "./identity-view";
@@ -34,8 +34,13 @@ export async function completeClaimWithCode(raw: unknown, ctx: IdentityContext):
     case "completed":
       throw new AppError("already_claimed");
     case "pending":
-      if (attempt.expiresAt <= now) throw new AppError("claim_expired", { detail: "the claim link expired before the human confirmed; start a new claim attempt" });
-      throw new AppError("claim_not_confirmed", { detail: "the human has not confirmed yet; wait and retry", headers: { "retry-after": "5" }, extra: { retry_after: 5 } });
+      if (attempt.expiresAt <= now)
+        throw new AppError("claim_expired", { detail: "the claim link expired before the human confirmed; start a new claim attempt" });
+      throw new AppError("claim_not_confirmed", {
+        detail: "the human has not confirmed yet; wait and retry",
+        headers: { "retry-after": "5" },
+        extra: { retry_after: 5 },
+      });
   }
   if (!attempt.userCodeHash || !attempt.humanId || !attempt.userCodeExpiresAt || attempt.userCodeExpiresAt <= now)
     throw new AppError("user_code_expired", { detail: "the user code expired; the human can show a new one by reopening the link, or start a new attempt" });

@@ -59,7 +59,13 @@ export async function confirmClaimAttempt(linkToken: string, human: HumanPrincip
   const code = newUserCode();
   const now = new Date();
   const expiresAt = new Date(now.getTime() + USER_CODE_TTL_MS);
-  const ok = await confirmAttempt({ id: view.attemptId, humanId: human.id, userCodeHash: userCodeHash(view.attemptId, code), userCodeExpiresAt: expiresAt, now });
+  const ok = await confirmAttempt({
+    id: view.attemptId,
+    humanId: human.id,
+    userCodeHash: userCodeHash(view.attemptId, code),
+    userCodeExpiresAt: expiresAt,
+    now,
+  });
   return ok ? { type: "confirmed", userCode: code, expiresAt } : { type: "refused", detail: "this claim changed meanwhile; reload the page" };
 }
 

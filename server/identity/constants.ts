@@ -42,5 +42,3 @@ export const ASSERTION_TYP = "agent-identity+jwt";
 /** RFC 9068 access token typ. */
 export const ACCESS_TOKEN_TYP = "at+jwt";
 export const SIGNING_ALG = "ES256";
-
-export const IDENTITY_TYPES = ["anonymous", "service_auth", "identity_assertion", "refresh"] as const;

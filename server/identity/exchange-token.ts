@@ -1,7 +1,7 @@
 // POST /oauth2/token: RFC 7523 jwt-bearer grant. The assertion is one this platform issued (identity.assertion);
 // the answer is a short-lived access token carrying the credential's state *as of now* (a pre-claim token never
 // upgrades itself: after a claim the agent exchanges the new assertion).
-import { AppError } from "../http/errors";
+import { AppError } from "../errors";
 import { ASSERTION_TYP, JWT_BEARER_GRANT } from "./constants";
 import { findCredentialById } from "./identity.queries";
 import { issueAccessToken, verifyOwnToken, type AssertionClaims } from "./issue-tokens";
@@ -10,7 +10,12 @@ export type TokenResponse = { access_token: string; token_type: "Bearer"; expire
 
 function oauthError(code: "invalid_request" | "invalid_grant" | "unsupported_grant_type", description: string, reason?: string): AppError {
   // RFC 6749 section 5.2 names the field error_description; `detail` carries the same text for our clients.
-  return new AppError(code, { reason, detail: description, extra: { error_description: description }, headers: { "cache-control": "no-store", pragma: "no-cache" } });
+  return new AppError(code, {
+    reason,
+    detail: description,
+    extra: { error_description: description },
+    headers: { "cache-control": "no-store", pragma: "no-cache" },
+  });
 }
 
 export async function exchangeToken(form: URLSearchParams, ctx: { sellerId: string; origin: string }): Promise<TokenResponse> {
@@ -37,13 +42,20 @@ export async function exchangeToken(form: URLSearchParams, ctx: { sellerId: stri
   const credential = await findCredentialById(c.sub);
   const now = new Date();
   if (!credential || credential.revokedAt || credential.status === "pending_claim") throw oauthError("invalid_grant", "the credential is revoked", "revoked");
-  if (credential.expiresAt && credential.expiresAt <= now) throw oauthError("invalid_grant", "the unclaimed credential expired; register again", "credential_expired");
+  if (credential.expiresAt && credential.expiresAt <= now)
+    throw oauthError("invalid_grant", "the unclaimed credential expired; register again", "credential_expired");
   // Claims and refreshes bump the generation: only the newest assertion exchanges.
   if (c.gen !== credential.generation) throw oauthError("invalid_grant", "this assertion was superseded (claim or refresh); use the newest one", "superseded");
 
   const claimed = credential.status === "claimed";
   const { token, expiresIn } = await issueAccessToken(
-    { sub: credential.id, sid: credential.sellerId, agent_type: credential.kind, agent_status: claimed ? "claimed" : "unclaimed", ...(credential.humanId ? { hum: credential.humanId } : {}) },
+    {
+      sub: credential.id,
+      sid: credential.sellerId,
+      agent_type: credential.kind,
+      agent_status: claimed ? "claimed" : "unclaimed",
+      ...(credential.humanId ? { hum: credential.humanId } : {}),
+    },
     { issuer: ctx.origin, notAfter: credential.expiresAt },
   );
   return { access_token: token, token_type: "Bearer", expires_in: expiresIn, scope: "agent" };

@@ -11,7 +11,11 @@ export async function createSignInCode(input: { email: string; codeHash: string;
 }
 
 export async function findNewestSignInCode(email: string) {
-  return db.humanSignInCode.findFirst({ where: { email }, orderBy: { createdAt: "desc" }, select: { id: true, codeHash: true, failed: true, expiresAt: true, usedAt: true } });
+  return db.humanSignInCode.findFirst({
+    where: { email },
+    orderBy: { createdAt: "desc" },
+    select: { id: true, codeHash: true, failed: true, expiresAt: true, usedAt: true },
+  });
 }
 
 export async function recordSignInCodeFailure(id: string): Promise<void> {

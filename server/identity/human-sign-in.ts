@@ -25,7 +25,13 @@ export async function requestSignInCode(input: { email: string; origin: string; 
     text: `Your sign-in code is ${code}. It expires in ${SIGN_IN_CODE_TTL_MS / 60_000} minutes.${link}\n\nIf you did not ask for it, ignore this message.`,
   });
   if (sent.type === "failed")
-    return { type: "refused", detail: sent.reason === "not_configured" ? "this storefront cannot send sign-in emails yet; tell the seller" : "we could not send the email just now; try again in a minute" };
+    return {
+      type: "refused",
+      detail:
+        sent.reason === "not_configured"
+          ? "this storefront cannot send sign-in emails yet; tell the seller"
+          : "we could not send the email just now; try again in a minute",
+    };
   return { type: "sent", email };
 }
 

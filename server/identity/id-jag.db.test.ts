@@ -4,8 +4,8 @@ import { generateKeyPair, SignJWT, type CryptoKey, type JWK } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { env } from "../env";
 import { confirmClaimAttempt } from "./confirm-claim";
-import { exchange, getJson, linkTokenOf, makeStore, postJson, signInHuman, useDevOutbox } from "./testing/harness";
-import { makeIdJagProvider, mintIdJag, registerWithIdJag, uniq, type IdJagProvider, type Mint } from "./testing/id-jag";
+import { exchange, getJson, linkTokenOf, makeStore, postJson, signInHuman, useDevOutbox } from "../testing/identity-harness";
+import { makeIdJagProvider, mintIdJag, registerWithIdJag, uniq, type IdJagProvider, type Mint } from "../testing/id-jag";
 import { trustIdentityProvider } from "./trusted-providers";
 
 const ISSUER = "https://provider.example";
@@ -63,18 +63,38 @@ describe("identity_assertion (ID-JAG)", () => {
   });
 
   const battery: [string, () => Promise<string>, string, number][] = [
-    ["alg none", async () => {
-      const enc = (o: object) => Buffer.from(JSON.stringify(o)).toString("base64url");
-      const now = Math.floor(Date.now() / 1000);
-      return `${enc({ alg: "none", typ: "oauth-id-jag+jwt" })}.${enc({ iss: ISSUER, sub: "x", aud: env().IDENTITY_AUDIENCE, email: "n@example.com", email_verified: true, jti: uniq(), exp: now + 60, auth_time: now })}.`;
-    }, "invalid_signature", 401],
+    [
+      "alg none",
+      async () => {
+        const enc = (o: object) => Buffer.from(JSON.stringify(o)).toString("base64url");
+        const now = Math.floor(Date.now() / 1000);
+        return `${enc({ alg: "none", typ: "oauth-id-jag+jwt" })}.${enc({ iss: ISSUER, sub: "x", aud: env().IDENTITY_AUDIENCE, email: "n@example.com", email_verified: true, jti: uniq(), exp: now + 60, auth_time: now })}.`;
+      },
+      "invalid_signature",
+      401,
+    ],
     ["a key not in the provider's JWKS", () => mint({ key: strangerKey }), "invalid_signature", 401],
     ["a key not in the JWKS, claiming a known kid", () => mint({ key: strangerKey, header: { kid: "provider-key-1" } }), "invalid_signature", 401],
-    ["an HMAC signature (symmetric algorithms are refused)", async () => {
-      const now = Math.floor(Date.now() / 1000);
-      return new SignJWT({ iss: ISSUER, sub: "x", aud: env().IDENTITY_AUDIENCE, email: "h@example.com", email_verified: true, jti: uniq(), exp: now + 60, auth_time: now })
-        .setProtectedHeader({ alg: "HS256", typ: "oauth-id-jag+jwt" }).sign(new TextEncoder().encode("k".repeat(32)));
-    }, "invalid_signature", 401],
+    [
+      "an HMAC signature (symmetric algorithms are refused)",
+      async () => {
+        const now = Math.floor(Date.now() / 1000);
+        return new SignJWT({
+          iss: ISSUER,
+          sub: "x",
+          aud: env().IDENTITY_AUDIENCE,
+          email: "h@example.com",
+          email_verified: true,
+          jti: uniq(),
+          exp: now + 60,
+          auth_time: now,
+        })
+          .setProtectedHeader({ alg: "HS256", typ: "oauth-id-jag+jwt" })
+          .sign(new TextEncoder().encode("k".repeat(32)));
+      },
+      "invalid_signature",
+      401,
+    ],
     ["the wrong typ", () => mint({ header: { typ: "JWT" } }), "invalid_request", 400],
     ["the wrong aud", () => mint({ claims: { aud: "https://other-as.example" } }), "invalid_audience", 401],
     ["exp more than 10 minutes ahead", () => mint({ claims: { exp: Math.floor(Date.now() / 1000) + 11 * 60 } }), "expired", 401],

@@ -37,7 +37,13 @@ export function newAttempt(origin: string, loginHint: string | null): { row: New
   const id = newId("cla");
   return {
     row: { id, linkTokenHash: hashSecret(link), loginHint, expiresAt },
-    body: { id, verification_uri: `${origin}/claim/${link}`, expires_at: expiresAt.toISOString(), expires_in: Math.round(CLAIM_LINK_TTL_MS / 1000), complete_endpoint: `${origin}/agent/identity/claim/complete` },
+    body: {
+      id,
+      verification_uri: `${origin}/claim/${link}`,
+      expires_at: expiresAt.toISOString(),
+      expires_in: Math.round(CLAIM_LINK_TTL_MS / 1000),
+      complete_endpoint: `${origin}/agent/identity/claim/complete`,
+    },
   };
 }
 
@@ -49,7 +55,14 @@ export async function identityBody(
   const claimed = credential.status === "claimed";
   const assertionExpiresAt = claimed || !credential.expiresAt ? new Date(Date.now() + CLAIMED_ASSERTION_TTL_MS) : credential.expiresAt;
   const assertion = await issueAssertion(
-    { sub: credential.id, sid: credential.sellerId, agent_type: credential.kind, agent_status: claimed ? "claimed" : "unclaimed", gen: credential.generation, ...(credential.humanId ? { hum: credential.humanId } : {}) },
+    {
+      sub: credential.id,
+      sid: credential.sellerId,
+      agent_type: credential.kind,
+      agent_status: claimed ? "claimed" : "unclaimed",
+      gen: credential.generation,
+      ...(credential.humanId ? { hum: credential.humanId } : {}),
+    },
     { issuer: ctx.origin, expiresAt: assertionExpiresAt },
   );
   return {

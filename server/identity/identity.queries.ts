@@ -22,8 +22,19 @@ export type CredentialRow = {
 };
 
 const credentialSelect = {
-  id: true, sellerId: true, kind: true, status: true, loginHint: true, humanId: true, generation: true,
-  expiresAt: true, revokedAt: true, claimedAt: true, pendingIssuer: true, pendingSubject: true, createdAt: true,
+  id: true,
+  sellerId: true,
+  kind: true,
+  status: true,
+  loginHint: true,
+  humanId: true,
+  generation: true,
+  expiresAt: true,
+  revokedAt: true,
+  claimedAt: true,
+  pendingIssuer: true,
+  pendingSubject: true,
+  createdAt: true,
 } as const;
 
 export type NewRefreshToken = { id: string; tokenHash: string; expiresAt: Date };
@@ -39,22 +50,32 @@ export async function createUnclaimedCredential(input: { id: string; sellerId: s
 }
 
 /** A service_auth registration: the credential (no assertion yet) and its first claim attempt, together. */
-export async function createPendingCredential(input: {
-  id: string;
-  sellerId: string;
-  kind: "service_auth" | "identity_assertion";
-  loginHint: string;
-  claimTokenHash: string;
-  expiresAt: Date;
-  attempt: NewAttempt;
-  pendingIssuer?: string;
-  pendingSubject?: string;
-}, tx?: Tx): Promise<CredentialRow> {
+export async function createPendingCredential(
+  input: {
+    id: string;
+    sellerId: string;
+    kind: "service_auth" | "identity_assertion";
+    loginHint: string;
+    claimTokenHash: string;
+    expiresAt: Date;
+    attempt: NewAttempt;
+    pendingIssuer?: string;
+    pendingSubject?: string;
+  },
+  tx?: Tx,
+): Promise<CredentialRow> {
   const run = async (t: Tx) => {
     const cred = await t.agentCredential.create({
       data: {
-        id: input.id, sellerId: input.sellerId, kind: input.kind, status: "pending_claim", loginHint: input.loginHint,
-        claimTokenHash: input.claimTokenHash, expiresAt: input.expiresAt, pendingIssuer: input.pendingIssuer, pendingSubject: input.pendingSubject,
+        id: input.id,
+        sellerId: input.sellerId,
+        kind: input.kind,
+        status: "pending_claim",
+        loginHint: input.loginHint,
+        claimTokenHash: input.claimTokenHash,
+        expiresAt: input.expiresAt,
+        pendingIssuer: input.pendingIssuer,
+        pendingSubject: input.pendingSubject,
       },
       select: credentialSelect,
     });
@@ -109,16 +130,30 @@ export async function registerAssertedCredential(input: {
   pending: { claimTokenHash: string; expiresAt: Date; attempt: NewAttempt };
 }): Promise<AssertedRegistration> {
   return db.$transaction(async (tx: Tx) => {
-    const burned = await tx.usedAssertionJti.createMany({ data: [{ issuer: input.issuer, jti: input.jti, expiresAt: input.jtiExpiresAt }], skipDuplicates: true });
+    const burned = await tx.usedAssertionJti.createMany({
+      data: [{ issuer: input.issuer, jti: input.jti, expiresAt: input.jtiExpiresAt }],
+      skipDuplicates: true,
+    });
     if (burned.count === 0) return { type: "replay" } as const;
 
-    const link = await tx.humanIssuerLink.findUnique({ where: { issuer_subject: { issuer: input.issuer, subject: input.subject } }, select: { human: { select: { id: true, email: true } } } });
+    const link = await tx.humanIssuerLink.findUnique({
+      where: { issuer_subject: { issuer: input.issuer, subject: input.subject } },
+      select: { human: { select: { id: true, email: true } } },
+    });
     let human = link?.human ?? null;
     if (!human) {
       const existing = await tx.human.findUnique({ where: { email: input.email }, select: { id: true } });
       if (existing) {
         const credential = await createPendingCredential(
-          { id: input.credentialId, sellerId: input.sellerId, kind: "identity_assertion", loginHint: input.email, pendingIssuer: input.issuer, pendingSubject: input.subject, ...input.pending },
+          {
+            id: input.credentialId,
+            sellerId: input.sellerId,
+            kind: "identity_assertion",
+            loginHint: input.email,
+            pendingIssuer: input.issuer,
+            pendingSubject: input.subject,
+            ...input.pending,
+          },
           tx,
         );
         return { type: "interaction_required", credential } as const;
@@ -138,11 +173,7 @@ export async function registerAssertedCredential(input: {
 // ---------- refresh ----------
 
 export type RefreshRotation =
-  | { type: "rotated"; credential: CredentialRow }
-  | { type: "unknown" }
-  | { type: "reused" }
-  | { type: "expired" }
-  | { type: "revoked" };
+  { type: "rotated"; credential: CredentialRow } | { type: "unknown" } | { type: "reused" } | { type: "expired" } | { type: "revoked" };
 
 /**
  * Spend a refresh token and mint its successor, bumping the credential's generation (older assertions stop
@@ -151,17 +182,24 @@ export type RefreshRotation =
  */
 export async function rotateRefreshToken(tokenHash: string, sellerId: string, next: NewRefreshToken, now: Date): Promise<RefreshRotation> {
   return db.$transaction(async (tx: Tx) => {
-    const token = await tx.refreshToken.findUnique({ where: { tokenHash }, select: { id: true, status: true, expiresAt: true, credentialId: true, credential: { select: { sellerId: true } } } });
+    const token = await tx.refreshToken.findUnique({
+      where: { tokenHash },
+      select: { id: true, status: true, expiresAt: true, credentialId: true, credential: { select: { sellerId: true } } },
+    });
     // Another storefront's token is unknown here (and is left untouched).
     if (!token || token.credential.sellerId !== sellerId) return { type: "unknown" } as const;
     if (token.status !== "active") {
-      if (token.status === "used") await tx.refreshToken.updateMany({ where: { credentialId: token.credentialId, status: "active" }, data: { status: "revoked" } });
+      if (token.status === "used")
+        await tx.refreshToken.updateMany({ where: { credentialId: token.credentialId, status: "active" }, data: { status: "revoked" } });
       return { type: "reused" } as const;
     }
     if (token.expiresAt <= now) return { type: "expired" } as const;
     const spent = await tx.refreshToken.updateMany({ where: { id: token.id, status: "active" }, data: { status: "used", usedAt: now } });
     if (spent.count !== 1) return { type: "reused" } as const;
-    const bumped = await tx.agentCredential.updateMany({ where: { id: token.credentialId, status: "claimed", revokedAt: null }, data: { generation: { increment: 1 } } });
+    const bumped = await tx.agentCredential.updateMany({
+      where: { id: token.credentialId, status: "claimed", revokedAt: null },
+      data: { generation: { increment: 1 } },
+    });
     if (bumped.count !== 1) return { type: "revoked" } as const;
     await tx.refreshToken.create({ data: { ...next, credentialId: token.credentialId } });
     const credential = await tx.agentCredential.findUniqueOrThrow({ where: { id: token.credentialId }, select: credentialSelect });
@@ -185,8 +223,16 @@ export type AttemptRow = {
 };
 
 const attemptSelect = {
-  id: true, credentialId: true, loginHint: true, status: true, humanId: true, userCodeHash: true, userCodeExpiresAt: true,
-  failedCodes: true, expiresAt: true, createdAt: true,
+  id: true,
+  credentialId: true,
+  loginHint: true,
+  status: true,
+  humanId: true,
+  userCodeHash: true,
+  userCodeExpiresAt: true,
+  failedCodes: true,
+  expiresAt: true,
+  createdAt: true,
 } as const;
 
 export async function countLiveAttempts(credentialId: string, now: Date): Promise<number> {
@@ -205,7 +251,10 @@ export async function findRecentAttempts(credentialId: string, take = 10): Promi
 export async function findAttemptByLinkHash(linkTokenHash: string) {
   return db.claimAttempt.findUnique({
     where: { linkTokenHash },
-    select: { ...attemptSelect, credential: { select: { id: true, kind: true, status: true, expiresAt: true, createdAt: true, seller: { select: { id: true, name: true } } } } },
+    select: {
+      ...attemptSelect,
+      credential: { select: { id: true, kind: true, status: true, expiresAt: true, createdAt: true, seller: { select: { id: true, name: true } } } },
+    },
   });
 }
 
@@ -220,7 +269,14 @@ export async function confirmAttempt(input: { id: string; humanId: string; userC
       expiresAt: { gt: input.now },
       OR: [{ status: "pending" }, { status: "confirmed", humanId: input.humanId }],
     },
-    data: { status: "confirmed", humanId: input.humanId, userCodeHash: input.userCodeHash, userCodeExpiresAt: input.userCodeExpiresAt, confirmedAt: input.now, failedCodes: 0 },
+    data: {
+      status: "confirmed",
+      humanId: input.humanId,
+      userCodeHash: input.userCodeHash,
+      userCodeExpiresAt: input.userCodeExpiresAt,
+      confirmedAt: input.now,
+      failedCodes: 0,
+    },
   });
   return res.count === 1;
 }
@@ -236,7 +292,11 @@ export async function denyAttempt(input: { id: string; humanId: string; now: Dat
 /** Count a wrong user code; the attempt locks at `max`. Returns whether it is now locked. */
 export async function recordUserCodeFailure(attemptId: string, max: number): Promise<boolean> {
   return db.$transaction(async (tx: Tx) => {
-    const row = await tx.claimAttempt.update({ where: { id: attemptId }, data: { failedCodes: { increment: 1 } }, select: { failedCodes: true, status: true } });
+    const row = await tx.claimAttempt.update({
+      where: { id: attemptId },
+      data: { failedCodes: { increment: 1 } },
+      select: { failedCodes: true, status: true },
+    });
     if (row.failedCodes >= max && row.status === "confirmed") {
       await tx.claimAttempt.updateMany({ where: { id: attemptId, status: "confirmed" }, data: { status: "locked" } });
       return true;
@@ -252,19 +312,31 @@ export type ClaimCompletion = { type: "completed"; credential: CredentialRow; hu
  * the attempt completed (guarded: still confirmed), a first refresh token, and the provider link of an
  * interaction_required ID-JAG registration.
  */
-export async function completeClaim(input: { credentialId: string; attemptId: string; humanId: string; refresh: NewRefreshToken; now: Date }): Promise<ClaimCompletion> {
+export async function completeClaim(input: {
+  credentialId: string;
+  attemptId: string;
+  humanId: string;
+  refresh: NewRefreshToken;
+  now: Date;
+}): Promise<ClaimCompletion> {
   return db.$transaction(async (tx: Tx) => {
     const claimed = await tx.agentCredential.updateMany({
       where: { id: input.credentialId, status: { in: ["unclaimed", "pending_claim"] }, revokedAt: null },
       data: { status: "claimed", humanId: input.humanId, claimedAt: input.now, expiresAt: null, generation: { increment: 1 } },
     });
     if (claimed.count !== 1) return { type: "already_claimed" } as const;
-    const done = await tx.claimAttempt.updateMany({ where: { id: input.attemptId, status: "confirmed" }, data: { status: "completed", completedAt: input.now } });
+    const done = await tx.claimAttempt.updateMany({
+      where: { id: input.attemptId, status: "confirmed" },
+      data: { status: "completed", completedAt: input.now },
+    });
     if (done.count !== 1) throw new Error("claim attempt changed under a completing claim");
     await tx.refreshToken.create({ data: { ...input.refresh, credentialId: input.credentialId } });
     const credential = await tx.agentCredential.findUniqueOrThrow({ where: { id: input.credentialId }, select: credentialSelect });
     if (credential.pendingIssuer && credential.pendingSubject) {
-      await tx.humanIssuerLink.createMany({ data: [{ issuer: credential.pendingIssuer, subject: credential.pendingSubject, humanId: input.humanId }], skipDuplicates: true });
+      await tx.humanIssuerLink.createMany({
+        data: [{ issuer: credential.pendingIssuer, subject: credential.pendingSubject, humanId: input.humanId }],
+        skipDuplicates: true,
+      });
     }
     const human = await tx.human.findUniqueOrThrow({ where: { id: input.humanId }, select: { id: true, email: true } });
     return { type: "completed", credential, human } as const;
@@ -283,7 +355,13 @@ export async function listTrustedProviders(sellerId: string): Promise<TrustedPro
   return db.trustedIdentityProvider.findMany({ where: { sellerId }, orderBy: { createdAt: "asc" } });
 }
 
-export async function upsertTrustedProvider(input: { sellerId: string; issuer: string; jwksUri: string | null; jwks: object | null; enabled: boolean }): Promise<TrustedProviderRow> {
+export async function upsertTrustedProvider(input: {
+  sellerId: string;
+  issuer: string;
+  jwksUri: string | null;
+  jwks: object | null;
+  enabled: boolean;
+}): Promise<TrustedProviderRow> {
   const data = { jwksUri: input.jwksUri, jwks: input.jwks ?? Prisma.DbNull, enabled: input.enabled };
   return db.trustedIdentityProvider.upsert({
     where: { sellerId_issuer: { sellerId: input.sellerId, issuer: input.issuer } },
@@ -314,7 +392,15 @@ export async function listSellerHosts(sellerId: string): Promise<{ hostname: str
   return db.sellerHost.findMany({ where: { sellerId }, select: { hostname: true, createdAt: true }, orderBy: [{ createdAt: "asc" }, { hostname: "asc" }] });
 }
 
-async function writeProviderAudit(tx: Tx, sellerId: string, action: string, targetId: string, audit: ProviderAudit, before: TrustedProviderRow | null, after: TrustedProviderRow | null) {
+async function writeProviderAudit(
+  tx: Tx,
+  sellerId: string,
+  action: string,
+  targetId: string,
+  audit: ProviderAudit,
+  before: TrustedProviderRow | null,
+  after: TrustedProviderRow | null,
+) {
   await tx.auditLog.create({
     data: {
       id: newId("aud"),
@@ -348,7 +434,9 @@ export async function createTrustedProviderAudited(
   return db.$transaction(async (tx: Tx) => {
     // ON CONFLICT DO NOTHING on (seller_id, issuer): two racing adds of one issuer create one row, one audit row.
     const created = await tx.trustedIdentityProvider.createMany({
-      data: [{ id: input.id, sellerId: input.sellerId, issuer: input.issuer, jwksUri: input.jwksUri, jwks: input.jwks ?? Prisma.DbNull, enabled: input.enabled }],
+      data: [
+        { id: input.id, sellerId: input.sellerId, issuer: input.issuer, jwksUri: input.jwksUri, jwks: input.jwks ?? Prisma.DbNull, enabled: input.enabled },
+      ],
       skipDuplicates: true,
     });
     if (created.count !== 1) return { type: "exists" } as const;
@@ -374,7 +462,10 @@ export async function setTrustedProviderEnabledAudited(
 }
 
 /** Console remove, one transaction: the row goes, the audit row keeps what it was (without private key material). */
-export async function deleteTrustedProviderAudited(input: { sellerId: string; id: string }, audit: ProviderAudit): Promise<{ type: "removed"; provider: TrustedProviderRow } | { type: "not_found" }> {
+export async function deleteTrustedProviderAudited(
+  input: { sellerId: string; id: string },
+  audit: ProviderAudit,
+): Promise<{ type: "removed"; provider: TrustedProviderRow } | { type: "not_found" }> {
   return db.$transaction(async (tx: Tx) => {
     const before = await lockProvider(tx, input.sellerId, input.id);
     if (!before) return { type: "not_found" } as const;

@@ -39,7 +39,11 @@ export async function issueAssertion(claims: AssertionClaims, opts: { issuer: st
 export async function issueAccessToken(claims: AgentClaims, opts: { issuer: string; notAfter: Date | null }): Promise<{ token: string; expiresIn: number }> {
   let exp = Date.now() + ACCESS_TOKEN_TTL_S * 1000;
   if (opts.notAfter && opts.notAfter.getTime() < exp) exp = opts.notAfter.getTime();
-  const token = await sign(ACCESS_TOKEN_TYP, { ...claims, client_id: claims.sub, scope: "agent" }, { issuer: opts.issuer, audience: opts.issuer, expiresAt: new Date(exp) });
+  const token = await sign(
+    ACCESS_TOKEN_TYP,
+    { ...claims, client_id: claims.sub, scope: "agent" },
+    { issuer: opts.issuer, audience: opts.issuer, expiresAt: new Date(exp) },
+  );
   return { token, expiresIn: Math.max(1, Math.round((exp - Date.now()) / 1000)) };
 }
 

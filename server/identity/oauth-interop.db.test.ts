@@ -3,7 +3,7 @@
 import * as oauth from "oauth4webapi";
 import { createLocalJWKSet, jwtVerify } from "jose";
 import { beforeAll, describe, expect, it } from "vitest";
-import { getJson, makeStore, postJson } from "./testing/harness";
+import { getJson, makeStore, postJson } from "../testing/identity-harness";
 
 let store: Awaited<ReturnType<typeof makeStore>>;
 const opts = () => ({ [oauth.customFetch]: store.fetch, [oauth.allowInsecureRequests]: true });
@@ -31,14 +31,25 @@ describe("oauth4webapi interop", () => {
 
     const reg = await postJson(store, agentAuth.registration_endpoint!.toString().replace(store.origin, ""), { type: "anonymous" });
     const client: oauth.Client = { client_id: reg.body.identity.id };
-    const response = await oauth.genericTokenEndpointRequest(as, client, oauth.None(), "urn:ietf:params:oauth:grant-type:jwt-bearer", new URLSearchParams({ assertion: reg.body.identity.assertion }), opts());
+    const response = await oauth.genericTokenEndpointRequest(
+      as,
+      client,
+      oauth.None(),
+      "urn:ietf:params:oauth:grant-type:jwt-bearer",
+      new URLSearchParams({ assertion: reg.body.identity.assertion }),
+      opts(),
+    );
     const tokens = await oauth.processGenericTokenEndpointResponse(as, client, response);
     expect(tokens.token_type).toBe("bearer");
     expect(tokens.expires_in).toBeGreaterThan(0);
     expect(tokens.expires_in).toBeLessThanOrEqual(600);
 
     const jwks = await getJson(store, "/oauth2/jwks.json");
-    const { payload, protectedHeader } = await jwtVerify(tokens.access_token, createLocalJWKSet(jwks.body as never), { issuer: store.origin, audience: store.origin, typ: "at+jwt" });
+    const { payload, protectedHeader } = await jwtVerify(tokens.access_token, createLocalJWKSet(jwks.body as never), {
+      issuer: store.origin,
+      audience: store.origin,
+      typ: "at+jwt",
+    });
     expect(protectedHeader.alg).toBe("ES256");
     expect(payload).toMatchObject({ sub: reg.body.identity.id, agent_status: "unclaimed" });
     // And the token works as a bearer.
@@ -49,7 +60,14 @@ describe("oauth4webapi interop", () => {
     const issuer = new URL(store.origin);
     const as = await oauth.processDiscoveryResponse(issuer, await oauth.discoveryRequest(issuer, { algorithm: "oauth2", ...opts() }));
     const client: oauth.Client = { client_id: "agt_x" };
-    const response = await oauth.genericTokenEndpointRequest(as, client, oauth.None(), "urn:ietf:params:oauth:grant-type:jwt-bearer", new URLSearchParams({ assertion: "a.b.c" }), opts());
+    const response = await oauth.genericTokenEndpointRequest(
+      as,
+      client,
+      oauth.None(),
+      "urn:ietf:params:oauth:grant-type:jwt-bearer",
+      new URLSearchParams({ assertion: "a.b.c" }),
+      opts(),
+    );
     const err = await oauth.processGenericTokenEndpointResponse(as, client, response).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(oauth.ResponseBodyError);
     expect((err as oauth.ResponseBodyError).error).toMatch(/invalid_(request|grant)/);

@@ -27,7 +27,11 @@ export function parseAgentAuthorization(authorization: string | null, agentAutho
     const parts = authorization.split(NEXT_CREDENTIAL);
     if (parts.length > 1) {
       if (parts.some((p) => /^\s*bearer(\s|$)/i.test(p)))
-        return { type: "error", reason: "combined_authorization_unsupported", detail: "Authorization carries exactly one credential; send the bearer token in SVC-Agent-Authorization" };
+        return {
+          type: "error",
+          reason: "combined_authorization_unsupported",
+          detail: "Authorization carries exactly one credential; send the bearer token in SVC-Agent-Authorization",
+        };
     } else {
       const b = bearerOf(authorization);
       if (b && !b.ok) return { type: "error", reason: "malformed_agent_authorization", detail: "Authorization must be exactly `Bearer <token>`" };

@@ -2,12 +2,19 @@
 // refresh. Returns the response body and status; every refusal is an AppError with its part 5 code.
 import { z } from "zod";
 import { env } from "../env";
-import { AppError } from "../http/errors";
-import { parseWith } from "../http/parse";
+import { AppError } from "../errors";
+import { parseWith } from "../validation";
 import { newId } from "../lib/ids";
 import { ANONYMOUS_TTL_MS, ID_JAG_TOKEN_TYPE, PENDING_CLAIM_TTL_MS } from "./constants";
 import { isPlusAliased, normalizeEmail } from "./email";
-import { createPendingCredential, createUnclaimedCredential, findHumanById, findTrustedProvider, registerAssertedCredential, rotateRefreshToken } from "./identity.queries";
+import {
+  createPendingCredential,
+  createUnclaimedCredential,
+  findHumanById,
+  findTrustedProvider,
+  registerAssertedCredential,
+  rotateRefreshToken,
+} from "./identity.queries";
 import { identityBody, newAttempt, newRefreshToken, type IdentityContext } from "./identity-view";
 import { hashSecret, newSecret } from "./secrets";
 import { verifyIdJag } from "./verify-id-jag";
@@ -29,13 +36,21 @@ function claimBlock(token: string, expiresAt: Date, ctx: IdentityContext, extra:
 export function parseLoginHint(raw: string): string {
   const email = normalizeEmail(raw);
   if (!email) throw new AppError("invalid_login_hint", { detail: "login_hint must be the user's email address" });
-  if (isPlusAliased(email)) throw new AppError("invalid_login_hint", { reason: "plus_aliased_email", detail: "plus-aliased addresses (name+tag@...) are refused; use the plain address" });
+  if (isPlusAliased(email))
+    throw new AppError("invalid_login_hint", {
+      reason: "plus_aliased_email",
+      detail: "plus-aliased addresses (name+tag@...) are refused; use the plain address",
+    });
   return email;
 }
 
 export async function registerIdentity(raw: unknown, ctx: IdentityContext): Promise<RegistrationResponse> {
   if (!raw || typeof raw !== "object" || !("type" in raw))
-    throw new AppError("invalid_request", { reason: "invalid_parameter", detail: "type is required: anonymous, service_auth, identity_assertion or refresh", extra: { parameter: "type" } });
+    throw new AppError("invalid_request", {
+      reason: "invalid_parameter",
+      detail: "type is required: anonymous, service_auth, identity_assertion or refresh",
+      extra: { parameter: "type" },
+    });
   const input = parseWith(bodySchema, raw);
   switch (input.type) {
     case "anonymous":
@@ -50,7 +65,10 @@ export async function registerIdentity(raw: unknown, ctx: IdentityContext): Prom
 }
 
 async function registerAnonymous(ctx: IdentityContext): Promise<RegistrationResponse> {
-  if (!env().IDENTITY_ANONYMOUS_REGISTRATION) throw new AppError("anonymous_registration_disabled", { detail: "this storefront does not register anonymous agents; use service_auth or identity_assertion" });
+  if (!env().IDENTITY_ANONYMOUS_REGISTRATION)
+    throw new AppError("anonymous_registration_disabled", {
+      detail: "this storefront does not register anonymous agents; use service_auth or identity_assertion",
+    });
   const claimToken = newSecret("ct");
   const expiresAt = new Date(Date.now() + ANONYMOUS_TTL_MS);
   const credential = await createUnclaimedCredential({ id: newId("agt"), sellerId: ctx.sellerId, claimTokenHash: hashSecret(claimToken), expiresAt });
@@ -58,12 +76,21 @@ async function registerAnonymous(ctx: IdentityContext): Promise<RegistrationResp
 }
 
 async function registerServiceAuth(rawHint: string, ctx: IdentityContext): Promise<RegistrationResponse> {
-  if (!env().IDENTITY_SERVICE_AUTH_REGISTRATION) throw new AppError("service_auth_registration_disabled", { detail: "this storefront does not register service_auth agents" });
+  if (!env().IDENTITY_SERVICE_AUTH_REGISTRATION)
+    throw new AppError("service_auth_registration_disabled", { detail: "this storefront does not register service_auth agents" });
   const loginHint = parseLoginHint(rawHint);
   const claimToken = newSecret("ct");
   const expiresAt = new Date(Date.now() + PENDING_CLAIM_TTL_MS);
   const attempt = newAttempt(ctx.origin, loginHint);
-  const credential = await createPendingCredential({ id: newId("agt"), sellerId: ctx.sellerId, kind: "service_auth", loginHint, claimTokenHash: hashSecret(claimToken), expiresAt, attempt: attempt.row });
+  const credential = await createPendingCredential({
+    id: newId("agt"),
+    sellerId: ctx.sellerId,
+    kind: "service_auth",
+    loginHint,
+    claimTokenHash: hashSecret(claimToken),
+    expiresAt,
+    attempt: attempt.row,
+  });
   return {
     status: 201,
     body: { identity: null, status: credential.status, claim: claimBlock(claimToken, expiresAt, ctx, { login_hint: loginHint, attempt: attempt.body }) },
@@ -105,9 +132,11 @@ async function refreshIdentity(refreshToken: string, ctx: IdentityContext): Prom
   const res = await rotateRefreshToken(hashSecret(refreshToken), ctx.sellerId, next.row, new Date());
   if (res.type !== "rotated") {
     const detail =
-      res.type === "reused" ? "this refresh token was already used; every token of the credential is revoked, restart registration"
-      : res.type === "expired" ? "this refresh token has expired; restart registration"
-      : "unknown or revoked refresh token; restart registration";
+      res.type === "reused"
+        ? "this refresh token was already used; every token of the credential is revoked, restart registration"
+        : res.type === "expired"
+          ? "this refresh token has expired; restart registration"
+          : "unknown or revoked refresh token; restart registration";
     throw new AppError("invalid_refresh_token", { reason: res.type, detail });
   }
   const human = res.credential.humanId ? await findHumanById(res.credential.humanId) : null;

@@ -1,7 +1,7 @@
 // The bearer rules of SERVICE.md part 5 as one reusable function for every route that needs an agent
 // (entitlements, plan purchase, extend): `authenticateAgent` returns the outcome as a value, `requireAgent`
 // throws bearer_required / invalid_token with the part 7 reason.
-import { AppError } from "../http/errors";
+import { AppError } from "../errors";
 import { ACCESS_TOKEN_TYP, ASSERTION_TYP } from "./constants";
 import { findCredentialById } from "./identity.queries";
 import { verifyOwnToken, type AgentClaims } from "./issue-tokens";
@@ -26,10 +26,7 @@ export type InvalidTokenReason =
   | "conflicting_agent_credentials"
   | "combined_authorization_unsupported";
 
-export type AgentAuthentication =
-  | { type: "agent"; agent: AgentPrincipal }
-  | { type: "none" }
-  | { type: "invalid"; reason: InvalidTokenReason; detail: string };
+export type AgentAuthentication = { type: "agent"; agent: AgentPrincipal } | { type: "none" } | { type: "invalid"; reason: InvalidTokenReason; detail: string };
 
 export async function authenticateAgent(req: Request, sellerId: string): Promise<AgentAuthentication> {
   const parsed = parseAgentAuthorization(req.headers.get("authorization"), req.headers.get(AGENT_AUTHORIZATION_HEADER));
@@ -40,12 +37,20 @@ export async function authenticateAgent(req: Request, sellerId: string): Promise
   switch (v.type) {
     case "malformed":
     case "foreign":
-      return { type: "invalid", reason: "unrecognized_agent_credential", detail: "the bearer was not issued by this identity platform; register at /agent/identity and exchange at /oauth2/token" };
+      return {
+        type: "invalid",
+        reason: "unrecognized_agent_credential",
+        detail: "the bearer was not issued by this identity platform; register at /agent/identity and exchange at /oauth2/token",
+      };
     case "expired":
       return { type: "invalid", reason: "token_expired", detail: "the access token expired; exchange the assertion again at /oauth2/token" };
     case "invalid": {
       const isAssertion = (await verifyOwnToken(parsed.token, ASSERTION_TYP)).type === "valid";
-      return { type: "invalid", reason: "token_invalid", detail: isAssertion ? "that is the identity assertion; exchange it at /oauth2/token for an access token" : "the access token did not verify" };
+      return {
+        type: "invalid",
+        reason: "token_invalid",
+        detail: isAssertion ? "that is the identity assertion; exchange it at /oauth2/token for an access token" : "the access token did not verify",
+      };
     }
   }
   const c = v.claims;
@@ -82,6 +87,9 @@ export async function requireAgent(req: Request, ctx: { sellerId: string; origin
   const res = await authenticateAgent(req, ctx.sellerId);
   if (res.type === "agent") return res.agent;
   if (res.type === "none")
-    throw new AppError("bearer_required", { detail: "register at /agent/identity, exchange at /oauth2/token, then send Authorization: Bearer <token> (SVC-Agent-Authorization on MPP)", headers: bearerChallenge(ctx.origin) });
+    throw new AppError("bearer_required", {
+      detail: "register at /agent/identity, exchange at /oauth2/token, then send Authorization: Bearer <token> (SVC-Agent-Authorization on MPP)",
+      headers: bearerChallenge(ctx.origin),
+    });
   throw new AppError("invalid_token", { reason: res.reason, detail: res.detail, headers: bearerChallenge(ctx.origin, "invalid_token") });
 }

@@ -1,6 +1,7 @@
 // Secrets handed out by agent identity (claim tokens, claim links, refresh tokens, user codes, sign-in codes)
 // are random and stored only as HMAC-SHA256 under a key derived from APP_SECRET: a database dump alone cannot
 // replay them, and even short codes cannot be brute-forced offline.
+import "server-only";
 import { createHmac, randomBytes, randomInt, timingSafeEqual } from "node:crypto";
 import { deriveKey } from "../lib/derive-key";
 

@@ -38,13 +38,22 @@ function startSmtpServer(opts: { rejectRcpt?: boolean } = {}) {
         buffer = buffer.slice(nl + 2);
         const verb = line.slice(0, 4).toUpperCase();
         if (verb === "EHLO" || verb === "HELO") reply("250 test.smtp");
-        else if (verb === "MAIL") (current.from = line.slice(10).trim()), reply("250 2.1.0 ok");
-        else if (verb === "RCPT") {
+        else if (verb === "MAIL") {
+          current.from = line.slice(10).trim();
+          reply("250 2.1.0 ok");
+        } else if (verb === "RCPT") {
           if (opts.rejectRcpt) reply("550 5.1.1 no such user");
-          else current.to.push(line.slice(8).trim()), reply("250 2.1.5 ok");
-        } else if (verb === "DATA") (inData = true), reply("354 end with .");
-        else if (verb === "QUIT") reply("221 bye"), socket.end();
-        else if (verb === "RSET" || verb === "NOOP") reply("250 ok");
+          else {
+            current.to.push(line.slice(8).trim());
+            reply("250 2.1.5 ok");
+          }
+        } else if (verb === "DATA") {
+          inData = true;
+          reply("354 end with .");
+        } else if (verb === "QUIT") {
+          reply("221 bye");
+          socket.end();
+        } else if (verb === "RSET" || verb === "NOOP") reply("250 ok");
         else reply("502 5.5.2 not implemented");
       }
     });
@@ -99,7 +108,11 @@ describe("sign-in email over SMTP", () => {
   it("a mail server that refuses the recipient: the human is told to retry, nothing is thrown", async () => {
     await withSmtp(refusingUrl, async () => {
       vi.spyOn(console, "error").mockImplementation(() => {});
-      expect(await sendMail({ to: "someone@example.test", subject: "s", text: "t" })).toMatchObject({ type: "failed", reason: "delivery_failed", detail: expect.stringContaining("550") });
+      expect(await sendMail({ to: "someone@example.test", subject: "s", text: "t" })).toMatchObject({
+        type: "failed",
+        reason: "delivery_failed",
+        detail: expect.stringContaining("550"),
+      });
       const res = await requestSignInCode({ email: "refused.smtp@example.test", origin: "https://shop.test" });
       expect(res).toEqual({ type: "refused", detail: expect.stringContaining("could not send the email") });
     });

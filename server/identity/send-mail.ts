@@ -30,7 +30,11 @@ export async function sendMail(mail: Mail): Promise<MailResult> {
   }
   const nodemailer = await import("nodemailer");
   try {
-    const transport = nodemailer.createTransport(e.IDENTITY_SMTP_URL, { connectionTimeout: SMTP_TIMEOUT_MS, greetingTimeout: SMTP_TIMEOUT_MS, socketTimeout: SMTP_TIMEOUT_MS });
+    const transport = nodemailer.createTransport(e.IDENTITY_SMTP_URL, {
+      connectionTimeout: SMTP_TIMEOUT_MS,
+      greetingTimeout: SMTP_TIMEOUT_MS,
+      socketTimeout: SMTP_TIMEOUT_MS,
+    });
     await transport.sendMail({ from: e.IDENTITY_MAIL_FROM, ...mail });
     return { type: "sent" };
   } catch (err) {

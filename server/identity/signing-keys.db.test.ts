@@ -4,7 +4,7 @@ import { resetEnvForTests } from "../env";
 import { ACCESS_TOKEN_TYP } from "./constants";
 import { issueAccessToken, verifyOwnToken } from "./issue-tokens";
 import { currentSigningKey, forgetSigningKeysForTests, publicJwks } from "./signing-keys";
-import { makeStore, postJson } from "./testing/harness";
+import { makeStore, postJson } from "../testing/identity-harness";
 
 describe("signing keys", () => {
   it("are stored encrypted, rotate after 30 days, and the previous key stays published", async () => {
@@ -12,7 +12,10 @@ describe("signing keys", () => {
     const row = await db.identitySigningKey.findUniqueOrThrow({ where: { kid: first.kid } });
     expect(row.privateKeyEnc).not.toContain('"d"');
     expect(JSON.stringify(row.publicJwk)).not.toContain('"d"');
-    const before = await issueAccessToken({ sub: "agt_x", sid: "sel_x", agent_type: "anonymous", agent_status: "unclaimed" }, { issuer: "http://x", notAfter: null });
+    const before = await issueAccessToken(
+      { sub: "agt_x", sid: "sel_x", agent_type: "anonymous", agent_status: "unclaimed" },
+      { issuer: "http://x", notAfter: null },
+    );
 
     // Age every key past the rotation period: the next use makes a new one.
     await db.identitySigningKey.updateMany({ data: { createdAt: new Date(Date.now() - 31 * 86400_000) } });
@@ -41,7 +44,9 @@ describe("registration switches", () => {
     const a = await postJson(store, "/agent/identity", { type: "anonymous" });
     expect(a.status).toBe(403);
     expect(a.body.error).toBe("anonymous_registration_disabled");
-    expect((await postJson(store, "/agent/identity", { type: "service_auth", login_hint: "x@example.com" })).body.error).toBe("service_auth_registration_disabled");
+    expect((await postJson(store, "/agent/identity", { type: "service_auth", login_hint: "x@example.com" })).body.error).toBe(
+      "service_auth_registration_disabled",
+    );
     const meta = await store.fetch(`${store.origin}/.well-known/oauth-authorization-server`).then((r) => r.json());
     expect(meta.agent_auth.identity_types_supported).toEqual(["identity_assertion", "refresh"]);
   });

@@ -1,6 +1,7 @@
 // The identity platform's signing keys: ES256, generated on first use, kept in the database with the private
 // half encrypted (AES-256-GCM under a key derived from APP_SECRET), the newest two published as the JWKS so a
 // rotation never strands a token signed a minute earlier.
+import "server-only";
 import { createCipheriv, createDecipheriv, randomBytes } from "node:crypto";
 import { calculateJwkThumbprint, exportJWK, generateKeyPair, importJWK, type CryptoKey, type JWK } from "jose";
 import { deriveKey } from "../lib/derive-key";

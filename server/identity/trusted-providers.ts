@@ -1,6 +1,6 @@
 // Trusted ID-JAG providers per seller (issuer + inline JWKS or JWKS URL), for the console and tests.
 import { z } from "zod";
-import { parseWith } from "../http/parse";
+import { parseWith } from "../validation";
 import { deleteTrustedProvider, listTrustedProviders, upsertTrustedProvider, type TrustedProviderRow } from "./identity.queries";
 
 const jwkSet = z.object({ keys: z.array(z.record(z.string(), z.unknown())).min(1) });

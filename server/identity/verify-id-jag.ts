@@ -3,7 +3,7 @@
 // audience, short-lived, with a recent login, a verified email and a single-use jti. Each failure is a value
 // carrying its part 5 code; replay is decided later, in the registration transaction that burns the jti.
 import { createLocalJWKSet, createRemoteJWKSet, decodeJwt, decodeProtectedHeader, errors, jwtVerify, type JSONWebKeySet, type JWTPayload } from "jose";
-import type { ErrorCode } from "../http/errors";
+import type { ErrorCode } from "../errors";
 import { CLOCK_SKEW_S, ID_JAG_MAX_AUTH_AGE_S, ID_JAG_MAX_EXP_AHEAD_S, ID_JAG_TYP } from "./constants";
 import { normalizeEmail } from "./email";
 import type { TrustedProviderRow } from "./identity.queries";
@@ -51,13 +51,24 @@ export async function verifyIdJag(
   if (typeof unverified.iss !== "string" || !unverified.iss) return fail("invalid_request", "missing_iss", "iss is required");
 
   const provider = await opts.findProvider(unverified.iss);
-  if (!provider || !provider.enabled) return fail("issuer_not_enabled", "untrusted_issuer", `issuer ${unverified.iss} is not a trusted identity provider here; fall back to service_auth or anonymous`);
+  if (!provider || !provider.enabled)
+    return fail(
+      "issuer_not_enabled",
+      "untrusted_issuer",
+      `issuer ${unverified.iss} is not a trusted identity provider here; fall back to service_auth or anonymous`,
+    );
   const keys = keySetOf(provider);
   if (!keys) return fail("issuer_not_enabled", "issuer_without_keys", "the provider has no keys configured");
 
   let payload: JWTPayload;
   try {
-    ({ payload } = await jwtVerify(assertion, keys, { algorithms: ALGORITHMS, issuer: provider.issuer, typ: ID_JAG_TYP, clockTolerance: CLOCK_SKEW_S, currentDate: new Date(nowS * 1000) }));
+    ({ payload } = await jwtVerify(assertion, keys, {
+      algorithms: ALGORITHMS,
+      issuer: provider.issuer,
+      typ: ID_JAG_TYP,
+      clockTolerance: CLOCK_SKEW_S,
+      currentDate: new Date(nowS * 1000),
+    }));
   } catch (e) {
     if (e instanceof errors.JWTExpired) return fail("expired", "assertion_expired", "the assertion has expired; mint a fresh one");
     if (e instanceof errors.JWKSTimeout || (e instanceof Error && e.name === "TypeError"))
@@ -68,7 +79,8 @@ export async function verifyIdJag(
   }
 
   const aud = Array.isArray(payload.aud) ? payload.aud : typeof payload.aud === "string" ? [payload.aud] : [];
-  if (!aud.some((a) => opts.audiences.includes(a))) return fail("invalid_audience", "invalid_audience", `aud must name ${opts.audiences[0]} (or this storefront's URL)`);
+  if (!aud.some((a) => opts.audiences.includes(a)))
+    return fail("invalid_audience", "invalid_audience", `aud must name ${opts.audiences[0]} (or this storefront's URL)`);
   if (typeof payload.exp !== "number") return fail("invalid_request", "missing_exp", "exp is required");
   if (payload.exp > nowS + ID_JAG_MAX_EXP_AHEAD_S + CLOCK_SKEW_S)
     return fail("expired", "lifetime_too_long", `exp may be at most ${ID_JAG_MAX_EXP_AHEAD_S / 60} minutes ahead`);
@@ -78,8 +90,10 @@ export async function verifyIdJag(
     return fail("login_required", "stale_auth_time", "the user's sign-in (auth_time) is older than 30 days; they must sign in again");
   const p = payload as { email?: unknown; email_verified?: unknown };
   const email = typeof p.email === "string" ? normalizeEmail(p.email) : null;
-  if (!email || p.email_verified !== true) return fail("missing_verified_email", "missing_verified_email", "the assertion must carry email with email_verified: true");
+  if (!email || p.email_verified !== true)
+    return fail("missing_verified_email", "missing_verified_email", "the assertion must carry email with email_verified: true");
   if (typeof payload.sub !== "string" || !payload.sub) return fail("invalid_request", "missing_sub", "sub is required");
-  if (typeof payload.jti !== "string" || !payload.jti || payload.jti.length > 256) return fail("invalid_request", "missing_jti", "a single-use jti is required");
+  if (typeof payload.jti !== "string" || !payload.jti || payload.jti.length > 256)
+    return fail("invalid_request", "missing_jti", "a single-use jti is required");
   return { type: "valid", issuer: provider.issuer, subject: payload.sub, email, jti: payload.jti, exp: payload.exp };
 }

@@ -2,8 +2,35 @@ import { randomBytes } from "node:crypto";
 
 const ALPHABET = "0123456789abcdefghjkmnpqrstvwxyz"; // Crockford base32, lower case
 
+/** Every id prefix in use, with what it names, so a log line or a support ticket says what an id is. */
+export const ID_PREFIXES = {
+  agt: "agent credential",
+  arc: "archive day",
+  art: "backtest artifact",
+  aud: "audit log row",
+  cla: "claim attempt",
+  hsc: "human sign-in code",
+  hum: "human",
+  led: "ledger entry",
+  msg: "outbox message",
+  mtr: "meter",
+  op: "operation",
+  pay: "payment",
+  pln: "plan",
+  prc: "price",
+  rft: "refresh token",
+  sel: "seller",
+  stl: "settlement (outbox row)",
+  svc: "service",
+  tip: "trusted identity provider",
+  usr: "seller user",
+  tst: "test fixture tag",
+} as const;
+
+export type IdPrefix = keyof typeof ID_PREFIXES;
+
 /** A prefixed random id (`pay_8f3k...`): 16 base32 chars = 80 bits, readable in logs. */
-export function newId(prefix: string): string {
+export function newId(prefix: IdPrefix): string {
   const bytes = randomBytes(16);
   let out = "";
   for (const b of bytes) out += ALPHABET[b & 31];

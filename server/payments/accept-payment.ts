@@ -5,7 +5,7 @@
 import type { PaymentPayload, PaymentRequirements } from "@x402/core/types";
 import { NETWORK, USDC_ADDRESS } from "../chain/config";
 import { env } from "../env";
-import { AppError } from "../http/errors";
+import { AppError } from "../errors";
 import { canonicalQuery } from "../lib/canonical-query";
 import { verifyChallenge } from "./challenge";
 import { getFacilitator } from "./facilitator";
@@ -22,7 +22,10 @@ export type AcceptOutcome = { type: "accepted"; paymentId: string; payer: string
 /** What the proof is stored as: enough to rebuild the facilitator's input after a restart. */
 export type StoredProof = { version: 1 | 2; signature: string; authorization: DecodedProof["authorization"]; extra: Record<string, unknown> };
 
-export function facilitatorInput(p: Pick<PaymentRow, "amountMicros" | "payTo">, proof: StoredProof): { payload: PaymentPayload; requirements: PaymentRequirements } {
+export function facilitatorInput(
+  p: Pick<PaymentRow, "amountMicros" | "payTo">,
+  proof: StoredProof,
+): { payload: PaymentPayload; requirements: PaymentRequirements } {
   const requirements = requirementsV2({ amountMicros: p.amountMicros, payTo: p.payTo, maxTimeoutSeconds: env().PAYMENT_CHALLENGE_TTL_SECONDS }, proof.extra);
   // v1 proofs are lifted into the v2 shape: the EIP-3009 checks are identical, and `accepted` is our own offer.
   return { requirements, payload: { x402Version: 2, accepted: requirements, payload: { signature: proof.signature, authorization: proof.authorization } } };
@@ -60,7 +63,16 @@ export async function acceptPayment(r: PaidRequest, proof: DecodedProof): Promis
     const expiresAt = typeof e.expiresAt === "number" ? e.expiresAt : null;
     if (!paymentId || !challenge || expiresAt === null || !/^\d{1,78}$/.test(accepted.amount))
       return invalid("challenge_missing", "the accepted offer carries no challenge of ours; pay the 402 this request returns");
-    const signedFor = { paymentId, sellerId: r.sellerId, method: r.method, path: r.path, query, amountMicros: BigInt(accepted.amount), payTo: accepted.payTo, expiresAt };
+    const signedFor = {
+      paymentId,
+      sellerId: r.sellerId,
+      method: r.method,
+      path: r.path,
+      query,
+      amountMicros: BigInt(accepted.amount),
+      payTo: accepted.payTo,
+      expiresAt,
+    };
     if (!verifyChallenge(signedFor, challenge)) {
       const row = await findPayment(r.sellerId, paymentId);
       if (row && !sameRequest(row, r)) return rejected(requestMismatch(row.id));
@@ -80,7 +92,9 @@ export async function acceptPayment(r: PaidRequest, proof: DecodedProof): Promis
   const { payload, requirements } = facilitatorInput({ amountMicros: r.amountMicros, payTo: r.payTo }, stored);
   const verdict = await getFacilitator().verify(payload, requirements);
   if (verdict.type === "unavailable")
-    return rejected(new AppError("payment_provider_unavailable", { detail: "the payment could not be verified right now; retry the same request with backoff" }));
+    return rejected(
+      new AppError("payment_provider_unavailable", { detail: "the payment could not be verified right now; retry the same request with backoff" }),
+    );
   if (verdict.type === "invalid") {
     // Lost a race to a request that has since settled this very authorization: say so, not "invalid".
     const late = await findPaymentByAuthorization(USDC_ADDRESS, payer, nonce);
@@ -88,14 +102,23 @@ export async function acceptPayment(r: PaidRequest, proof: DecodedProof): Promis
     return invalid(verdict.reason, `the x402 payment did not verify (${verdict.reason})`);
   }
 
-  const lock = { payer, nonce, proof: stored as unknown as object, x402Version: proof.version, lockedUntil: new Date(Date.now() + env().PAYMENT_LEASE_SECONDS * 1000) };
+  const lock = {
+    payer,
+    nonce,
+    proof: stored as unknown as object,
+    x402Version: proof.version,
+    lockedUntil: new Date(Date.now() + env().PAYMENT_LEASE_SECONDS * 1000),
+  };
   if (challengedId) {
     const res = await lockChallengedPayment(r.sellerId, challengedId, lock);
     if (res === "locked") return { type: "accepted", paymentId: challengedId, payer };
     const taken = await findPaymentByAuthorization(USDC_ADDRESS, payer, nonce);
     if (taken) return heldBy(taken, r);
     const row = await findPayment(r.sellerId, challengedId);
-    if (!row) return rejected(new AppError("payment_unknown", { detail: "the challenge's payment id matches no payment at this seller", extra: { payment_id: challengedId } }));
+    if (!row)
+      return rejected(
+        new AppError("payment_unknown", { detail: "the challenge's payment id matches no payment at this seller", extra: { payment_id: challengedId } }),
+      );
     return rejected(paymentStateError(row));
   }
   const res = await insertVerifiedPayment({

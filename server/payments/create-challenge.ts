@@ -32,7 +32,16 @@ export async function createChallenge(c: ChallengeInput): Promise<Challenge> {
     payTo: c.payTo,
     expiresAt: new Date(expiresAt * 1000),
   });
-  const challenge = signChallenge({ paymentId, sellerId: c.sellerId, method: c.method, path: c.path, query, amountMicros: c.amountMicros, payTo: c.payTo, expiresAt });
+  const challenge = signChallenge({
+    paymentId,
+    sellerId: c.sellerId,
+    method: c.method,
+    path: c.path,
+    query,
+    amountMicros: c.amountMicros,
+    payTo: c.payTo,
+    expiresAt,
+  });
   const offer: Offer = {
     paymentId,
     amountMicros: c.amountMicros,
@@ -60,9 +69,7 @@ export async function createChallenge(c: ChallengeInput): Promise<Challenge> {
       access: "payg",
       expires_at: new Date(expiresAt * 1000).toISOString(),
     },
-    ...(cardEligible(c.amountMicros)
-      ? { card: { payUrl: `${c.origin}/payments/${paymentId}/pay`, statusUrl: `${c.origin}/payments/${paymentId}` } }
-      : {}),
+    ...(cardEligible(c.amountMicros) ? { card: { payUrl: `${c.origin}/payments/${paymentId}/pay`, statusUrl: `${c.origin}/payments/${paymentId}` } } : {}),
     ...paymentRequiredV1(offer),
   };
   return {

@@ -30,7 +30,8 @@ export interface Facilitator {
 
 // Failures that say nothing about the authorization itself: the RPC was unreachable, or the gas wallet's nonce
 // raced another sender (several instances sharing one gas wallet). Those settlements are retried.
-const TRANSIENT = /HTTP request failed|fetch failed|ECONNREFUSED|ECONNRESET|ETIMEDOUT|timed? ?out|socket|network|nonce too low|nonce has already been used|replacement transaction underpriced|already known/i;
+const TRANSIENT =
+  /HTTP request failed|fetch failed|ECONNREFUSED|ECONNRESET|ETIMEDOUT|timed? ?out|socket|network|nonce too low|nonce has already been used|replacement transaction underpriced|already known/i;
 
 function fromVerify(r: VerifyResponse): VerifyOutcome {
   return r.isValid ? { type: "valid", payer: r.payer ?? "" } : { type: "invalid", reason: r.invalidReason ?? "invalid_payment", message: r.invalidMessage };
@@ -52,9 +53,12 @@ export class LocalFacilitator implements Facilitator {
     const wallet = walletClient(rpcUrl, privateKey);
     // viem's client satisfies the signer structurally; its generic overloads are narrower than the signer's
     // loose argument types, hence the cast.
-    const signer = toFacilitatorEvmSigner(Object.assign(wallet, { address: wallet.account.address }) as unknown as Parameters<typeof toFacilitatorEvmSigner>[0], {
-      confirmationTimeoutMs: 60_000,
-    });
+    const signer = toFacilitatorEvmSigner(
+      Object.assign(wallet, { address: wallet.account.address }) as unknown as Parameters<typeof toFacilitatorEvmSigner>[0],
+      {
+        confirmationTimeoutMs: 60_000,
+      },
+    );
     this.facilitator = new x402Facilitator().register(NETWORK, new ExactEvmScheme(signer));
   }
 

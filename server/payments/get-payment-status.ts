@@ -1,5 +1,5 @@
 // What statusUrl answers: the state of one payment of this seller (never its proof).
-import { AppError } from "../http/errors";
+import { AppError } from "../errors";
 import { microsToUsd } from "../lib/money";
 import { findPayment, findRefundEntry } from "./payments.queries";
 
@@ -27,6 +27,8 @@ export async function getPaymentStatus(sellerId: string, paymentId: string) {
     expires_at: p.expiresAt.toISOString(),
     created_at: p.createdAt.toISOString(),
     settled_at: p.settledAt?.toISOString() ?? null,
-    refund: refund ? { amount: microsToUsd(refund.amountMicros), transaction: refund.transaction, log_index: refund.logIndex, refunded_at: refund.createdAt.toISOString() } : null,
+    refund: refund
+      ? { amount: microsToUsd(refund.amountMicros), transaction: refund.transaction, log_index: refund.logIndex, refunded_at: refund.createdAt.toISOString() }
+      : null,
   };
 }

@@ -1,5 +1,5 @@
 // A payment that cannot buy this request, as the SERVICE.md part 7 error the caller acts on.
-import { AppError } from "../http/errors";
+import { AppError } from "../errors";
 import type { PaymentRow } from "./payments.queries";
 
 /** The error for a proof whose payment already exists in `status`. Terminal states never become spendable. */

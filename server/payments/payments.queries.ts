@@ -20,7 +20,10 @@ export async function findPayment(sellerId: string, id: string): Promise<Payment
 
 /** A payment's refund ledger row (amount, the on-chain transfer, when it was recorded), if it was refunded. */
 export async function findRefundEntry(paymentId: string) {
-  return db.ledgerEntry.findUnique({ where: { paymentId_kind: { paymentId, kind: "refund" } }, select: { amountMicros: true, transaction: true, logIndex: true, createdAt: true } });
+  return db.ledgerEntry.findUnique({
+    where: { paymentId_kind: { paymentId, kind: "refund" } },
+    select: { amountMicros: true, transaction: true, logIndex: true, createdAt: true },
+  });
 }
 
 export async function findPaymentByAuthorization(asset: string, payer: string, nonce: string): Promise<PaymentRow | null> {
@@ -49,7 +52,9 @@ export async function lockChallengedPayment(sellerId: string, id: string, lock: 
 }
 
 /** A proof without a challenge echo (x402 v1): the payment row is born verified, holding the lock. */
-export async function insertVerifiedPayment(p: Omit<NewChallenge, "id"> & LockInput): Promise<{ result: "locked"; id: string } | { result: "authorization_taken" }> {
+export async function insertVerifiedPayment(
+  p: Omit<NewChallenge, "id"> & LockInput,
+): Promise<{ result: "locked"; id: string } | { result: "authorization_taken" }> {
   const id = newId("pay");
   try {
     await db.payment.create({ data: { id, ...p, status: "verified", verifiedAt: new Date() } });
@@ -129,7 +134,10 @@ export async function recordSettlementSuccess(paymentId: string, transaction: st
 
 export async function recordSettlementFailure(paymentId: string, reason: string, transaction?: string): Promise<boolean> {
   return db.$transaction(async (tx: Tx) => {
-    const s = await tx.settlement.updateMany({ where: { paymentId, status: "pending" }, data: { status: "failed", lastError: reason, transaction: transaction ?? null } });
+    const s = await tx.settlement.updateMany({
+      where: { paymentId, status: "pending" },
+      data: { status: "failed", lastError: reason, transaction: transaction ?? null },
+    });
     if (s.count !== 1) return false;
     await tx.payment.updateMany({ where: { id: paymentId, status: "verified" }, data: { status: "failed", failureReason: reason, lockedUntil: null } });
     return true;
@@ -138,7 +146,10 @@ export async function recordSettlementFailure(paymentId: string, reason: string,
 
 /** Transient failure: leave it pending, retry after `nextAttemptAt` (exponential backoff by the caller). */
 export async function recordSettlementRetry(paymentId: string, error: string, nextAttemptAt: Date): Promise<void> {
-  await db.settlement.updateMany({ where: { paymentId, status: "pending" }, data: { lastError: error.slice(0, 500), nextAttemptAt, claimedUntil: new Date(0) } });
+  await db.settlement.updateMany({
+    where: { paymentId, status: "pending" },
+    data: { lastError: error.slice(0, 500), nextAttemptAt, claimedUntil: new Date(0) },
+  });
 }
 
 /** settled -> consumed: the paid response went out to the caller. */
@@ -171,14 +182,6 @@ export async function findAbandonedPayments(limit: number): Promise<string[]> {
 export async function deleteExpiredChallenges(before: Date): Promise<number> {
   const res = await db.payment.deleteMany({ where: { status: "challenged", expiresAt: { lt: before } } });
   return res.count;
-}
-
-export async function findLedgerEntries(sellerId: string, take = 100) {
-  return db.ledgerEntry.findMany({ where: { sellerId }, orderBy: { createdAt: "desc" }, take });
-}
-
-export async function getPaymentById(id: string): Promise<PaymentRow | null> {
-  return db.payment.findUnique({ where: { id } });
 }
 
 export type { PaymentStatus };

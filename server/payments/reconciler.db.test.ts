@@ -8,7 +8,7 @@ import { anvilAddress } from "../../scripts/lib/local-chain";
 import { authorizationFate } from "../chain/authorization";
 import { USDC_ADDRESS } from "../chain/config";
 import { db } from "../db/client";
-import { callGateway, createGatewaySeller, payChallenge, startChainForTests, startFakeUpstream, usdcBalance } from "../gateway/test-support";
+import { callGateway, createGatewaySeller, payChallenge, startChainForTests, startFakeUpstream, usdcBalance } from "../testing/gateway";
 import { facilitatorInput, type StoredProof } from "./accept-payment";
 import { getFacilitator } from "./facilitator";
 import { reconcileOnce } from "./reconciler";
@@ -31,7 +31,7 @@ async function proofFor(payerIndex: number): Promise<Record<string, string>> {
 /** Run one paid call in a child process that dies at `fault`. */
 function crashAt(fault: "exit_after_lock" | "exit_after_outbox", proof: Record<string, string>): Promise<number | null> {
   const tsx = path.join(process.cwd(), "node_modules", "tsx", "dist", "cli.mjs");
-  const child = spawn(process.execPath, [tsx, path.join(import.meta.dirname, "test-fixtures", "crash-child.ts")], {
+  const child = spawn(process.execPath, [tsx, "--conditions=react-server", path.join(import.meta.dirname, "..", "testing", "crash-child.ts")], {
     env: {
       ...process.env,
       NODE_ENV: "test",
@@ -84,7 +84,9 @@ describe("settlement reconciler", () => {
     expect(await db.settlement.count({ where: { paymentId: payment.id } })).toBe(0);
     expect(await db.ledgerEntry.count({ where: { paymentId: payment.id } })).toBe(0);
     expect(await usdc(payer)).toBe(before);
-    const replay = await gatewayRoute.GET(new Request(`http://${seller.host}${AAPL}`, { headers: { ...proof, host: seller.host } }), { params: Promise.resolve({}) });
+    const replay = await gatewayRoute.GET(new Request(`http://${seller.host}${AAPL}`, { headers: { ...proof, host: seller.host } }), {
+      params: Promise.resolve({}),
+    });
     expect(replay.status).toBe(409);
     expect((await replay.json()).error).toBe("payment_released");
   }, 30_000);

@@ -42,7 +42,8 @@ export function startSettlementReconciler(): { stop: () => void } {
       running = true;
       try {
         const r = await reconcileOnce();
-        if (r.settled || r.failed || r.released) console.info(`[reconciler] settled=${r.settled} failed=${r.failed} released=${r.released} pending=${r.pending}`);
+        if (r.settled || r.failed || r.released)
+          console.info(`[reconciler] settled=${r.settled} failed=${r.failed} released=${r.released} pending=${r.pending}`);
       } catch (e) {
         console.error("[reconciler] pass failed:", e instanceof Error ? e.message : e);
       } finally {

@@ -13,9 +13,9 @@ import { CHAIN, USDC_ADDRESS } from "../chain/config";
 import { TOKEN_ABI } from "../chain/token";
 import { db } from "../db/client";
 import { withEnvForTests } from "../env";
-import { callGateway, createGatewaySeller, payChallenge, startChainForTests, startFakeUpstream, usdcBalance } from "../gateway/test-support";
+import { callGateway, createGatewaySeller, payChallenge, startChainForTests, startFakeUpstream, usdcBalance } from "../testing/gateway";
 import { paymentStatusResponse } from "../contracts/platform";
-import { createCaller, sessionFor } from "../trpc/testing";
+import { createCaller, sessionFor } from "../testing/trpc";
 
 const SECRET = "fake-upstream-secret-0123456789";
 const PAY_TO = anvilAddress(10);
@@ -55,7 +55,13 @@ function wallet(index: number) {
 /** A USDC transfer sent from anvil account `fromIndex` (10 = the sellers' payTo), mined. */
 async function transfer(to: Address, value: bigint, fromIndex = 10, opts: { gas?: bigint; wait?: boolean } = {}): Promise<Hex> {
   const w = wallet(fromIndex);
-  const hash = await w.writeContract({ address: USDC_ADDRESS, abi: TOKEN_ABI, functionName: "transfer", args: [to, value], ...(opts.gas ? { gas: opts.gas } : {}) });
+  const hash = await w.writeContract({
+    address: USDC_ADDRESS,
+    abi: TOKEN_ABI,
+    functionName: "transfer",
+    args: [to, value],
+    ...(opts.gas ? { gas: opts.gas } : {}),
+  });
   if (opts.wait !== false) await w.waitForTransactionReceipt({ hash, pollingInterval: 10 });
   return hash;
 }
@@ -75,10 +81,12 @@ async function snapshot(paymentId: string) {
 /** The call is refused with `trpcCode` and AppError `appCode` whose detail matches `detail`, and nothing is written. */
 async function expectRefused(s: Seller, paymentId: string, transaction: string, want: { trpcCode: string; appCode: string; detail: RegExp }) {
   const before = await snapshot(paymentId);
-  const err = await asSeller(s).payments.recordRefund({ paymentId, transaction }).then(
-    () => null,
-    (e: unknown) => e as { code: string; message: string; cause?: { code?: string; detail?: string } },
-  );
+  const err = await asSeller(s)
+    .payments.recordRefund({ paymentId, transaction })
+    .then(
+      () => null,
+      (e: unknown) => e as { code: string; message: string; cause?: { code?: string; detail?: string } },
+    );
   expect(err, "the refund should have been refused").not.toBeNull();
   expect(err!.code).toBe(want.trpcCode);
   expect(err!.cause?.code).toBe(want.appCode);
@@ -99,7 +107,11 @@ contract BatchRefund {
 
 /** Compile (solc-js, offline) and deploy the batch sender; payTo approves it. Returns its address and ABI. */
 async function deployBatchRefund(): Promise<{ address: Address; abi: Abi }> {
-  const input = { language: "Solidity", sources: { "BatchRefund.sol": { content: BATCH_SOURCE } }, settings: { evmVersion: "cancun", outputSelection: { "*": { "*": ["abi", "evm.bytecode.object"] } } } };
+  const input = {
+    language: "Solidity",
+    sources: { "BatchRefund.sol": { content: BATCH_SOURCE } },
+    settings: { evmVersion: "cancun", outputSelection: { "*": { "*": ["abi", "evm.bytecode.object"] } } },
+  };
   const out = JSON.parse(solc.compile(JSON.stringify(input)));
   const c = out.contracts["BatchRefund.sol"].BatchRefund;
   const w = wallet(10);
@@ -170,10 +182,17 @@ describe("recording a refund", () => {
     expect(row).toMatchObject({ status: "refunded", refundable: false, refundTransaction: hash });
 
     // GET /payments/{id} reports it, and the original proof replayed is refused as refunded.
-    const status = await statusRoute.GET(new Request(`http://${a.host}/payments/${p.id}`, { headers: { host: a.host } }), { params: Promise.resolve({ id: p.id }) });
+    const status = await statusRoute.GET(new Request(`http://${a.host}/payments/${p.id}`, { headers: { host: a.host } }), {
+      params: Promise.resolve({ id: p.id }),
+    });
     const statusBody = await status.json();
     expect(paymentStatusResponse.parse(statusBody)).toEqual(statusBody);
-    expect(statusBody).toMatchObject({ id: p.id, status: "refunded", complete: false, refund: { amount: "0.020000", transaction: hash, log_index: res.logIndex, refunded_at: res.recordedAt } });
+    expect(statusBody).toMatchObject({
+      id: p.id,
+      status: "refunded",
+      complete: false,
+      refund: { amount: "0.020000", transaction: hash, log_index: res.logIndex, refunded_at: res.recordedAt },
+    });
     const replay = await call(a.host, AAPL, p.proof);
     expect(replay.status).toBe(409);
     expect((await replay.json()).error).toBe("payment_refunded");
@@ -211,7 +230,11 @@ describe("recording a refund", () => {
     let hash: Hex;
     try {
       hash = await transfer(p.payer, PRICE, 10, { wait: false });
-      await expectRefused(a, p.id, hash, { trpcCode: "BAD_REQUEST", appCode: "invalid_request", detail: /not found on chain yet; try again after it is mined/ });
+      await expectRefused(a, p.id, hash, {
+        trpcCode: "BAD_REQUEST",
+        appCode: "invalid_request",
+        detail: /not found on chain yet; try again after it is mined/,
+      });
     } finally {
       await test.mine({ blocks: 1 });
       await test.setAutomine(true);
@@ -295,7 +318,11 @@ describe("refusals write nothing", () => {
   it("an unreachable chain RPC: a retryable 503-class error", async () => {
     const hash = await transfer(p.payer, PRICE);
     await withEnvForTests({ RPC_URL: "http://127.0.0.1:9" }, () =>
-      expectRefused(a, p.id, hash, { trpcCode: "SERVICE_UNAVAILABLE", appCode: "payment_provider_unavailable", detail: /the chain could not be read right now; try again/ }),
+      expectRefused(a, p.id, hash, {
+        trpcCode: "SERVICE_UNAVAILABLE",
+        appCode: "payment_provider_unavailable",
+        detail: /the chain could not be read right now; try again/,
+      }),
     );
     expect((await asSeller(a).payments.recordRefund({ paymentId: p.id, transaction: hash })).status).toBe("refunded");
   });
@@ -330,7 +357,9 @@ describe("races", () => {
       // Round 0 starts all ten at once; later rounds stagger the starts (by `round` ms each) so that some callers
       // read the payment before the winner commits and the claimed logs after it.
       const results = await Promise.allSettled(
-        Array.from({ length: 10 }, (_, i) => new Promise((r) => setTimeout(r, i * round)).then(() => asSeller(a).payments.recordRefund({ paymentId: p.id, transaction: hash }))),
+        Array.from({ length: 10 }, (_, i) =>
+          new Promise((r) => setTimeout(r, i * round)).then(() => asSeller(a).payments.recordRefund({ paymentId: p.id, transaction: hash })),
+        ),
       );
       expect(results.map((r) => (r.status === "fulfilled" ? "fulfilled" : String(r.reason)))).toEqual(Array(10).fill("fulfilled"));
       const values = results.map((r) => (r as PromiseFulfilledResult<{ alreadyRecorded: boolean; logIndex: number }>).value);
@@ -348,7 +377,8 @@ describe("races", () => {
     const hash = await transfer(payments[0]!.payer, PRICE);
     const results = await Promise.allSettled(payments.map((p) => asSeller(a).payments.recordRefund({ paymentId: p.id, transaction: hash })));
     expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
-    for (const r of results.filter((r) => r.status === "rejected")) expect(String((r as PromiseRejectedResult).reason.message)).toMatch(/already recorded as the refund of payment pay_/);
+    for (const r of results.filter((r) => r.status === "rejected"))
+      expect(String((r as PromiseRejectedResult).reason.message)).toMatch(/already recorded as the refund of payment pay_/);
     const rows = await db.ledgerEntry.findMany({ where: { transaction: hash } });
     expect(rows).toHaveLength(1);
     const statuses = await db.payment.findMany({ where: { id: { in: payments.map((p) => p.id) } }, select: { id: true, status: true } });
@@ -362,7 +392,12 @@ describe("races", () => {
     const payments = [await pay(a, 3), await pay(a, 3), await pay(a, 3)];
     const w = wallet(10);
     // Two transfers to the payer in one transaction: enough for two of the three payments.
-    const hash = await w.writeContract({ address: batch.address, abi: batch.abi, functionName: "send", args: [USDC_ADDRESS, payments[0]!.payer, [PRICE, PRICE]] });
+    const hash = await w.writeContract({
+      address: batch.address,
+      abi: batch.abi,
+      functionName: "send",
+      args: [USDC_ADDRESS, payments[0]!.payer, [PRICE, PRICE]],
+    });
     const receipt = await w.waitForTransactionReceipt({ hash, pollingInterval: 10 });
     expect(receipt.status).toBe("success");
     const results = await Promise.allSettled(payments.slice(0, 2).map((p) => asSeller(a).payments.recordRefund({ paymentId: p.id, transaction: hash })));
@@ -372,16 +407,41 @@ describe("races", () => {
     expect(rows.map((r) => r.logIndex)).toEqual(logIndexes);
     expect(new Set(logIndexes).size).toBe(2);
     // The third payment finds both logs taken.
-    await expectRefused(a, payments[2]!.id, hash, { trpcCode: "BAD_REQUEST", appCode: "invalid_request", detail: /already recorded as the refund of payment pay_/ });
+    await expectRefused(a, payments[2]!.id, hash, {
+      trpcCode: "BAD_REQUEST",
+      appCode: "invalid_request",
+      detail: /already recorded as the refund of payment pay_/,
+    });
   });
 
   it("the database refuses a second refund row for the same transfer, whatever the code does", async () => {
     const [row] = await db.ledgerEntry.findMany({ where: { kind: "refund", sellerId: a.sellerId }, take: 1 });
     const other = await pay(a, 9);
     await expect(
-      db.ledgerEntry.create({ data: { id: `led_${randomBytes(6).toString("hex")}`, sellerId: a.sellerId, paymentId: other.id, kind: "refund", amountMicros: PRICE, transaction: row!.transaction, logIndex: row!.logIndex } }),
+      db.ledgerEntry.create({
+        data: {
+          id: `led_${randomBytes(6).toString("hex")}`,
+          sellerId: a.sellerId,
+          paymentId: other.id,
+          kind: "refund",
+          amountMicros: PRICE,
+          transaction: row!.transaction,
+          logIndex: row!.logIndex,
+        },
+      }),
     ).rejects.toMatchObject({ code: "P2002" });
-    await expect(db.ledgerEntry.create({ data: { id: `led_${randomBytes(6).toString("hex")}`, sellerId: a.sellerId, paymentId: other.id, kind: "refund", amountMicros: PRICE, transaction: randomHash() } })).rejects.toThrow();
+    await expect(
+      db.ledgerEntry.create({
+        data: {
+          id: `led_${randomBytes(6).toString("hex")}`,
+          sellerId: a.sellerId,
+          paymentId: other.id,
+          kind: "refund",
+          amountMicros: PRICE,
+          transaction: randomHash(),
+        },
+      }),
+    ).rejects.toThrow();
   });
 });
 
@@ -389,7 +449,15 @@ describe("the console procedure", () => {
   it("refuses callers without a seller session", async () => {
     const p = await pay(a, 9);
     const hash = await transfer(p.payer, PRICE);
-    for (const ctx of [{ session: null }, { session: { user: { id: a.userId, email: "x@test", kind: "human" as const, sellerId: a.sellerId }, expires: new Date(Date.now() + 60_000).toISOString() } }]) {
+    for (const ctx of [
+      { session: null },
+      {
+        session: {
+          user: { id: a.userId, email: "x@test", kind: "human" as const, sellerId: a.sellerId },
+          expires: new Date(Date.now() + 60_000).toISOString(),
+        },
+      },
+    ]) {
       const before = await snapshot(p.id);
       await expect(createCaller(ctx).payments.recordRefund({ paymentId: p.id, transaction: hash })).rejects.toMatchObject({ code: "UNAUTHORIZED" });
       expect(await snapshot(p.id)).toEqual(before);

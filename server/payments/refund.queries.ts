@@ -66,14 +66,19 @@ export async function insertRefund(input: RefundInput): Promise<RefundWrite> {
     return await db.$transaction(async (tx: Tx): Promise<RefundWrite> => {
       // The state before, for the audit row: read under the row lock, so a concurrent settled -> consumed (the
       // gateway finishing the response) or another refund cannot change it before our update.
-      const [before] = await tx.$queryRaw<{ status: PaymentStatus }[]>`select status from payments where id = ${input.paymentId} and seller_id = ${input.sellerId} for update`;
+      const [before] = await tx.$queryRaw<
+        { status: PaymentStatus }[]
+      >`select status from payments where id = ${input.paymentId} and seller_id = ${input.sellerId} for update`;
       // The state guard: of any number of racers for this payment, exactly one moves it.
       const moved = await tx.payment.updateMany({
         where: { id: input.paymentId, sellerId: input.sellerId, status: { in: [...REFUNDABLE_STATES] } },
         data: { status: "refunded", lockedUntil: null },
       });
       if (moved.count !== 1 || !before) return { type: "not_refundable" };
-      const charge = await tx.ledgerEntry.findUnique({ where: { paymentId_kind: { paymentId: input.paymentId, kind: "charge" } }, select: { meterKey: true, units: true, currency: true } });
+      const charge = await tx.ledgerEntry.findUnique({
+        where: { paymentId_kind: { paymentId: input.paymentId, kind: "charge" } },
+        select: { meterKey: true, units: true, currency: true },
+      });
       // The refund reverses the charge row: same meter and units, the payment's amount.
       const row = await tx.ledgerEntry.create({
         data: {

@@ -17,7 +17,7 @@ import type { Hex } from "viem";
 import { USDC_ADDRESS } from "../chain/config";
 import { tokenTransfersIn, type ChainPosition, type TokenTransfer } from "../chain/transfers";
 import { env } from "../env";
-import { AppError, invalidParameter } from "../http/errors";
+import { AppError, invalidParameter } from "../errors";
 import { microsToUsd } from "../lib/money";
 import { findPaymentForRefund, findRefundedLogs, insertRefund, type RefundablePayment } from "./refund.queries";
 
@@ -55,7 +55,15 @@ function refundableOrPrevious(p: RefundablePayment, hash: string): RecordedRefun
     case "refunded": {
       const refund = p.ledgerEntries[0];
       if (refund && refund.transaction === hash && refund.logIndex !== null)
-        return { paymentId: p.id, status: "refunded", amountUsd: microsToUsd(refund.amountMicros), transaction: hash, logIndex: refund.logIndex, recordedAt: refund.createdAt.toISOString(), alreadyRecorded: true };
+        return {
+          paymentId: p.id,
+          status: "refunded",
+          amountUsd: microsToUsd(refund.amountMicros),
+          transaction: hash,
+          logIndex: refund.logIndex,
+          recordedAt: refund.createdAt.toISOString(),
+          alreadyRecorded: true,
+        };
       throw notRefundable(p, refund?.transaction ? `it was already refunded by transaction ${refund.transaction}` : "it was already refunded");
     }
     case "challenged":
@@ -79,7 +87,8 @@ async function readChain<T>(read: () => Promise<T>): Promise<T> {
   }
 }
 
-const before = (a: ChainPosition, b: ChainPosition) => a.blockNumber < b.blockNumber || (a.blockNumber === b.blockNumber && a.transactionIndex <= b.transactionIndex);
+const before = (a: ChainPosition, b: ChainPosition) =>
+  a.blockNumber < b.blockNumber || (a.blockNumber === b.blockNumber && a.transactionIndex <= b.transactionIndex);
 const same = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
 
 /** The Transfer logs that can be this payment's refund, or a precise refusal. */
@@ -87,13 +96,16 @@ function matchingTransfers(p: RefundablePayment & { payer: string }, hash: strin
   const amount = `$${microsToUsd(p.amountMicros)}`;
   if (transfers.length === 0) throw invalidTransfer(`transaction ${hash} moved no USDC`);
   const fromPayTo = transfers.filter((t) => same(t.from, p.payTo));
-  if (fromPayTo.length === 0) throw invalidTransfer(`transaction ${hash} has no USDC transfer from the payment's payTo ${p.payTo}; send the refund from that wallet`);
+  if (fromPayTo.length === 0)
+    throw invalidTransfer(`transaction ${hash} has no USDC transfer from the payment's payTo ${p.payTo}; send the refund from that wallet`);
   const toPayer = fromPayTo.filter((t) => same(t.to, p.payer));
   if (toPayer.length === 0) throw invalidTransfer(`transaction ${hash} has no USDC transfer from ${p.payTo} to the payment's payer ${p.payer}`);
   const enough = toPayer.filter((t) => t.value >= p.amountMicros);
   if (enough.length === 0) {
     const largest = toPayer.reduce((m, t) => (t.value > m ? t.value : m), 0n);
-    throw invalidTransfer(`the USDC transfer from ${p.payTo} to ${p.payer} in transaction ${hash} is $${microsToUsd(largest)}, less than the payment's ${amount} (partial refunds are not recorded)`);
+    throw invalidTransfer(
+      `the USDC transfer from ${p.payTo} to ${p.payer} in transaction ${hash} is $${microsToUsd(largest)}, less than the payment's ${amount} (partial refunds are not recorded)`,
+    );
   }
   return enough;
 }
@@ -119,12 +131,15 @@ export async function recordRefund(input: { sellerId: string; actorId: string | 
   const previous = refundableOrPrevious(payment, hash);
   if (previous) return previous;
   if (payment.rail !== "x402" || !payment.payer || !same(payment.asset, USDC_ADDRESS))
-    throw new AppError("invalid_request", { detail: `payment ${payment.id} was not paid in USDC on chain (rail ${payment.rail}); only x402 payments are refunded here` });
+    throw new AppError("invalid_request", {
+      detail: `payment ${payment.id} was not paid in USDC on chain (rail ${payment.rail}); only x402 payments are refunded here`,
+    });
   const p = { ...payment, payer: payment.payer };
 
   const rpcUrl = env().RPC_URL;
   const refund = await readChain(() => tokenTransfersIn(rpcUrl, USDC_ADDRESS, hash));
-  if (refund.type === "not_found") throw invalidTransfer(`transaction ${hash} was not found on chain yet; try again after it is mined (and check it was sent on Base)`);
+  if (refund.type === "not_found")
+    throw invalidTransfer(`transaction ${hash} was not found on chain yet; try again after it is mined (and check it was sent on Base)`);
   if (refund.type === "pending") throw invalidTransfer(`transaction ${hash} is pending: not found on chain yet; try again after it is mined`);
   if (refund.type === "reverted") throw invalidTransfer(`transaction ${hash} reverted on chain (block ${refund.blockNumber}): no USDC moved`);
 
@@ -159,10 +174,17 @@ export async function recordRefund(input: { sellerId: string; actorId: string | 
       logIndex: transfer.logIndex,
     });
     if (res.type === "recorded")
-      return { paymentId: p.id, status: "refunded", amountUsd: microsToUsd(p.amountMicros), transaction: hash, logIndex: transfer.logIndex, recordedAt: res.createdAt.toISOString(), alreadyRecorded: false };
+      return {
+        paymentId: p.id,
+        status: "refunded",
+        amountUsd: microsToUsd(p.amountMicros),
+        transaction: hash,
+        logIndex: transfer.logIndex,
+        recordedAt: res.createdAt.toISOString(),
+        alreadyRecorded: false,
+      };
     if (res.type === "not_refundable") return afterRace(input.sellerId, p.id, hash);
     // transfer_taken: another payment's refund took this log; look again.
   }
   throw invalidTransfer(`the USDC transfer from ${p.payTo} to ${p.payer} in transaction ${hash} is already recorded as the refund of another payment`);
 }
-

@@ -6,7 +6,7 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { anvilAddress, anvilPrivateKey } from "../../scripts/lib/local-chain";
 import { resetEnvForTests } from "../env";
-import { callGateway, createGatewaySeller, payChallenge, startChainForTests, startFakeUpstream, usdcBalance } from "../gateway/test-support";
+import { callGateway, createGatewaySeller, payChallenge, startChainForTests, startFakeUpstream, usdcBalance } from "../testing/gateway";
 import { getFacilitator, LocalFacilitator, setFacilitatorForTests } from "./facilitator";
 
 const SECRET = "fake-upstream-secret-0123456789";
@@ -32,11 +32,19 @@ beforeAll(async () => {
     if (req.url === "/supported") return send(200, await local.supported());
     if (req.url === "/verify") {
       const r = await local.verify(body.paymentPayload, body.paymentRequirements);
-      return send(200, r.type === "valid" ? { isValid: true, payer: r.payer } : { isValid: false, invalidReason: r.type === "invalid" ? r.reason : "unavailable" });
+      return send(
+        200,
+        r.type === "valid" ? { isValid: true, payer: r.payer } : { isValid: false, invalidReason: r.type === "invalid" ? r.reason : "unavailable" },
+      );
     }
     if (req.url === "/settle") {
       const r = await local.settle(body.paymentPayload, body.paymentRequirements);
-      return send(200, r.type === "settled" ? { success: true, transaction: r.transaction, network: "eip155:8453", payer: r.payer } : { success: false, errorReason: r.type === "failed" ? r.reason : "settlement_pending", transaction: "", network: "eip155:8453" });
+      return send(
+        200,
+        r.type === "settled"
+          ? { success: true, transaction: r.transaction, network: "eip155:8453", payer: r.payer }
+          : { success: false, errorReason: r.type === "failed" ? r.reason : "settlement_pending", transaction: "", network: "eip155:8453" },
+      );
     }
     send(404, {});
   });

@@ -3,14 +3,17 @@
 // moves no money, so it is checked by signature alone (never settled, nothing to simulate), and must be fresh.
 import { getAddress } from "viem";
 import { signedByFrom } from "../chain/eip3009";
-import { AppError } from "../http/errors";
+import { AppError } from "../errors";
 import { verifyChallenge } from "./challenge";
 import type { DecodedProof } from "./x402-payload";
 
 /** A $0 proof may be signed for at most this long (replaying it only re-reads free advice). */
 const MAX_WINDOW_SECONDS = 3600;
 
-export async function verifyWalletProof(proof: DecodedProof, binding: { sellerId: string; method: string; path: string; payTo: string }): Promise<{ wallet: string }> {
+export async function verifyWalletProof(
+  proof: DecodedProof,
+  binding: { sellerId: string; method: string; path: string; payTo: string },
+): Promise<{ wallet: string }> {
   const a = proof.authorization;
   const now = Math.floor(Date.now() / 1000);
   const fail = (reason: string, detail: string) => new AppError("payment_invalid", { reason, detail });
@@ -25,7 +28,19 @@ export async function verifyWalletProof(proof: DecodedProof, binding: { sellerId
       typeof e.challenge === "string" &&
       typeof e.expiresAt === "number" &&
       e.expiresAt > now &&
-      verifyChallenge({ paymentId: e.paymentId, sellerId: binding.sellerId, method: binding.method, path: binding.path, query: "", amountMicros: 0n, payTo: binding.payTo, expiresAt: e.expiresAt }, e.challenge);
+      verifyChallenge(
+        {
+          paymentId: e.paymentId,
+          sellerId: binding.sellerId,
+          method: binding.method,
+          path: binding.path,
+          query: "",
+          amountMicros: 0n,
+          payTo: binding.payTo,
+          expiresAt: e.expiresAt,
+        },
+        e.challenge,
+      );
     if (!ok) throw new AppError("payment_request_mismatch", { detail: "this wallet proof answers another challenge; request a fresh 402" });
   }
   const valid = await signedByFrom(a, proof.signature);

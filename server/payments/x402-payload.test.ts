@@ -10,7 +10,19 @@ const authorization = {
   nonce: `0x${"ab".repeat(32)}`,
 };
 const b64 = (v: unknown) => Buffer.from(JSON.stringify(v)).toString("base64");
-const v2 = { x402Version: 2, accepted: { scheme: "exact", network: "eip155:8453", asset: "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913", amount: "20000", payTo: authorization.to, maxTimeoutSeconds: 300, extra: {} }, payload: { signature: "0x12", authorization } };
+const v2 = {
+  x402Version: 2,
+  accepted: {
+    scheme: "exact",
+    network: "eip155:8453",
+    asset: "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913",
+    amount: "20000",
+    payTo: authorization.to,
+    maxTimeoutSeconds: 300,
+    extra: {},
+  },
+  payload: { signature: "0x12", authorization },
+};
 const v1 = { x402Version: 1, scheme: "exact", network: "base", payload: { signature: "0x12", authorization } };
 
 describe("readProofHeader", () => {
@@ -18,7 +30,11 @@ describe("readProofHeader", () => {
     expect(readProofHeader(new Headers())).toEqual({ type: "none" });
   });
   it("reads a v2 proof from PAYMENT-SIGNATURE and a v1 proof from X-PAYMENT", () => {
-    expect(readProofHeader(new Headers({ "payment-signature": b64(v2) }))).toMatchObject({ type: "x402", header: "PAYMENT-SIGNATURE", proof: { version: 2, authorization } });
+    expect(readProofHeader(new Headers({ "payment-signature": b64(v2) }))).toMatchObject({
+      type: "x402",
+      header: "PAYMENT-SIGNATURE",
+      proof: { version: 2, authorization },
+    });
     expect(readProofHeader(new Headers({ "x-payment": b64(v1) }))).toMatchObject({ type: "x402", header: "X-PAYMENT", proof: { version: 1, accepted: null } });
     expect(readProofHeader(new Headers({ "x-payment": b64({ ...v1, network: "eip155:8453" }) }))).toMatchObject({ type: "x402" });
   });

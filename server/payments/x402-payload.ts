@@ -69,16 +69,23 @@ export function readProofHeader(headers: Headers): ProofHeader {
   const v2 = v2Schema.safeParse(json);
   if (v2.success) {
     const p = v2.data;
-    if (p.accepted.scheme !== "exact" || p.accepted.network !== NETWORK)
-      return { type: "invalid", detail: `only scheme "exact" on ${NETWORK} is accepted` };
-    return { type: "x402", header, proof: { version: 2, signature: p.payload.signature, authorization: p.payload.authorization, accepted: p.accepted, raw: json as Record<string, unknown> } };
+    if (p.accepted.scheme !== "exact" || p.accepted.network !== NETWORK) return { type: "invalid", detail: `only scheme "exact" on ${NETWORK} is accepted` };
+    return {
+      type: "x402",
+      header,
+      proof: { version: 2, signature: p.payload.signature, authorization: p.payload.authorization, accepted: p.accepted, raw: json as Record<string, unknown> },
+    };
   }
   const v1 = v1Schema.safeParse(json);
   if (v1.success) {
     const p = v1.data;
     if (p.scheme !== "exact" || (p.network !== NETWORK_V1 && p.network !== NETWORK))
       return { type: "invalid", detail: `only scheme "exact" on ${NETWORK} ("${NETWORK_V1}" in x402 v1) is accepted` };
-    return { type: "x402", header, proof: { version: 1, signature: p.payload.signature, authorization: p.payload.authorization, accepted: null, raw: json as Record<string, unknown> } };
+    return {
+      type: "x402",
+      header,
+      proof: { version: 1, signature: p.payload.signature, authorization: p.payload.authorization, accepted: null, raw: json as Record<string, unknown> },
+    };
   }
   return { type: "invalid", detail: `${header} is not an x402 exact-scheme EIP-3009 payment payload (x402Version 1 or 2)` };
 }

@@ -4,7 +4,7 @@ import { initTRPC, TRPCError } from "@trpc/server";
 import superjson from "superjson";
 import { ZodError } from "zod";
 import type { Session } from "next-auth";
-import { isAppError, type ErrorCode } from "../http/errors";
+import { isAppError } from "../errors";
 
 export type TrpcContext = { session: Session | null };
 
@@ -23,22 +23,48 @@ const t = initTRPC.context<TrpcContext>().create({
   },
 });
 
-const APP_TO_TRPC: Partial<Record<ErrorCode, TRPCError["code"]>> = {
-  not_found: "NOT_FOUND",
-  invalid_request: "BAD_REQUEST",
-  seller_not_found: "NOT_FOUND",
-  unauthorized: "UNAUTHORIZED",
-  forbidden: "FORBIDDEN",
-  payment_not_refundable: "CONFLICT",
-  payment_provider_unavailable: "SERVICE_UNAVAILABLE",
-};
+/** The tRPC code for an AppError, from its HTTP status: one error table (server/errors.ts), no second map. */
+export function trpcCodeFor(status: number): TRPCError["code"] {
+  switch (status) {
+    case 400:
+      return "BAD_REQUEST";
+    case 401:
+      return "UNAUTHORIZED";
+    case 403:
+      return "FORBIDDEN";
+    case 404:
+      return "NOT_FOUND";
+    case 405:
+      return "METHOD_NOT_SUPPORTED";
+    case 409:
+      return "CONFLICT";
+    case 402:
+      return "PAYMENT_REQUIRED";
+    case 413:
+      return "PAYLOAD_TOO_LARGE";
+    case 415:
+      return "UNSUPPORTED_MEDIA_TYPE";
+    case 429:
+      return "TOO_MANY_REQUESTS";
+    case 501:
+      return "NOT_IMPLEMENTED";
+    case 502:
+      return "BAD_GATEWAY";
+    case 503:
+      return "SERVICE_UNAVAILABLE";
+    case 504:
+      return "GATEWAY_TIMEOUT";
+    default:
+      return status >= 500 ? "INTERNAL_SERVER_ERROR" : "BAD_REQUEST";
+  }
+}
 
 /** Domain AppErrors become tRPC errors with the same code in data.appError. */
 const mapErrors = t.middleware(async ({ next }) => {
   const res = await next();
   if (!res.ok && isAppError(res.error.cause)) {
     const app = res.error.cause;
-    throw new TRPCError({ code: APP_TO_TRPC[app.code] ?? "BAD_REQUEST", message: app.detail ?? app.code, cause: app });
+    throw new TRPCError({ code: trpcCodeFor(app.status), message: app.detail ?? app.code, cause: app });
   }
   return res;
 });

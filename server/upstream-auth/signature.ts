@@ -26,12 +26,7 @@ export function signUpstreamRequest(secret: string, parts: SignedRequestParts, n
 
 export type SignatureCheck = { ok: true } | { ok: false; reason: "missing_signature" | "stale_signature" | "bad_signature" };
 
-export function verifyUpstreamRequest(
-  secret: string,
-  parts: SignedRequestParts,
-  headers: Headers,
-  now = Date.now(),
-): SignatureCheck {
+export function verifyUpstreamRequest(secret: string, parts: SignedRequestParts, headers: Headers, now = Date.now()): SignatureCheck {
   const tsRaw = headers.get(TIMESTAMP_HEADER);
   const sigRaw = headers.get(SIGNATURE_HEADER);
   if (!tsRaw || !sigRaw) return { ok: false, reason: "missing_signature" };

@@ -32,8 +32,14 @@ export function HumanSignIn({ token, loginHint }: { token: string; loginHint: st
           Your email
           <input name="email" type="email" required value={email} onChange={(e) => setEmail(e.target.value)} className={input} />
         </label>
-        {message && <p role="alert" data-testid="sign-in-error" className="text-sm text-red-700">{message}</p>}
-        <button className={button} disabled={pending}>Email me a sign-in code</button>
+        {message && (
+          <p role="alert" data-testid="sign-in-error" className="text-sm text-red-700">
+            {message}
+          </p>
+        )}
+        <button className={button} disabled={pending}>
+          Email me a sign-in code
+        </button>
       </form>
     );
   return (
@@ -49,13 +55,21 @@ export function HumanSignIn({ token, loginHint }: { token: string; loginHint: st
         else setMessage("That code is not right, or it expired.");
       }}
     >
-      <p className="text-sm text-slate-600" data-testid="code-sent">{message}</p>
+      <p className="text-sm text-slate-600" data-testid="code-sent">
+        {message}
+      </p>
       <label className="block text-sm">
         Sign-in code
         <input name="code" inputMode="numeric" autoComplete="one-time-code" required className={input} />
       </label>
-      {message && message.startsWith("That") && <p role="alert" className="text-sm text-red-700">{message}</p>}
-      <button className={button} disabled={pending}>Sign in</button>
+      {message && message.startsWith("That") && (
+        <p role="alert" className="text-sm text-red-700">
+          {message}
+        </p>
+      )}
+      <button className={button} disabled={pending}>
+        Sign in
+      </button>
     </form>
   );
 }
@@ -70,12 +84,18 @@ export function ConfirmClaim({ token, again }: { token: string; again: boolean }
     return (
       <div className="mt-6">
         <p className="text-sm text-slate-600">Give this code to your agent. It expires in 10 minutes.</p>
-        <p data-testid="user-code" className="mt-3 font-mono text-4xl tracking-widest">{code}</p>
+        <p data-testid="user-code" className="mt-3 font-mono text-4xl tracking-widest">
+          {code}
+        </p>
       </div>
     );
   return (
     <div className="mt-6 space-y-3">
-      {error && <p role="alert" className="text-sm text-red-700">{error}</p>}
+      {error && (
+        <p role="alert" className="text-sm text-red-700">
+          {error}
+        </p>
+      )}
       <div className="flex gap-3">
         <button
           className={button}
@@ -109,7 +129,13 @@ export function ConfirmClaim({ token, again }: { token: string; again: boolean }
 export function SignOut() {
   const router = useRouter();
   return (
-    <button className="text-sm text-indigo-700 underline" onClick={async () => { await signOut({ redirect: false }); router.refresh(); }}>
+    <button
+      className="text-sm text-indigo-700 underline"
+      onClick={async () => {
+        await signOut({ redirect: false });
+        router.refresh();
+      }}
+    >
       Sign out
     </button>
   );

@@ -21,12 +21,19 @@ export default async function ClaimPage({ params }: { params: Promise<{ token: s
 
   let body;
   if (!view) body = <p className="mt-4">This claim link is not valid.</p>;
-  else if (CLOSED[view.state]) body = <p className="mt-4" data-testid="claim-state">{CLOSED[view.state]}</p>;
+  else if (CLOSED[view.state])
+    body = (
+      <p className="mt-4" data-testid="claim-state">
+        {CLOSED[view.state]}
+      </p>
+    );
   else if (!human) body = <HumanSignIn token={token} loginHint={view.loginHint} />;
   else if (view.loginHint && view.loginHint !== human.email)
     body = (
       <div className="mt-4 space-y-2">
-        <p role="alert" data-testid="wrong-human">This claim is for {view.loginHint}, and you are signed in as {human.email}.</p>
+        <p role="alert" data-testid="wrong-human">
+          This claim is for {view.loginHint}, and you are signed in as {human.email}.
+        </p>
         <SignOut />
       </div>
     );
@@ -37,8 +44,8 @@ export default async function ClaimPage({ params }: { params: Promise<{ token: s
           Signed in as <span data-testid="signed-in-as">{human.email}</span>. <SignOut />
         </p>
         <p className="mt-4">
-          An agent wants to be linked to you at <strong>{view.sellerName}</strong> (credential <code>{view.credentialId}</code>, {view.credentialKind}).
-          Confirm only if you started this from your own agent.
+          An agent wants to be linked to you at <strong>{view.sellerName}</strong> (credential <code>{view.credentialId}</code>, {view.credentialKind}). Confirm
+          only if you started this from your own agent.
         </p>
         <ConfirmClaim token={token} again={view.state === "confirmed" && view.confirmedBy === human.id} />
       </>

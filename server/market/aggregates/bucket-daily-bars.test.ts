@@ -52,7 +52,16 @@ describe("bucketDailyBars", () => {
 
 describe("embedded aggregates", () => {
   const providers = embeddedProviders();
-  const base = { ticker: "AAPL", multiplier: 1, timespan: "day" as const, from: "2017-01-03", to: "2018-01-03", adjusted: true, sort: "asc" as const, limit: 5000 };
+  const base = {
+    ticker: "AAPL",
+    multiplier: 1,
+    timespan: "day" as const,
+    from: "2017-01-03",
+    to: "2018-01-03",
+    adjusted: true,
+    sort: "asc" as const,
+    limit: 5000,
+  };
 
   it("serves real AAPL bars for the default window, valid against the contract", async () => {
     const res = await getAggregates(base, { providers });
@@ -81,7 +90,10 @@ describe("embedded aggregates", () => {
   it("answers like a vendor for what it does not hold", async () => {
     await expect(getAggregates({ ...base, ticker: "ZZZZ" }, { providers })).rejects.toMatchObject({ code: "unknown_ticker", status: 404 });
     await expect(getAggregates({ ...base, timespan: "minute" }, { providers })).rejects.toMatchObject({ code: "not_included", status: 403 });
-    await expect(getAggregates({ ...base, from: "2021-01-04", to: "2021-02-01" }, { providers })).rejects.toMatchObject({ code: "not_included", reason: "timeframe_not_included" });
+    await expect(getAggregates({ ...base, from: "2021-01-04", to: "2021-02-01" }, { providers })).rejects.toMatchObject({
+      code: "not_included",
+      reason: "timeframe_not_included",
+    });
     const weekend = await getAggregates({ ...base, from: "2017-01-07", to: "2017-01-08" }, { providers });
     expect(weekend.data).toEqual({ bars: [], count: 0, adjusted: true });
   });

@@ -4,7 +4,7 @@ import { createHash, randomBytes } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
 import { archiveCatalogResponse, archiveRangeResponse, archiveSnapshotResponse } from "../../contracts/market";
 import { db } from "../../db/client";
-import { AppError } from "../../http/errors";
+import { AppError } from "../../errors";
 import { addDays } from "../lib/dates";
 import { embeddedProviders } from "../providers/embedded";
 import { canonicalJson } from "./canonical-json";
@@ -46,7 +46,10 @@ const notIncludedFeed: FeedDef = {
 };
 const feeds = [counterFeed, failingFeed];
 const providers = embeddedProviders();
-const at = (date: string, time = "09:30:00") => () => new Date(`${date}T${time}Z`);
+const at =
+  (date: string, time = "09:30:00") =>
+  () =>
+    new Date(`${date}T${time}Z`);
 const START = "2091-03-01";
 
 beforeAll(async () => {
@@ -66,14 +69,19 @@ describe("capture", () => {
     expect(first.observedAt.toISOString()).toBe(`${START}T09:30:00.000Z`);
     expect(first.contentHash).toBe(createHash("sha256").update(canonicalJson(first.payload)).digest("hex"));
     // The payload is kept as returned (json, not jsonb: key order preserved).
-    expect(JSON.stringify(first.payload)).toBe(JSON.stringify({ entity: "alpha", observed: START, as_of: `${START}T09:30:00.000Z`, nested: { z: 1, a: [3, 2, 1] } }));
+    expect(JSON.stringify(first.payload)).toBe(
+      JSON.stringify({ entity: "alpha", observed: START, as_of: `${START}T09:30:00.000Z`, nested: { z: 1, a: [3, 2, 1] } }),
+    );
   });
 
   it("a second capture the same day changes nothing and fetches nothing", async () => {
     const day = addDays(START, 39);
     const before = fetches;
     const res = await captureArchive({ now: at(day, "23:59:00"), feeds, providers });
-    expect(res.type === "ran" && res.outcomes.filter((o) => o.feed === counterFeed.feed).map((o) => o.status)).toEqual(["already_captured", "already_captured"]);
+    expect(res.type === "ran" && res.outcomes.filter((o) => o.feed === counterFeed.feed).map((o) => o.status)).toEqual([
+      "already_captured",
+      "already_captured",
+    ]);
     expect(fetches).toBe(before);
     const row = await db.marketArchiveDay.findFirst({ where: { feed: counterFeed.feed, entity: "alpha", observedDate: new Date(`${day}T00:00:00Z`) } });
     expect(row!.observedAt.toISOString()).toBe(`${day}T09:30:00.000Z`);
@@ -93,7 +101,11 @@ describe("capture", () => {
 
   it("records data the provider does not include as not_available: no row, not a failure", async () => {
     const res = await captureArchive({ now: at("2091-06-01"), feeds: [notIncludedFeed], providers });
-    expect(res).toEqual({ type: "ran", observed_date: "2091-06-01", outcomes: [{ feed: notIncludedFeed.feed, entity: "only", status: "not_available", detail: "the provider's dataset does not include this" }] });
+    expect(res).toEqual({
+      type: "ran",
+      observed_date: "2091-06-01",
+      outcomes: [{ feed: notIncludedFeed.feed, entity: "only", status: "not_available", detail: "the provider's dataset does not include this" }],
+    });
     expect(captureExitCode(res.type === "ran" ? res.outcomes : [])).toBe(0);
     // Tried again the next day: still not_available, still nothing written.
     const again = await captureArchive({ now: at("2091-06-02"), feeds: [notIncludedFeed], providers });
@@ -110,7 +122,13 @@ describe("capture", () => {
       [failingFeed.feed, "failed"],
     ]);
     expect(captureExitCode(res.type === "ran" ? res.outcomes : [])).toBe(2);
-    expect(captureExitCode([{ feed: "basis", entity: "us_equity_perps", status: "not_available" }, { feed: "aggregates", entity: "AAPL", status: "captured" }, { feed: "aggregates", entity: "SPX", status: "already_captured" }])).toBe(0);
+    expect(
+      captureExitCode([
+        { feed: "basis", entity: "us_equity_perps", status: "not_available" },
+        { feed: "aggregates", entity: "AAPL", status: "captured" },
+        { feed: "aggregates", entity: "SPX", status: "already_captured" },
+      ]),
+    ).toBe(0);
   });
 
   it("is safe when several captures run at once (advisory lock, one row per day)", async () => {
@@ -127,7 +145,9 @@ describe("the database refuses any change to a captured day", () => {
   const feed = () => counterFeed.feed;
   it("UPDATE is refused", async () => {
     await expect(db.$executeRawUnsafe(`UPDATE market_archive_days SET summary = '{"x":1}' WHERE feed = $1`, feed())).rejects.toThrow(/append-only/);
-    await expect(db.$executeRawUnsafe(`UPDATE market_archive_days SET payload = '{}' , content_hash = repeat('0', 64) WHERE feed = $1 AND entity = 'alpha'`, feed())).rejects.toThrow(/append-only/);
+    await expect(
+      db.$executeRawUnsafe(`UPDATE market_archive_days SET payload = '{}' , content_hash = repeat('0', 64) WHERE feed = $1 AND entity = 'alpha'`, feed()),
+    ).rejects.toThrow(/append-only/);
   });
   it("DELETE and TRUNCATE are refused", async () => {
     await expect(db.$executeRawUnsafe(`DELETE FROM market_archive_days WHERE feed = $1`, feed())).rejects.toThrow(/append-only/);

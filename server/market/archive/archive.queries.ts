@@ -12,7 +12,16 @@ export type ArchiveDayRow = {
   summary: unknown;
 };
 
-const DAY_SELECT = { feed: true, entity: true, observedDate: true, observedAt: true, capturedAt: true, ingestedAt: true, contentHash: true, summary: true } as const;
+const DAY_SELECT = {
+  feed: true,
+  entity: true,
+  observedDate: true,
+  observedAt: true,
+  capturedAt: true,
+  ingestedAt: true,
+  contentHash: true,
+  summary: true,
+} as const;
 
 export const dateOnly = (d: Date) => utcMsToDate(d.getTime());
 const asDate = (s: string) => new Date(dateToUtcMs(s));
@@ -26,7 +35,11 @@ export async function findArchiveDay(feed: string, entity: string, date: string 
 }
 
 /** Days between from and to (inclusive, either open), `limit` of them: oldest first, or the most recent. */
-export async function findArchiveRange(feed: string, entity: string, q: { from?: string; to?: string; limit: number; newest: boolean }): Promise<ArchiveDayRow[]> {
+export async function findArchiveRange(
+  feed: string,
+  entity: string,
+  q: { from?: string; to?: string; limit: number; newest: boolean },
+): Promise<ArchiveDayRow[]> {
   const rows = await db.marketArchiveDay.findMany({
     where: { feed, entity, observedDate: { ...(q.from ? { gte: asDate(q.from) } : {}), ...(q.to ? { lte: asDate(q.to) } : {}) } },
     orderBy: { observedDate: q.newest ? "desc" : "asc" },
@@ -37,8 +50,19 @@ export async function findArchiveRange(feed: string, entity: string, q: { from?:
 }
 
 export async function archiveCoverage(): Promise<{ feed: string; entity: string; first: string; last: string; days: number }[]> {
-  const groups = await db.marketArchiveDay.groupBy({ by: ["feed", "entity"], _min: { observedDate: true }, _max: { observedDate: true }, _count: { _all: true } });
-  return groups.map((g) => ({ feed: g.feed, entity: g.entity, first: dateOnly(g._min.observedDate!), last: dateOnly(g._max.observedDate!), days: g._count._all }));
+  const groups = await db.marketArchiveDay.groupBy({
+    by: ["feed", "entity"],
+    _min: { observedDate: true },
+    _max: { observedDate: true },
+    _count: { _all: true },
+  });
+  return groups.map((g) => ({
+    feed: g.feed,
+    entity: g.entity,
+    first: dateOnly(g._min.observedDate!),
+    last: dateOnly(g._max.observedDate!),
+    days: g._count._all,
+  }));
 }
 
 // Serialises capture across app instances and the CLI: one holder per database at a time.
@@ -63,7 +87,18 @@ export async function latestCapturedDate(tx: Tx, feed: string, entity: string): 
 
 export async function insertArchiveDay(
   tx: Tx,
-  d: { id: string; feed: string; entity: string; observedDate: string; observedAt: Date; capturedAt: Date; ingestedAt: Date; contentHash: string; summary: object; payload: object },
+  d: {
+    id: string;
+    feed: string;
+    entity: string;
+    observedDate: string;
+    observedAt: Date;
+    capturedAt: Date;
+    ingestedAt: Date;
+    contentHash: string;
+    summary: object;
+    payload: object;
+  },
 ): Promise<boolean> {
   const res = await tx.marketArchiveDay.createMany({ data: [{ ...d, observedDate: asDate(d.observedDate) }], skipDuplicates: true });
   return res.count === 1;

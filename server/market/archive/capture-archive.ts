@@ -4,7 +4,7 @@
 // asking. Runs under a PostgreSQL advisory lock, so many app instances and the CLI can run it at once.
 // A feed whose provider does not include its data (403 not_included, e.g. basis on the embedded data
 // without a recorded snapshot) is `not_available`: nothing is written and it is not a failure.
-import { isAppError } from "../../http/errors";
+import { isAppError } from "../../errors";
 import { newId } from "../../lib/ids";
 import { utcDate } from "../lib/dates";
 import { systemClock, type Clock } from "../lib/envelope";

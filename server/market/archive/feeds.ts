@@ -46,7 +46,11 @@ export const BUILTIN_FEEDS: FeedDef[] = [
     fetch: (_e, { providers }) => getAvgInterestRates({ providers }),
     summarize(p) {
       const r = p as { record_date: string | null; count: number; rates: { security: string; avg_interest_rate: number | null }[] };
-      return { record_date: r.record_date, count: r.count, total_interest_bearing_debt_percent: r.rates.find((x) => x.security === "Total Interest-bearing Debt")?.avg_interest_rate ?? null };
+      return {
+        record_date: r.record_date,
+        count: r.count,
+        total_interest_bearing_debt_percent: r.rates.find((x) => x.security === "Total Interest-bearing Debt")?.avg_interest_rate ?? null,
+      };
     },
   },
   {
@@ -57,7 +61,13 @@ export const BUILTIN_FEEDS: FeedDef[] = [
     summarize(p) {
       const b = p as { count: number; us_market_open: boolean; rows: { ticker: string; comparable: boolean; basis_percent: number | null }[] };
       const widest = b.rows.find((x) => x.comparable);
-      return { count: b.count, comparable: b.rows.filter((x) => x.comparable).length, us_market_open: b.us_market_open, widest_ticker: widest?.ticker ?? null, widest_basis_percent: widest?.basis_percent ?? null };
+      return {
+        count: b.count,
+        comparable: b.rows.filter((x) => x.comparable).length,
+        us_market_open: b.us_market_open,
+        widest_ticker: widest?.ticker ?? null,
+        widest_basis_percent: widest?.basis_percent ?? null,
+      };
     },
   },
 ];

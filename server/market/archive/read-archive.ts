@@ -1,7 +1,7 @@
 // The three archive read operations: catalog, one day, a range of day summaries.
 import type { z } from "zod";
 import type { archiveCatalogResponse, archiveRangeResponse, archiveSnapshotResponse } from "../../contracts/market";
-import { AppError, invalidParameter } from "../../http/errors";
+import { AppError, invalidParameter } from "../../errors";
 import { MARKET_SOURCE, systemClock, type Clock } from "../lib/envelope";
 import { archiveCoverage, dateOnly, findArchiveDay, findArchiveRange } from "./archive.queries";
 import { BUILTIN_FEEDS, type FeedDef } from "./feeds";
@@ -10,13 +10,23 @@ type Deps = { now?: Clock; feeds?: FeedDef[] };
 
 function feedOf(name: string, feeds: FeedDef[]): FeedDef {
   const f = feeds.find((x) => x.feed === name);
-  if (!f) throw new AppError("not_found", { reason: "unknown_feed", detail: `no archive feed named ${name}; feeds: ${feeds.map((x) => x.feed).join(", ")}`, extra: { feed: name } });
+  if (!f)
+    throw new AppError("not_found", {
+      reason: "unknown_feed",
+      detail: `no archive feed named ${name}; feeds: ${feeds.map((x) => x.feed).join(", ")}`,
+      extra: { feed: name },
+    });
   return f;
 }
 
 function entityOf(f: FeedDef, entity: string | undefined): string {
   if (entity === undefined) return f.entities[0]!;
-  if (!f.entities.includes(entity)) throw new AppError("not_found", { reason: "unknown_entity", detail: `feed ${f.feed} has no entity ${entity}; entities: ${f.entities.join(", ")}`, extra: { feed: f.feed, entity } });
+  if (!f.entities.includes(entity))
+    throw new AppError("not_found", {
+      reason: "unknown_entity",
+      detail: `feed ${f.feed} has no entity ${entity}; entities: ${f.entities.join(", ")}`,
+      extra: { feed: f.feed, entity },
+    });
   return entity;
 }
 
@@ -43,7 +53,11 @@ export async function getArchiveDay(feed: string, q: { date?: string; entity?: s
   const f = feedOf(feed, deps.feeds ?? BUILTIN_FEEDS);
   const entity = entityOf(f, q.entity);
   const day = await findArchiveDay(f.feed, entity, q.date);
-  if (!day) throw new AppError("archive_day_not_found", { detail: q.date ? `${f.feed}/${entity} has no capture for ${q.date}` : `${f.feed}/${entity} has no captured day yet`, extra: { feed: f.feed, entity, ...(q.date ? { date: q.date } : {}) } });
+  if (!day)
+    throw new AppError("archive_day_not_found", {
+      detail: q.date ? `${f.feed}/${entity} has no capture for ${q.date}` : `${f.feed}/${entity} has no captured day yet`,
+      extra: { feed: f.feed, entity, ...(q.date ? { date: q.date } : {}) },
+    });
   return {
     source: MARKET_SOURCE,
     as_of: (deps.now ?? systemClock)().toISOString(),
@@ -61,7 +75,11 @@ export async function getArchiveDay(feed: string, q: { date?: string; entity?: s
   };
 }
 
-export async function getArchiveRange(feed: string, q: { from?: string; to?: string; entity?: string; limit: number }, deps: Deps = {}): Promise<z.infer<typeof archiveRangeResponse>> {
+export async function getArchiveRange(
+  feed: string,
+  q: { from?: string; to?: string; entity?: string; limit: number },
+  deps: Deps = {},
+): Promise<z.infer<typeof archiveRangeResponse>> {
   const f = feedOf(feed, deps.feeds ?? BUILTIN_FEEDS);
   const entity = entityOf(f, q.entity);
   if (q.from && q.to && q.from > q.to) throw invalidParameter("from", `from must not be after to (got from ${q.from}, to ${q.to})`);
@@ -75,7 +93,11 @@ export async function getArchiveRange(feed: string, q: { from?: string; to?: str
     content_hash: d.contentHash,
     summary: d.summary as Record<string, unknown>,
   }));
-  const page = more ? (q.from ? ` More days follow: continue with from=${nextDay(days[days.length - 1]!.observed_date)}.` : ` Earlier days exist: pass from= to page from the start.`) : "";
+  const page = more
+    ? q.from
+      ? ` More days follow: continue with from=${nextDay(days[days.length - 1]!.observed_date)}.`
+      : ` Earlier days exist: pass from= to page from the start.`
+    : "";
   return {
     source: MARKET_SOURCE,
     as_of: (deps.now ?? systemClock)().toISOString(),

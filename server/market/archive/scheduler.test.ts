@@ -32,7 +32,10 @@ describe("captureLogLines", () => {
   it("reports a not_available feed once, not on every tick, and not as a failure", () => {
     const seen = new Set<string>();
     const first = captureLogLines("2090-01-01", [{ feed: "aggregates", entity: "AAPL", status: "captured" }, na], seen);
-    expect(first).toEqual(["[archive] basis/us_equity_perps: not available from this provider, not captured (no recorded snapshot)", "[archive] 2090-01-01: 1 captured, 0 failed"]);
+    expect(first).toEqual([
+      "[archive] basis/us_equity_perps: not available from this provider, not captured (no recorded snapshot)",
+      "[archive] 2090-01-01: 1 captured, 0 failed",
+    ]);
     expect(captureLogLines("2090-01-01", [{ feed: "aggregates", entity: "AAPL", status: "already_captured" }, na], seen)).toEqual([]);
     expect(captureLogLines("2090-01-02", [na], seen)).toEqual([]);
   });

@@ -25,7 +25,10 @@ export function captureLogLines(observedDate: string, outcomes: CaptureOutcome[]
   }
   const captured = outcomes.filter((o) => o.status === "captured").length;
   const failed = outcomes.filter((o) => o.status === "failed");
-  if (captured || failed.length) lines.push(`[archive] ${observedDate}: ${captured} captured, ${failed.length} failed${failed.length ? ` (${failed.map((f) => `${f.feed}/${f.entity}`).join(", ")})` : ""}`);
+  if (captured || failed.length)
+    lines.push(
+      `[archive] ${observedDate}: ${captured} captured, ${failed.length} failed${failed.length ? ` (${failed.map((f) => `${f.feed}/${f.entity}`).join(", ")})` : ""}`,
+    );
   return lines;
 }
 

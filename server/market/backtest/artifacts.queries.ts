@@ -1,7 +1,9 @@
 import { db } from "../../db/client";
 
 export async function insertArtifact(a: { id: string; contentType: string; bytes: Buffer; createdAt: Date; expiresAt: Date }): Promise<void> {
-  await db.marketArtifact.create({ data: { id: a.id, contentType: a.contentType, bytes: new Uint8Array(a.bytes), createdAt: a.createdAt, expiresAt: a.expiresAt } });
+  await db.marketArtifact.create({
+    data: { id: a.id, contentType: a.contentType, bytes: new Uint8Array(a.bytes), createdAt: a.createdAt, expiresAt: a.expiresAt },
+  });
 }
 
 /** The artifact if it exists and has not expired at `now`. */

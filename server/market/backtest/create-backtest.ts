@@ -4,7 +4,7 @@
 import type { z } from "zod";
 import type { backtestQuery, backtestResponse } from "../../contracts/market";
 import { env } from "../../env";
-import { AppError, invalidParameter } from "../../http/errors";
+import { AppError, invalidParameter } from "../../errors";
 import { newId } from "../../lib/ids";
 import { addDays, newYorkClock } from "../lib/dates";
 import { MARKET_SOURCE, systemClock, type Clock } from "../lib/envelope";

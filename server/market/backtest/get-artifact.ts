@@ -1,4 +1,4 @@
-import { AppError } from "../../http/errors";
+import { AppError } from "../../errors";
 import { systemClock, type Clock } from "../lib/envelope";
 import { findLiveArtifact } from "./artifacts.queries";
 

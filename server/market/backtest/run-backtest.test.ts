@@ -21,7 +21,17 @@ describe("runBacktest sma_cross (hand-checked)", () => {
     // d2 close up -> buy d3 open 12: 8 shares, 4 cash. d4 close down -> sell d5 open 10. d6 up -> buy d7 open 13: 6 shares.
     expect(r.strategyEquity).toEqual([100, 100, 100, 92, 84, 84, 90]);
     expect(r.trades).toEqual([
-      { entry_date: "2020-01-03", entry_price: 12, exit_date: "2020-01-05", exit_price: 10, shares: 8, pnl: -16, return_percent: -16.6667, bars_held: 2, status: "closed" },
+      {
+        entry_date: "2020-01-03",
+        entry_price: 12,
+        exit_date: "2020-01-05",
+        exit_price: 10,
+        shares: 8,
+        pnl: -16,
+        return_percent: -16.6667,
+        bars_held: 2,
+        status: "closed",
+      },
       { entry_date: "2020-01-07", entry_price: 13, exit_date: null, exit_price: null, shares: 6, pnl: 6, return_percent: 7.6923, bars_held: 0, status: "open" },
     ]);
   });
@@ -63,7 +73,17 @@ describe("runBacktest rsi_reversion (hand-checked)", () => {
     const bars = [bar(0, 10, 10), bar(1, 10, 9), bar(2, 9, 8), bar(3, 8.5, 9), bar(4, 9, 10), bar(5, 10.5, 11)];
     const r = runBacktest(bars, "2020-01-01", { kind: "rsi_reversion", period: 2, lower: 30, upper: 70 }, 100);
     expect(r.trades).toEqual([
-      { entry_date: "2020-01-04", entry_price: 8.5, exit_date: "2020-01-06", exit_price: 10.5, shares: 11, pnl: 22, return_percent: 23.5294, bars_held: 2, status: "closed" },
+      {
+        entry_date: "2020-01-04",
+        entry_price: 8.5,
+        exit_date: "2020-01-06",
+        exit_price: 10.5,
+        shares: 11,
+        pnl: 22,
+        return_percent: 23.5294,
+        bars_held: 2,
+        status: "closed",
+      },
     ]);
     expect(r.strategy.final_equity).toBe(122);
   });

@@ -1,4 +1,4 @@
-import { AppError } from "../../http/errors";
+import { AppError } from "../../errors";
 import { getArtifact } from "./get-artifact";
 
 /** The public PNG response for /artifacts/{id}.png: no payment, cacheable until it expires. */

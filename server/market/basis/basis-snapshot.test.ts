@@ -42,7 +42,10 @@ describe("recordBasisSnapshot", () => {
   });
 
   it("writes the venues' answers as returned, with provenance.kind recorded", async () => {
-    const res = await recordBasisSnapshot({ hyperliquidBaseUrl: replay.base, massiveBaseUrl: replay.base, massiveApiKey: "test-key", now: () => new Date(RECORDED_AT) }, file);
+    const res = await recordBasisSnapshot(
+      { hyperliquidBaseUrl: replay.base, massiveBaseUrl: replay.base, massiveApiKey: "test-key", now: () => new Date(RECORDED_AT) },
+      file,
+    );
     const doc = JSON.parse(fs.readFileSync(file, "utf8"));
     const fixture = loadBasisShapeFixture();
     expect(doc.provenance).toMatchObject({ kind: "recorded", recorded_at: RECORDED_AT });
@@ -66,7 +69,12 @@ describe("recordBasisSnapshot", () => {
     expect(all.total_available).toBe(all.rows.length);
     expect(all.rows.some((r) => !r.comparable)).toBe(true);
     expect(all.rows.map((r) => r.perp_symbol)).not.toContain("xyz:GOLD");
-    expect(all.rows.find((r) => r.perp_symbol === "xyz:TSLA")).toMatchObject({ equity_price: 330.56, equity_prev_close: 335.58, perp_mark: 347.8, comparable: true });
+    expect(all.rows.find((r) => r.perp_symbol === "xyz:TSLA")).toMatchObject({
+      equity_price: 330.56,
+      equity_prev_close: 335.58,
+      perp_mark: 347.8,
+      comparable: true,
+    });
     expect(all.us_market_open).toBe(false);
     const wide = await getBasis({ limit: 3, min_basis: 1 }, { providers: embeddedProviders() });
     expect(wide.count).toBeLessThanOrEqual(3);

@@ -62,7 +62,9 @@ export function readBasis(rows: BasisRow[], marketOpen: boolean): string {
   const parts = [`${comparable.length} of ${rows.length} US stock perpetuals can be compared with the official price.`];
   if (comparable.length) {
     const w = comparable[0]!;
-    parts.push(`Widest: ${w.ticker} (${w.perp_symbol}) trades at a ${Math.abs(w.basis_percent!).toFixed(2)}% ${w.direction === "flat" ? "gap" : w.direction} to the stock.`);
+    parts.push(
+      `Widest: ${w.ticker} (${w.perp_symbol}) trades at a ${Math.abs(w.basis_percent!).toFixed(2)}% ${w.direction === "flat" ? "gap" : w.direction} to the stock.`,
+    );
     const prem = comparable.filter((x) => x.direction === "premium").length;
     const disc = comparable.filter((x) => x.direction === "discount").length;
     parts.push(`${prem} at a premium, ${disc} at a discount, ${comparable.length - prem - disc} flat (within ${FLAT_BAND_PERCENT}%).`);

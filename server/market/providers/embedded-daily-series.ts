@@ -11,7 +11,14 @@ import path from "node:path";
 import type { Coverage, DailyBar } from "./types";
 
 type Split = { date: string; ratio: number };
-type SeriesDef = { ticker: string; file: string; columns: { date: string; open: string; high: string; low: string; close: string; volume: string }; splits: Split[]; adjustedAsOf: string; description: string };
+type SeriesDef = {
+  ticker: string;
+  file: string;
+  columns: { date: string; open: string; high: string; low: string; close: string; volume: string };
+  splits: Split[];
+  adjustedAsOf: string;
+  description: string;
+};
 
 const SERIES: SeriesDef[] = [
   {
@@ -67,7 +74,14 @@ function parseCsv(text: string, cols: SeriesDef["columns"]): DailyBar[] {
 function scale(bar: DailyBar, priceFactor: number): DailyBar {
   if (priceFactor === 1) return bar;
   const r = (n: number) => Math.round(n * 1e6) / 1e6;
-  return { date: bar.date, open: r(bar.open * priceFactor), high: r(bar.high * priceFactor), low: r(bar.low * priceFactor), close: r(bar.close * priceFactor), volume: Math.round(bar.volume / priceFactor) };
+  return {
+    date: bar.date,
+    open: r(bar.open * priceFactor),
+    high: r(bar.high * priceFactor),
+    low: r(bar.low * priceFactor),
+    close: r(bar.close * priceFactor),
+    volume: Math.round(bar.volume / priceFactor),
+  };
 }
 
 function load(ticker: string): Loaded | undefined {

@@ -3,7 +3,7 @@
 // never an invented bar.
 import fs from "node:fs";
 import path from "node:path";
-import { AppError } from "../../http/errors";
+import { AppError } from "../../errors";
 import { bucketDailyBars } from "../aggregates/bucket-daily-bars";
 import { EMBEDDED_TICKERS, embeddedCoverage, embeddedDailySeries } from "./embedded-daily-series";
 import type { AggregatesProvider, EquityQuotesProvider, MarketProviders, PerpContext, PerpsProvider, RatesProvider, TreasuryRateRow } from "./types";
@@ -94,7 +94,8 @@ export const equityPerpTickers = () => cached("equity-tickers", () => new Set(da
 
 /** Hyperliquid's metaAndAssetCtxs answer for one dex -> contexts of the perps that are US stocks. */
 export function equityPerpContexts(dex: string, doc: unknown, equities: Set<string>): PerpContext[] {
-  if (!Array.isArray(doc) || doc.length < 2) throw new AppError("upstream_unavailable", { reason: "invalid_response", detail: `hyperliquid metaAndAssetCtxs for ${dex} has an unexpected shape` });
+  if (!Array.isArray(doc) || doc.length < 2)
+    throw new AppError("upstream_unavailable", { reason: "invalid_response", detail: `hyperliquid metaAndAssetCtxs for ${dex} has an unexpected shape` });
   const universe = (doc[0] as { universe?: { name: string; isDelisted?: boolean }[] })?.universe ?? [];
   const ctxs = doc[1] as Record<string, unknown>[];
   const num = (v: unknown) => (v === null || v === undefined || v === "" || !Number.isFinite(Number(v)) ? null : Number(v));
@@ -103,7 +104,16 @@ export function equityPerpContexts(dex: string, doc: unknown, equities: Set<stri
     const name = u.name.includes(":") ? u.name.slice(u.name.indexOf(":") + 1) : u.name;
     if (u.isDelisted || !equities.has(name)) return;
     const c = ctxs[i] ?? {};
-    out.push({ dex, symbol: u.name, name, markPx: num(c.markPx), oraclePx: num(c.oraclePx), funding: num(c.funding), openInterest: num(c.openInterest), dayNtlVlm: num(c.dayNtlVlm) });
+    out.push({
+      dex,
+      symbol: u.name,
+      name,
+      markPx: num(c.markPx),
+      oraclePx: num(c.oraclePx),
+      funding: num(c.funding),
+      openInterest: num(c.openInterest),
+      dayNtlVlm: num(c.dayNtlVlm),
+    });
   });
   return out;
 }
@@ -134,11 +144,17 @@ type FiscalDataDoc = { data: (Omit<TreasuryRateRow, "src_line_nbr"> & { record_d
 
 /** The latest record_date's rows of a Fiscal Data avg_interest_rates answer, in source line order. */
 export function latestTreasuryRows(doc: FiscalDataDoc): { record_date: string | null; rows: TreasuryRateRow[] } {
-  if (!doc || !Array.isArray(doc.data)) throw new AppError("upstream_unavailable", { reason: "invalid_response", detail: "treasury avg_interest_rates has an unexpected shape" });
+  if (!doc || !Array.isArray(doc.data))
+    throw new AppError("upstream_unavailable", { reason: "invalid_response", detail: "treasury avg_interest_rates has an unexpected shape" });
   const latest = doc.data.reduce<string | null>((m, r) => (m === null || r.record_date > m ? r.record_date : m), null);
   const rows = doc.data
     .filter((r) => r.record_date === latest)
-    .map((r) => ({ security_type_desc: r.security_type_desc, security_desc: r.security_desc, avg_interest_rate_amt: r.avg_interest_rate_amt, src_line_nbr: Number(r.src_line_nbr) }))
+    .map((r) => ({
+      security_type_desc: r.security_type_desc,
+      security_desc: r.security_desc,
+      avg_interest_rate_amt: r.avg_interest_rate_amt,
+      src_line_nbr: Number(r.src_line_nbr),
+    }))
     .sort((a, b) => a.src_line_nbr - b.src_line_nbr);
   return { record_date: latest, rows };
 }

@@ -11,7 +11,12 @@ export function getMarketProviders(): MarketProviders {
   const e = env();
   current =
     e.MARKET_PROVIDER === "live"
-      ? liveProviders({ massiveBaseUrl: e.MASSIVE_BASE_URL, massiveApiKey: e.MASSIVE_API_KEY ?? "", treasuryBaseUrl: e.TREASURY_BASE_URL, hyperliquidBaseUrl: e.HYPERLIQUID_BASE_URL })
+      ? liveProviders({
+          massiveBaseUrl: e.MASSIVE_BASE_URL,
+          massiveApiKey: e.MASSIVE_API_KEY ?? "",
+          treasuryBaseUrl: e.TREASURY_BASE_URL,
+          hyperliquidBaseUrl: e.HYPERLIQUID_BASE_URL,
+        })
       : embeddedProviders();
   return current;
 }

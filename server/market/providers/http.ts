@@ -1,7 +1,7 @@
 // HTTP for the live adapters: a timeout per attempt, retries with exponential backoff on 5xx and 429
 // (honouring Retry-After), and every failure mapped to one clear AppError. The API key never appears in
 // an error or a log line: callers pass a `redact` list.
-import { AppError } from "../../http/errors";
+import { AppError } from "../../errors";
 
 export type FetchJsonOptions = {
   method?: "GET" | "POST";
@@ -54,7 +54,8 @@ export async function fetchJson<T = unknown>(url: string, opts: FetchJsonOptions
         /* non-JSON error pages stay text */
       }
       if (res.ok) {
-        if (typeof body === "string") throw new AppError("upstream_unavailable", { reason: "invalid_response", detail: `${opts.provider} answered with a body that is not JSON` });
+        if (typeof body === "string")
+          throw new AppError("upstream_unavailable", { reason: "invalid_response", detail: `${opts.provider} answered with a body that is not JSON` });
         return { ok: true, body: body as T };
       }
       if (res.status === 429 || res.status >= 500) {

@@ -60,7 +60,16 @@ beforeAll(async () => {
         const q = snapshot.equityQuotes[t];
         if (!q) return send(200, JSON.stringify({ ticker: t, resultsCount: 0, status: "OK", adjusted: true }));
         const bar = (c: number, t: number) => ({ o: c, h: c, l: c, c, v: 1000, vw: c, n: 10, t });
-        return send(200, JSON.stringify({ ticker: t, resultsCount: 2, status: "OK", adjusted: true, results: [bar(q.prev_close, 1755230400000), bar(q.price, 1755489600000)] }));
+        return send(
+          200,
+          JSON.stringify({
+            ticker: t,
+            resultsCount: 2,
+            status: "OK",
+            adjusted: true,
+            results: [bar(q.prev_close, 1755230400000), bar(q.price, 1755489600000)],
+          }),
+        );
       }
       if (url.pathname === "/services/api/fiscal_service/v2/accounting/od/avg_interest_rates") return send(200, treasury);
       if (url.pathname === "/info" && req.method === "POST") {
@@ -100,13 +109,31 @@ const cfg = (): LiveConfig => ({
   retries: 2,
   backoffMs: 5,
 });
-const aapl = { ticker: "AAPL", multiplier: 1, timespan: "day" as const, from: "2020-01-02", to: "2020-01-03", adjusted: true, sort: "asc" as const, limit: 5000 };
+const aapl = {
+  ticker: "AAPL",
+  multiplier: 1,
+  timespan: "day" as const,
+  from: "2020-01-02",
+  to: "2020-01-03",
+  adjusted: true,
+  sort: "asc" as const,
+  limit: 5000,
+};
 
 describe("massive aggregates adapter", () => {
   it("maps results to price bars and passes the query through", async () => {
     const res = await getAggregates(aapl, { providers: liveProviders(cfg()) });
     expect(aggregatesResponse.parse(res)).toBeTruthy();
-    expect(res.data.bars[0]).toEqual({ open: 74.06, high: 75.15, low: 73.7575, close: 75.0875, volume: 135647456, vwap: 74.6099, trade_count: 1, timestamp: "2020-01-02T05:00:00.000Z" });
+    expect(res.data.bars[0]).toEqual({
+      open: 74.06,
+      high: 75.15,
+      low: 73.7575,
+      close: 75.0875,
+      volume: 135647456,
+      vwap: 74.6099,
+      trade_count: 1,
+      timestamp: "2020-01-02T05:00:00.000Z",
+    });
     const q = new URL(seen[0]!.url, "http://x").searchParams;
     expect([q.get("adjusted"), q.get("sort"), q.get("limit"), q.get("apiKey")]).toEqual(["true", "asc", "5000", API_KEY]);
   });
@@ -131,7 +158,11 @@ describe("massive aggregates adapter", () => {
     const err = await getAggregates(aapl, { providers: liveProviders(cfg()) }).catch((e) => e);
     expect(err).toMatchObject({ code: "upstream_unavailable", status: 502 });
     expect(err.detail).not.toContain(API_KEY);
-    failures = [{ status: 200, delayMs: 1000 }, { status: 200, delayMs: 1000 }, { status: 200, delayMs: 1000 }];
+    failures = [
+      { status: 200, delayMs: 1000 },
+      { status: 200, delayMs: 1000 },
+      { status: 200, delayMs: 1000 },
+    ];
     await expect(getAggregates(aapl, { providers: liveProviders(cfg()) })).rejects.toMatchObject({ code: "upstream_timeout", status: 504 });
   });
 });
@@ -142,7 +173,18 @@ const PAGED = "/v2/aggs/ticker/AAPL/range/1/day/2020-01-02/2020-01-10";
 const day = (i: number) => Date.UTC(2020, 0, 2 + i, 5);
 const bar = (i: number) => ({ v: 1000 + i, vw: 70 + i, o: 70 + i, c: 71 + i, h: 72 + i, l: 69 + i, t: day(i), n: 10 });
 const aggsPage = (days: number[], next?: string, extra: Record<string, unknown> = {}) => ({
-  body: { ticker: "AAPL", queryCount: days.length, resultsCount: days.length, adjusted: true, results: days.map(bar), status: "OK", request_id: "r", count: days.length, ...(next ? { next_url: next } : {}), ...extra },
+  body: {
+    ticker: "AAPL",
+    queryCount: days.length,
+    resultsCount: days.length,
+    adjusted: true,
+    results: days.map(bar),
+    status: "OK",
+    request_id: "r",
+    count: days.length,
+    ...(next ? { next_url: next } : {}),
+    ...extra,
+  },
 });
 const nextUrl = (origin: string, fromDay: number, cursor: string) => `${origin}/v2/aggs/ticker/AAPL/range/1/day/${day(fromDay)}/2020-01-10?cursor=${cursor}`;
 const paged = { ...aapl, to: "2020-01-10" };
@@ -194,7 +236,8 @@ describe("massive aggregates paging (next_url)", () => {
   it("counts base bars by queryCount when a bar is a wider bucket", async () => {
     // One weekly bar built from five daily base bars: limit 5 is reached on page 1.
     pages = (u) => {
-      if (u.pathname === "/v2/aggs/ticker/AAPL/range/1/week/2020-01-02/2020-01-10") return aggsPage([0], `${base}/v2/aggs/ticker/AAPL/range/1/week/${day(7)}/2020-01-10?cursor=w2`, { queryCount: 5 });
+      if (u.pathname === "/v2/aggs/ticker/AAPL/range/1/week/2020-01-02/2020-01-10")
+        return aggsPage([0], `${base}/v2/aggs/ticker/AAPL/range/1/week/${day(7)}/2020-01-10?cursor=w2`, { queryCount: 5 });
       if (u.searchParams.get("cursor") === "w2") return aggsPage([7]);
     };
     const res = await getAggregates({ ...paged, timespan: "week", limit: 5 }, { providers: liveProviders(cfg()) });
@@ -281,7 +324,12 @@ describe("hyperliquid adapter", () => {
     const posts = seen.filter((s) => s.method === "POST").map((s) => JSON.parse(s.body));
     expect(posts).toEqual(expect.arrayContaining([{ type: "perpDexs" }, { type: "metaAndAssetCtxs", dex: "xyz" }, { type: "metaAndAssetCtxs", dex: "flx" }]));
     expect(res.rows.map((r) => r.perp_symbol)).not.toContain("xyz:GOLD");
-    expect(res.rows.find((r) => r.perp_symbol === "xyz:TSLA")).toMatchObject({ equity_price: 330.56, equity_prev_close: 335.58, perp_mark: 347.8, comparable: true });
+    expect(res.rows.find((r) => r.perp_symbol === "xyz:TSLA")).toMatchObject({
+      equity_price: 330.56,
+      equity_prev_close: 335.58,
+      perp_mark: 347.8,
+      comparable: true,
+    });
     expect(res.note).toBeNull();
   });
 });

@@ -4,11 +4,21 @@
 //   equity perpetuals           Hyperliquid info API: perpDexs, then metaAndAssetCtxs per HIP-3 dex
 // Vendor answers are mapped to the same errors the embedded providers give (404 unknown_ticker,
 // 403 not_included); transport failures to 502 upstream_unavailable / 504 upstream_timeout.
-import { AppError } from "../../http/errors";
+import { AppError } from "../../errors";
 import { addDays, newYorkClock } from "../lib/dates";
 import { equityPerpContexts, equityPerpTickers, latestTreasuryRows } from "./embedded";
 import { fetchJson } from "./http";
-import type { AggregatesParams, AggregatesProvider, DailyBar, EquityQuote, EquityQuotesProvider, MarketProviders, PerpsProvider, PriceBar, RatesProvider } from "./types";
+import type {
+  AggregatesParams,
+  AggregatesProvider,
+  DailyBar,
+  EquityQuote,
+  EquityQuotesProvider,
+  MarketProviders,
+  PerpsProvider,
+  PriceBar,
+  RatesProvider,
+} from "./types";
 
 export type LiveConfig = {
   massiveBaseUrl: string;
@@ -81,10 +91,18 @@ export function massiveAggregates(cfg: LiveConfig): AggregatesProvider {
     // Past page 1 the ticker is known to exist: a 4xx there is the vendor's cursor failing, not the caller's
     // request, so it is a 502 (nothing charged), never a 404 unknown_ticker.
     if (page > 1 && status < 500) throw pagingError(`massive answered ${status} for page ${page} of its own next_url`);
-    if (status === 403) throw new AppError("not_included", { reason: "plan_not_included", detail: msg ?? "the data vendor's plan does not include this request", extra: { ticker: p.ticker } });
+    if (status === 403)
+      throw new AppError("not_included", {
+        reason: "plan_not_included",
+        detail: msg ?? "the data vendor's plan does not include this request",
+        extra: { ticker: p.ticker },
+      });
     if (status === 404) throw new AppError("unknown_ticker", { detail: `${p.ticker} is not a known ticker`, extra: { ticker: p.ticker } });
     if (status === 400) throw new AppError("invalid_request", { reason: "rejected_by_provider", detail: msg ?? "the data vendor rejected the request" });
-    throw new AppError("upstream_unavailable", { reason: "provider_error", detail: `massive answered ${status}${status === 401 ? " (check MASSIVE_API_KEY)" : ""}` });
+    throw new AppError("upstream_unavailable", {
+      reason: "provider_error",
+      detail: `massive answered ${status}${status === 401 ? " (check MASSIVE_API_KEY)" : ""}`,
+    });
   }
 
   /** The URL to fetch for `next`, with the key added, after the guards above. */
@@ -127,7 +145,8 @@ export function massiveAggregates(cfg: LiveConfig): AggregatesProvider {
       url = nextPageUrl(body.next_url, base, page, read);
     }
     // Massive answers an unknown ticker with 200 and no results; its reference endpoint tells the two apart.
-    if (results.length === 0 && !(await tickerExists(p.ticker))) throw new AppError("unknown_ticker", { detail: `${p.ticker} is not a known ticker`, extra: { ticker: p.ticker } });
+    if (results.length === 0 && !(await tickerExists(p.ticker)))
+      throw new AppError("unknown_ticker", { detail: `${p.ticker} is not a known ticker`, extra: { ticker: p.ticker } });
     // A later page may overshoot `limit`; a bar stands for at least one base bar, so never more than `limit` bars.
     const bars = results.slice(0, p.limit).map((r) => ({
       open: r.o,
@@ -204,7 +223,8 @@ export function hyperliquidPerps(cfg: LiveConfig, now: () => Date = () => new Da
     name: "hyperliquid",
     async getPerps() {
       const dexRes = await fetchJson<({ name: string; fullName: string } | null)[]>(info, { ...http, body: { type: "perpDexs" } });
-      if (!dexRes.ok || !Array.isArray(dexRes.body)) throw new AppError("upstream_unavailable", { reason: "provider_error", detail: "hyperliquid perpDexs failed" });
+      if (!dexRes.ok || !Array.isArray(dexRes.body))
+        throw new AppError("upstream_unavailable", { reason: "provider_error", detail: "hyperliquid perpDexs failed" });
       // The first entry is the native (non-HIP-3) dex, given as null.
       const dexes = dexRes.body.filter((d): d is { name: string; fullName: string } => !!d && typeof d.name === "string");
       const venues: Record<string, string> = {};
@@ -215,7 +235,11 @@ export function hyperliquidPerps(cfg: LiveConfig, now: () => Date = () => new Da
             venues[d.name] = d.fullName ?? d.name;
             // metaAndAssetCtxs is a read: retrying the POST is safe.
             const r = await fetchJson(info, { ...http, body: { type: "metaAndAssetCtxs", dex: d.name } });
-            if (!r.ok) throw new AppError("upstream_unavailable", { reason: "provider_error", detail: `hyperliquid metaAndAssetCtxs (${d.name}) answered ${r.failure.status}` });
+            if (!r.ok)
+              throw new AppError("upstream_unavailable", {
+                reason: "provider_error",
+                detail: `hyperliquid metaAndAssetCtxs (${d.name}) answered ${r.failure.status}`,
+              });
             return equityPerpContexts(d.name, r.body, equities);
           }),
         )

@@ -27,7 +27,14 @@ export function massiveDailyBarsFor(ticker: string, fixture: BasisShapeFixture):
   if (!q) return JSON.stringify({ ticker, queryCount: 0, resultsCount: 0, adjusted: true, status: "OK" });
   const bar = (c: number, t: number) => ({ v: 1000, vw: c, o: c, c, h: c, l: c, t, n: 10 });
   // 2025-08-14 and 2025-08-15 (00:00 America/New_York), the sessions before the fixture's time.
-  return JSON.stringify({ ticker, queryCount: 2, resultsCount: 2, adjusted: true, status: "OK", results: [bar(q.prev_close, 1755144000000), bar(q.price, 1755230400000)] });
+  return JSON.stringify({
+    ticker,
+    queryCount: 2,
+    resultsCount: 2,
+    adjusted: true,
+    status: "OK",
+    results: [bar(q.prev_close, 1755144000000), bar(q.price, 1755230400000)],
+  });
 }
 
 /** Start the replay server on 127.0.0.1 (a free port). Every request is kept in `seen`. */
@@ -40,7 +47,8 @@ export async function startBasisReplayServer(): Promise<{ base: string; seen: Re
     req.on("end", () => {
       seen.push({ method: req.method!, url: req.url!, body });
       const url = new URL(req.url!, "http://x");
-      const send = (status: number, payload: unknown) => res.writeHead(status, { "content-type": "application/json" }).end(typeof payload === "string" ? payload : JSON.stringify(payload));
+      const send = (status: number, payload: unknown) =>
+        res.writeHead(status, { "content-type": "application/json" }).end(typeof payload === "string" ? payload : JSON.stringify(payload));
       if (url.pathname === "/info" && req.method === "POST") {
         let b: { type?: string; dex?: string } = {};
         try {
@@ -55,7 +63,8 @@ export async function startBasisReplayServer(): Promise<{ base: string; seen: Re
       const aggs = /^\/v2\/aggs\/ticker\/([^/]+)\/range\/1\/day\//.exec(url.pathname);
       if (req.method === "GET" && aggs) return send(200, massiveDailyBarsFor(decodeURIComponent(aggs[1]!), fixture));
       const ref = /^\/v3\/reference\/tickers\/([^/]+)$/.exec(url.pathname);
-      if (req.method === "GET" && ref) return send(200, { request_id: "replay", status: "OK", results: { ticker: decodeURIComponent(ref[1]!), market: "stocks", active: true } });
+      if (req.method === "GET" && ref)
+        return send(200, { request_id: "replay", status: "OK", results: { ticker: decodeURIComponent(ref[1]!), market: "stocks", active: true } });
       send(404, { status: "NOT_FOUND", message: "not replayed" });
     });
   });

@@ -1,10 +1,21 @@
 // The market data upstream: an HTTP API of its own under /upstream/market/v1, which the gateway proxies
 // paid calls to. It answers only requests the gateway signed with the seller's signing secret
 // (MARKET_UPSTREAM_SECRET here), so the data cannot be fetched around the payment.
-import { aggregatesPath, aggregatesQuery, archiveCatalogQuery, archiveDayQuery, archiveFeedPath, archiveRangeQuery, avgInterestRatesQuery, backtestPath, backtestQuery, basisQuery } from "../../contracts/market";
+import {
+  aggregatesPath,
+  aggregatesQuery,
+  archiveCatalogQuery,
+  archiveDayQuery,
+  archiveFeedPath,
+  archiveRangeQuery,
+  avgInterestRatesQuery,
+  backtestPath,
+  backtestQuery,
+  basisQuery,
+} from "../../contracts/market";
 import { env } from "../../env";
-import { AppError } from "../../http/errors";
-import { parseQuery, parseWith } from "../../http/parse";
+import { AppError } from "../../errors";
+import { parseQuery, parseWith } from "../../validation";
 import { json } from "../../http/respond";
 import { verifyUpstreamRequest } from "../../upstream-auth/signature";
 import { getAggregates } from "../aggregates/get-aggregates";

@@ -34,7 +34,9 @@ beforeAll(async () => {
     if (r.type !== "ran") continue;
     // Basis is not in the embedded data: not_available, no row, not a failure.
     expect(r.outcomes.filter((o) => o.feed !== "basis").every((o) => o.status === "captured")).toBe(true);
-    expect(r.outcomes.filter((o) => o.feed === "basis")).toEqual([{ feed: "basis", entity: "us_equity_perps", status: "not_available", detail: NO_RECORDED_PERP_SNAPSHOT }]);
+    expect(r.outcomes.filter((o) => o.feed === "basis")).toEqual([
+      { feed: "basis", entity: "us_equity_perps", status: "not_available", detail: NO_RECORDED_PERP_SNAPSHOT },
+    ]);
   }
 });
 
@@ -90,7 +92,9 @@ describe("signed calls answer every operation with its contract", () => {
   });
 
   it("backtest, with a PNG that decodes and is served at artifact.url", async () => {
-    const { status, body } = await get("/backtest/AAPL?strategy=sma_cross&fast=20&slow=50&years=5", { headers: { "x-forwarded-host": "shop.example", "x-forwarded-proto": "https" } });
+    const { status, body } = await get("/backtest/AAPL?strategy=sma_cross&fast=20&slow=50&years=5", {
+      headers: { "x-forwarded-host": "shop.example", "x-forwarded-proto": "https" },
+    });
     expect(status).toBe(200);
     const b = c.backtestResponse.parse(body);
     expect(b.artifact.url).toBe(`https://shop.example/artifacts/${b.artifact.id}.png`);
@@ -119,7 +123,11 @@ describe("signed calls answer every operation with its contract", () => {
   it("rsi_reversion backtest", async () => {
     const { status, body } = await get("/backtest/SPX?strategy=rsi_reversion&period=14&lower=30&upper=70&years=2&capital=100000");
     expect(status).toBe(200);
-    expect(c.backtestResponse.parse(body).strategy).toEqual({ kind: "rsi_reversion", label: "RSI(14) reversion 30/70", params: { period: 14, lower: 30, upper: 70 } });
+    expect(c.backtestResponse.parse(body).strategy).toEqual({
+      kind: "rsi_reversion",
+      label: "RSI(14) reversion 30/70",
+      params: { period: 14, lower: 30, upper: 70 },
+    });
   });
 });
 
@@ -127,7 +135,16 @@ describe("basis end to end with the live providers (Hyperliquid and Massive repl
   let replay: Awaited<ReturnType<typeof startBasisReplayServer>>;
   beforeAll(async () => {
     replay = await startBasisReplayServer();
-    setMarketProvidersForTests(liveProviders({ massiveBaseUrl: replay.base, massiveApiKey: "test-massive-key", treasuryBaseUrl: replay.base, hyperliquidBaseUrl: replay.base, retries: 0, timeoutMs: 5_000 }));
+    setMarketProvidersForTests(
+      liveProviders({
+        massiveBaseUrl: replay.base,
+        massiveApiKey: "test-massive-key",
+        treasuryBaseUrl: replay.base,
+        hyperliquidBaseUrl: replay.base,
+        retries: 0,
+        timeoutMs: 5_000,
+      }),
+    );
   });
   afterAll(async () => {
     setMarketProvidersForTests(undefined);
@@ -170,7 +187,11 @@ describe("the backtest artifact expires", () => {
   it("answers 404 after expires_at and is deleted by the sweep", async () => {
     const ttlMs = 86_400_000;
     const past = Date.now() - ttlMs - 5_000;
-    const b = await createBacktest("AAPL", backtestQuery.parse({ years: "1" }), { origin: UPSTREAM_ORIGIN, providers: embeddedProviders(), now: () => new Date(past) });
+    const b = await createBacktest("AAPL", backtestQuery.parse({ years: "1" }), {
+      origin: UPSTREAM_ORIGIN,
+      providers: embeddedProviders(),
+      now: () => new Date(past),
+    });
     expect(Date.parse(b.artifact.expires_at)).toBeLessThan(Date.now());
     const file = `${b.artifact.id}.png`;
     const res = await artifactGET(new Request(`${UPSTREAM_ORIGIN}/artifacts/${file}`), { params: Promise.resolve({ file }) });
@@ -185,7 +206,10 @@ describe("only gateway-signed requests are answered", () => {
   it("refuses unsigned, stale, wrongly keyed and altered requests with 401", async () => {
     const unsigned = await call(new Request(`${UPSTREAM_ORIGIN}/upstream/market/v1/aggregates/AAPL`));
     expect(unsigned).toMatchObject({ status: 401, body: { error: "invalid_upstream_signature", reason: "missing_signature" } });
-    expect((await get("/aggregates/AAPL", { now: Date.now() - 10 * 60_000 })).body).toMatchObject({ error: "invalid_upstream_signature", reason: "stale_signature" });
+    expect((await get("/aggregates/AAPL", { now: Date.now() - 10 * 60_000 })).body).toMatchObject({
+      error: "invalid_upstream_signature",
+      reason: "stale_signature",
+    });
     expect((await get("/aggregates/AAPL", { secret: "another-sellers-secret-123" })).body).toMatchObject({ reason: "bad_signature" });
     const good = signedRequest("/aggregates/AAPL?limit=5");
     const altered = new Request(good.url.replace("limit=5", "limit=50"), { headers: good.headers });

@@ -3,12 +3,12 @@ import { randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { seedMarketSeller } from "../../../prisma/seed";
 import { db } from "../../db/client";
-import { getArchiveCoverage } from "../../market/archive/console";
+import { getArchiveCoverage } from "../../market/archive/get-archive-coverage";
 import { captureArchive } from "../../market/archive/capture-archive";
 import { BUILTIN_FEEDS, type FeedDef } from "../../market/archive/feeds";
 import { addDays } from "../../market/lib/dates";
 import { embeddedProviders } from "../../market/providers/embedded";
-import { createCaller, sessionFor } from "../testing";
+import { createCaller, sessionFor } from "../../testing/trpc";
 
 // Unique feed names per run: the built-in feeds belong to the upstream test file.
 const tag = randomBytes(4).toString("hex");
@@ -26,7 +26,8 @@ const feed: FeedDef = {
 describe("archive coverage for the console", () => {
   it("reports first and last day, days and the last capture time per feed and entity", async () => {
     const start = "2092-05-01";
-    for (let i = 0; i < 3; i++) await captureArchive({ now: () => new Date(`${addDays(start, i)}T06:0${i}:00Z`), feeds: [feed], providers: embeddedProviders() });
+    for (let i = 0; i < 3; i++)
+      await captureArchive({ now: () => new Date(`${addDays(start, i)}T06:0${i}:00Z`), feeds: [feed], providers: embeddedProviders() });
     const cov = await getArchiveCoverage({ feeds: [feed] });
     expect(cov.feeds).toEqual([
       {
@@ -41,7 +42,15 @@ describe("archive coverage for the console", () => {
   });
 
   it("lists the built-in feeds to a signed-in seller", async () => {
-    const s = await seedMarketSeller(db, { slug: `arc-${tag}`, name: "Arc", hosts: [`arc-${tag}.test`], email: `arc-${tag}@arc.test`, password: "pw-123456", payTo: null, signingSecret: null });
+    const s = await seedMarketSeller(db, {
+      slug: `arc-${tag}`,
+      name: "Arc",
+      hosts: [`arc-${tag}.test`],
+      email: `arc-${tag}@arc.test`,
+      password: "pw-123456",
+      payTo: null,
+      signingSecret: null,
+    });
     const res = await createCaller(sessionFor(s.userId, s.sellerId)).archive.coverage();
     expect(res.feeds.map((f) => f.feed)).toEqual(BUILTIN_FEEDS.map((f) => f.feed));
     expect(res.feeds.flatMap((f) => f.entities.map((e) => e.entity))).toEqual(BUILTIN_FEEDS.flatMap((f) => f.entities));

@@ -1,4 +1,4 @@
-import { getArchiveCoverage } from "../../market/archive/console";
+import { getArchiveCoverage } from "../../market/archive/get-archive-coverage";
 import { router, sellerProcedure } from "../init";
 
 export const archiveRouter = router({

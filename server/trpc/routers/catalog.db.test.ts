@@ -1,12 +1,28 @@
 import { describe, expect, it } from "vitest";
 import { seedMarketSeller } from "../../../prisma/seed";
 import { db } from "../../db/client";
-import { createCaller, sessionFor } from "../testing";
+import { createCaller, sessionFor } from "../../testing/trpc";
 
 describe("catalog router", () => {
   it("scopes every procedure to the signed-in seller", async () => {
-    const a = await seedMarketSeller(db, { slug: "trpc-a", name: "A", hosts: ["trpc-a.test"], email: "a@trpc.test", password: "pw-123456", payTo: null, signingSecret: null });
-    const b = await seedMarketSeller(db, { slug: "trpc-b", name: "B", hosts: ["trpc-b.test"], email: "b@trpc.test", password: "pw-123456", payTo: null, signingSecret: null });
+    const a = await seedMarketSeller(db, {
+      slug: "trpc-a",
+      name: "A",
+      hosts: ["trpc-a.test"],
+      email: "a@trpc.test",
+      password: "pw-123456",
+      payTo: null,
+      signingSecret: null,
+    });
+    const b = await seedMarketSeller(db, {
+      slug: "trpc-b",
+      name: "B",
+      hosts: ["trpc-b.test"],
+      email: "b@trpc.test",
+      password: "pw-123456",
+      payTo: null,
+      signingSecret: null,
+    });
     const asA = createCaller(sessionFor(a.userId, a.sellerId));
     const asB = createCaller(sessionFor(b.userId, b.sellerId));
     const aOverview = await asA.catalog.overview();

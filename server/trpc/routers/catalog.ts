@@ -1,5 +1,7 @@
 import { z } from "zod";
-import { changeMeterPrice, getSellerOverview, listAuditLog } from "../../catalog/console";
+import { changeMeterPrice } from "../../catalog/change-meter-price";
+import { getSellerOverview } from "../../catalog/get-seller-overview";
+import { listAuditLog } from "../../catalog/list-audit-log";
 import { router, sellerProcedure } from "../init";
 
 export const catalogRouter = router({

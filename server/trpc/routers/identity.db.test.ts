@@ -5,12 +5,12 @@
 import { exportJWK } from "jose";
 import { beforeAll, describe, expect, it } from "vitest";
 import { db } from "../../db/client";
-import { isAppError } from "../../http/errors";
-import { addIdentityProvider, removeIdentityProvider } from "../../identity/console";
+import { isAppError } from "../../errors";
+import { addIdentityProvider, removeIdentityProvider } from "../../identity/manage-identity-providers";
 import { authorizationServerMetadata } from "../../identity/discovery";
-import { makeStore, useDevOutbox } from "../../identity/testing/harness";
-import { makeIdJagProvider, mintIdJag, registerWithIdJag, uniq, type IdJagProvider } from "../../identity/testing/id-jag";
-import { createCaller, sessionFor } from "../testing";
+import { makeStore, useDevOutbox } from "../../testing/identity-harness";
+import { makeIdJagProvider, mintIdJag, registerWithIdJag, uniq, type IdJagProvider } from "../../testing/id-jag";
+import { createCaller, sessionFor } from "../../testing/trpc";
 
 type Store = Awaited<ReturnType<typeof makeStore>> & { userId: string; caller: ReturnType<typeof createCaller> };
 async function store(label: string): Promise<Store> {
@@ -40,7 +40,12 @@ describe("identity router: trusted providers", () => {
     const privateJwk = { ...(await exportJWK(idp.privateKey)), kid: "console-key-1", alg: "ES256", use: "sig", oth: [{ r: "x", d: "y", t: "z" }], ext: true };
     expect(privateJwk.d).toBeTruthy();
     const added = await a.caller.identity.addProvider({ issuer: idp.issuer, jwks: { keys: [privateJwk] } });
-    expect(added).toMatchObject({ issuer: idp.issuer, enabled: true, keySourceLabel: "inline JWKS, 1 key", keySource: { type: "inline", keyCount: 1, kids: ["console-key-1"] } });
+    expect(added).toMatchObject({
+      issuer: idp.issuer,
+      enabled: true,
+      keySourceLabel: "inline JWKS, 1 key",
+      keySource: { type: "inline", keyCount: 1, kids: ["console-key-1"] },
+    });
     expect(added.id).toMatch(/^tip_/);
 
     // Stored: exactly the public half.
@@ -52,7 +57,12 @@ describe("identity router: trusted providers", () => {
     // Audit: action, actor, before null, after with kid/kty only.
     const audits = (await auditRows(a.sellerId)).filter((r) => r.targetId === added.id);
     expect(audits).toHaveLength(1);
-    expect(audits[0]).toMatchObject({ action: "identity_provider.add", actorId: a.userId, before: null, after: { issuer: idp.issuer, enabled: true, jwks: { keys: [{ kid: "console-key-1", kty: "EC" }] } } });
+    expect(audits[0]).toMatchObject({
+      action: "identity_provider.add",
+      actorId: a.userId,
+      before: null,
+      after: { issuer: idp.issuer, enabled: true, jwks: { keys: [{ kid: "console-key-1", kty: "EC" }] } },
+    });
     expect(JSON.stringify(audits[0])).not.toContain(idp.publicJwk.x!);
     expect(JSON.stringify(audits[0])).not.toContain(privateJwk.d!);
 
@@ -97,7 +107,9 @@ describe("identity router: trusted providers", () => {
   it("the change and its audit row commit together: a failing audit write leaves no change", async () => {
     // An actor id no seller user has: the audit row's foreign key fails inside the transaction.
     const iss = issuer("atomic");
-    await expect(addIdentityProvider({ sellerId: a.sellerId, actorId: "usr_missing", provider: { issuer: iss, jwksUri: `${iss}/jwks.json` } })).rejects.toThrow();
+    await expect(
+      addIdentityProvider({ sellerId: a.sellerId, actorId: "usr_missing", provider: { issuer: iss, jwksUri: `${iss}/jwks.json` } }),
+    ).rejects.toThrow();
     expect((await providerRows(a.sellerId)).some((r) => r.issuer === iss)).toBe(false);
 
     const kept = await a.caller.identity.addProvider({ issuer: iss, jwksUri: `${iss}/jwks.json` });
@@ -109,7 +121,7 @@ describe("identity router: trusted providers", () => {
   it("another seller can neither see nor change the first seller's providers", async () => {
     const iss = issuer("scoped");
     const aProvider = await a.caller.identity.addProvider({ issuer: iss, jwksUri: `${iss}/jwks.json` });
-    const bAuditsBefore = (await db.auditLog.count({ where: { sellerId: b.sellerId } }));
+    const bAuditsBefore = await db.auditLog.count({ where: { sellerId: b.sellerId } });
 
     expect((await b.caller.identity.providers()).providers.some((p) => p.id === aProvider.id || p.issuer === iss)).toBe(false);
     await expect(b.caller.identity.setProviderEnabled({ id: aProvider.id, enabled: false })).rejects.toMatchObject({ code: "NOT_FOUND" });
@@ -155,11 +167,16 @@ describe("identity router: trusted providers", () => {
       expect(fieldErrors[field], name).toBeDefined();
       if (message) expect(fieldErrors[field], name).toContain(message);
       // The domain function validates on its own too (it is not only reachable through the router).
-      await expect(addIdentityProvider({ sellerId: a.sellerId, actorId: a.userId, provider: input }), name).rejects.toSatisfy((e) => isAppError(e) && e.code === "invalid_request");
+      await expect(addIdentityProvider({ sellerId: a.sellerId, actorId: a.userId, provider: input }), name).rejects.toSatisfy(
+        (e) => isAppError(e) && e.code === "invalid_request",
+      );
     }
     // An issuer the seller already trusts is refused, not silently replaced.
     const dup = await a.caller.identity.addProvider({ issuer: iss, jwksUri: `${iss}/jwks.json` });
-    await expect(a.caller.identity.addProvider({ issuer: iss, jwks })).rejects.toMatchObject({ code: "BAD_REQUEST", message: expect.stringContaining("already trusted") });
+    await expect(a.caller.identity.addProvider({ issuer: iss, jwks })).rejects.toMatchObject({
+      code: "BAD_REQUEST",
+      message: expect.stringContaining("already trusted"),
+    });
     expect((await db.trustedIdentityProvider.findUniqueOrThrow({ where: { id: dup.id } })).jwks).toBeNull();
 
     expect((await providerRows(a.sellerId)).length).toBe(providersBefore + 1);

@@ -1,5 +1,11 @@
 import { z } from "zod";
-import { addIdentityProvider, consoleProviderInput, listIdentityProviders, removeIdentityProvider, setIdentityProviderEnabled } from "../../identity/console";
+import {
+  addIdentityProvider,
+  consoleProviderInput,
+  listIdentityProviders,
+  removeIdentityProvider,
+  setIdentityProviderEnabled,
+} from "../../identity/manage-identity-providers";
 import { router, sellerProcedure } from "../init";
 
 const providerId = z.string().min(1).max(64);

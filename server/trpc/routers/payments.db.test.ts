@@ -17,7 +17,7 @@ import {
   releasePayment,
   scheduleSettlement,
 } from "../../payments/payments.queries";
-import { createCaller, sessionFor } from "../testing";
+import { createCaller, sessionFor } from "../../testing/trpc";
 
 type Fate = "challenged" | "verified" | "settling" | "settled" | "consumed" | "released" | "failed";
 const FATES: Fate[] = ["challenged", "verified", "settling", "settled", "consumed", "released", "failed"];
@@ -41,7 +41,13 @@ async function payment(sellerId: string, fate: Fate, amountMicros: bigint): Prom
     expiresAt: new Date(Date.now() + 300_000),
   });
   if (fate === "challenged") return { id, fate, amountMicros };
-  const lock = { payer: PAYER, nonce: `0x${randomBytes(32).toString("hex")}`, proof: { test: true }, x402Version: 2, lockedUntil: new Date(Date.now() + 60_000) };
+  const lock = {
+    payer: PAYER,
+    nonce: `0x${randomBytes(32).toString("hex")}`,
+    proof: { test: true },
+    x402Version: 2,
+    lockedUntil: new Date(Date.now() + 60_000),
+  };
   expect(await lockChallengedPayment(sellerId, id, lock)).toBe("locked");
   if (fate === "verified") return { id, fate, amountMicros };
   if (fate === "released") {
@@ -79,7 +85,15 @@ async function allPages(caller: Caller, includeChallenged: boolean) {
 }
 
 beforeAll(async () => {
-  const seller = (s: string) => ({ slug: `pay-${s}-${tag}`, name: s.toUpperCase(), hosts: [`pay-${s}-${tag}.test`], email: `${s}-${tag}@pay.test`, password: "pw-123456", payTo: null, signingSecret: null });
+  const seller = (s: string) => ({
+    slug: `pay-${s}-${tag}`,
+    name: s.toUpperCase(),
+    hosts: [`pay-${s}-${tag}.test`],
+    email: `${s}-${tag}@pay.test`,
+    password: "pw-123456",
+    payTo: null,
+    signingSecret: null,
+  });
   a = await seedMarketSeller(db, seller("a"));
   b = await seedMarketSeller(db, seller("b"));
   // 42 payments of A, six in each state; amounts all different so a sum cannot match by accident.
@@ -134,7 +148,11 @@ describe("payments router", () => {
     expect(totals.charges).toBe(paid.length);
     expect(totals.ledgerMatchesPayments).toBe(true);
     const count = (s: string) => aPayments.filter((p) => (p.fate === "settling" ? "verified" : p.fate) === s).length;
-    expect(totals.byStatus).toEqual(["challenged", "verified", "settled", "consumed", "released", "refunded", "failed"].map((status) => expect.objectContaining({ status, count: count(status) })));
+    expect(totals.byStatus).toEqual(
+      ["challenged", "verified", "settled", "consumed", "released", "refunded", "failed"].map((status) =>
+        expect.objectContaining({ status, count: count(status) }),
+      ),
+    );
   });
 
   it("scopes everything to the signed-in seller: another seller sees none of A's payments", async () => {
@@ -154,7 +172,15 @@ describe("payments router", () => {
   });
 
   it("a seller with no payments gets an empty list and zero totals", async () => {
-    const c = await seedMarketSeller(db, { slug: `pay-c-${tag}`, name: "C", hosts: [`pay-c-${tag}.test`], email: `c-${tag}@pay.test`, password: "pw-123456", payTo: null, signingSecret: null });
+    const c = await seedMarketSeller(db, {
+      slug: `pay-c-${tag}`,
+      name: "C",
+      hosts: [`pay-c-${tag}.test`],
+      email: `c-${tag}@pay.test`,
+      password: "pw-123456",
+      payTo: null,
+      signingSecret: null,
+    });
     const asC = createCaller(sessionFor(c.userId, c.sellerId));
     expect(await asC.payments.list({})).toEqual({ payments: [], nextCursor: null });
     const totals = await asC.payments.totals();
@@ -163,7 +189,9 @@ describe("payments router", () => {
   });
 
   it("refuses a malformed cursor", async () => {
-    await expect(createCaller(sessionFor(a.userId, a.sellerId)).payments.list({ cursor: "1700000000000;drop table" })).rejects.toMatchObject({ code: "BAD_REQUEST" });
+    await expect(createCaller(sessionFor(a.userId, a.sellerId)).payments.list({ cursor: "1700000000000;drop table" })).rejects.toMatchObject({
+      code: "BAD_REQUEST",
+    });
   });
 
   it("refuses callers without a seller session", async () => {

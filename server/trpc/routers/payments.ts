@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { getSellerPaymentTotals, listSellerPayments } from "../../payments/console";
+import { getSellerPaymentTotals, listSellerPayments } from "../../payments/list-seller-payments";
 import { recordRefund } from "../../payments/refund";
 import { router, sellerProcedure } from "../init";
 
@@ -13,5 +13,7 @@ export const paymentsRouter = router({
   // every caller gets the same message.
   recordRefund: sellerProcedure
     .input(z.object({ paymentId: z.string().min(1).max(64), transaction: z.string().max(200) }))
-    .mutation(({ ctx, input }) => recordRefund({ sellerId: ctx.seller.id, actorId: ctx.seller.userId, paymentId: input.paymentId, transaction: input.transaction })),
+    .mutation(({ ctx, input }) =>
+      recordRefund({ sellerId: ctx.seller.id, actorId: ctx.seller.userId, paymentId: input.paymentId, transaction: input.transaction }),
+    ),
 });

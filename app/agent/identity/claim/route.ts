@@ -7,6 +7,9 @@ import { startClaim } from "@/server/identity/start-claim";
 export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   POST: async (ctx) => {
     const seller = await ctx.seller();
-    return json(await startClaim(await readJson(ctx.req), { sellerId: seller.id, origin: ctx.origin }), { status: 201, headers: { "cache-control": "no-store" } });
+    return json(await startClaim(await readJson(ctx.req), { sellerId: seller.id, origin: ctx.origin }), {
+      status: 201,
+      headers: { "cache-control": "no-store" },
+    });
   },
 });

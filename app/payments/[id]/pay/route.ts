@@ -1,4 +1,4 @@
-import { AppError } from "@/server/http/errors";
+import { AppError } from "@/server/errors";
 import { methods } from "@/server/http/route";
 import { getPaymentStatus } from "@/server/payments/get-payment-status";
 

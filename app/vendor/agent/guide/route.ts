@@ -1,6 +1,7 @@
 import { buildGuide } from "@/server/catalog/guide";
 import { advisorGuideQuery } from "@/server/contracts/operations";
-import { parseQuery, parseWith, readJson } from "@/server/http/parse";
+import { readJson } from "@/server/http/parse";
+import { parseQuery, parseWith } from "@/server/validation";
 import { json } from "@/server/http/respond";
 import { methods, type RouteContext } from "@/server/http/route";
 

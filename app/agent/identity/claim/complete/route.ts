@@ -7,6 +7,8 @@ import { completeClaimWithCode } from "@/server/identity/complete-claim";
 export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   POST: async (ctx) => {
     const seller = await ctx.seller();
-    return json(await completeClaimWithCode(await readJson(ctx.req), { sellerId: seller.id, origin: ctx.origin }), { headers: { "cache-control": "no-store" } });
+    return json(await completeClaimWithCode(await readJson(ctx.req), { sellerId: seller.id, origin: ctx.origin }), {
+      headers: { "cache-control": "no-store" },
+    });
   },
 });

@@ -4,10 +4,19 @@ import { db } from "../db/client";
 import { parseUsd } from "../lib/money";
 import { getCatalog } from "./catalog";
 import { findSellerById } from "./catalog.queries";
-import { changeMeterPrice, getSellerOverview } from "./console";
+import { changeMeterPrice } from "./change-meter-price";
+import { getSellerOverview } from "./get-seller-overview";
 
 async function seller(tag: string) {
-  return seedMarketSeller(db, { slug: `console-${tag}`, name: `Console ${tag}`, hosts: [`console-${tag}.test`], email: `${tag}@console.test`, password: "pw-123456", payTo: null, signingSecret: null });
+  return seedMarketSeller(db, {
+    slug: `console-${tag}`,
+    name: `Console ${tag}`,
+    hosts: [`console-${tag}.test`],
+    email: `${tag}@console.test`,
+    password: "pw-123456",
+    payTo: null,
+    signingSecret: null,
+  });
 }
 
 describe("changeMeterPrice", () => {
@@ -28,14 +37,21 @@ describe("changeMeterPrice", () => {
     expect(catalog.meters.find((m) => m.key === "aggregates")!.priceMicros).toBe(25_000n);
     const audit = await db.auditLog.findMany({ where: { sellerId: a.sellerId } });
     expect(audit).toHaveLength(1);
-    expect(audit[0]).toMatchObject({ action: "price.update", actorId: a.userId, before: { meter: "aggregates", amountMicros: "20000" }, after: { meter: "aggregates", amountMicros: "25000" } });
+    expect(audit[0]).toMatchObject({
+      action: "price.update",
+      actorId: a.userId,
+      before: { meter: "aggregates", amountMicros: "20000" },
+      after: { meter: "aggregates", amountMicros: "25000" },
+    });
   });
 
   it("never touches another seller's meter", async () => {
     const a = await seller("owner");
     const b = await seller("intruder");
     const aMeter = (await getSellerOverview(a.sellerId)).meters.find((m) => m.key === "backtest")!;
-    await expect(changeMeterPrice({ sellerId: b.sellerId, actorId: b.userId, meterId: aMeter.id, amountUsd: "9" })).rejects.toMatchObject({ code: "not_found" });
+    await expect(changeMeterPrice({ sellerId: b.sellerId, actorId: b.userId, meterId: aMeter.id, amountUsd: "9" })).rejects.toMatchObject({
+      code: "not_found",
+    });
     const price = await db.price.findUnique({ where: { meterId: aMeter.id } });
     expect(price!.amountMicros).toBe(500_000n);
     expect(await db.auditLog.count({ where: { sellerId: { in: [a.sellerId, b.sellerId] } } })).toBe(0);
@@ -45,7 +61,9 @@ describe("changeMeterPrice", () => {
     const a = await seller("bad");
     const meter = (await getSellerOverview(a.sellerId)).meters[0]!;
     for (const amountUsd of ["abc", "-1", "0.0000001", "1e3", "1000.000001"])
-      await expect(changeMeterPrice({ sellerId: a.sellerId, actorId: a.userId, meterId: meter.id, amountUsd })).rejects.toMatchObject({ code: "invalid_request" });
+      await expect(changeMeterPrice({ sellerId: a.sellerId, actorId: a.userId, meterId: meter.id, amountUsd })).rejects.toMatchObject({
+        code: "invalid_request",
+      });
     expect(await db.auditLog.count({ where: { sellerId: a.sellerId } })).toBe(0);
   });
 

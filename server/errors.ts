@@ -43,6 +43,8 @@ export const ERROR_STATUS = {
   archive_day_not_found: 404,
   // --- seller or configuration (part 7) ---
   signing_secret_required: 409,
+  // not named by the spec: the seller has no payout address, so nothing can be paid to them (409 like its sibling)
+  payout_address_required: 409,
   payment_request_mismatch: 409,
   payment_amount_mismatch: 409,
   usage_not_priced: 409,

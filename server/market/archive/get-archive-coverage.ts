@@ -17,7 +17,13 @@ export async function getArchiveCoverage(deps: { feeds?: FeedDef[] } = {}) {
           // The newest day's captured_at is the last capture: a day is written once, on its own UTC day, and
           // never backfilled, so no older day can have been captured later. One indexed row, no payload.
           const [latest] = await findArchiveRange(f.feed, e.entity, { limit: 1, newest: true });
-          return { entity: e.entity, firstDate: e.coverage.first_date, lastDate: e.coverage.last_date, days: e.coverage.days, lastCapturedAt: latest?.capturedAt.toISOString() ?? null };
+          return {
+            entity: e.entity,
+            firstDate: e.coverage.first_date,
+            lastDate: e.coverage.last_date,
+            days: e.coverage.days,
+            lastCapturedAt: latest?.capturedAt.toISOString() ?? null,
+          };
         }),
       ),
     })),

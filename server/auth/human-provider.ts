@@ -1,7 +1,7 @@
 // The next-auth provider humans sign in with on the claim page: email + the six-digit code we emailed.
-// Registered in server/auth/options.ts; the session it makes has kind "human" and the verified email.
+// Registered in options.ts; the session it makes has kind "human" and the verified email.
 import CredentialsProvider from "next-auth/providers/credentials";
-import { verifySignInCode } from "./human-sign-in";
+import { verifySignInCode } from "../identity/human-sign-in";
 
 export const HUMAN_PROVIDER_ID = "human-email";
 

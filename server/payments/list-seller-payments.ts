@@ -1,9 +1,9 @@
 // What the seller console reads about money: the seller's payments (paged) and the totals above them.
 // Every function takes the seller id from the session (sellerProcedure), never from the client.
 // Amounts leave as six-decimal USD strings (like the catalog's prices), never as BigInt or floats.
-import { AppError } from "../http/errors";
+import { AppError } from "../errors";
 import { microsToUsd } from "../lib/money";
-import { countSellerPaymentsByStatus, findSellerPayments, sumSellerLedger, type PaymentCursor } from "./console.queries";
+import { countSellerPaymentsByStatus, findSellerPayments, sumSellerLedger, type PaymentCursor } from "./seller-payments.queries";
 import type { PaymentStatus } from "./payments.queries";
 
 export const PAYMENTS_PAGE_SIZE = 25;
@@ -21,14 +21,23 @@ export function encodePaymentCursor(c: PaymentCursor): string {
 
 export function decodePaymentCursor(s: string): PaymentCursor {
   const m = CURSOR.exec(s);
-  if (!m) throw new AppError("invalid_request", { reason: "invalid_parameter", detail: "cursor must be the nextCursor of a previous page", extra: { parameter: "cursor" } });
+  if (!m)
+    throw new AppError("invalid_request", {
+      reason: "invalid_parameter",
+      detail: "cursor must be the nextCursor of a previous page",
+      extra: { parameter: "cursor" },
+    });
   return { createdAt: new Date(Number(m[1])), id: m[2]! };
 }
 
 export async function listSellerPayments(sellerId: string, q: { cursor?: string | null; includeChallenged?: boolean; limit?: number } = {}) {
   const limit = q.limit ?? PAYMENTS_PAGE_SIZE;
   // One row more than the page tells whether another page exists without a count query.
-  const rows = await findSellerPayments(sellerId, { cursor: q.cursor ? decodePaymentCursor(q.cursor) : null, take: limit + 1, includeChallenged: q.includeChallenged ?? false });
+  const rows = await findSellerPayments(sellerId, {
+    cursor: q.cursor ? decodePaymentCursor(q.cursor) : null,
+    take: limit + 1,
+    includeChallenged: q.includeChallenged ?? false,
+  });
   const page = rows.slice(0, limit);
   const last = page[page.length - 1];
   return {

@@ -72,7 +72,17 @@ export async function startFakeUpstream(secret: string) {
     if (mode.delayMs) await new Promise((r) => setTimeout(r, mode.delayMs));
     const h: Record<string, string> = { "content-type": "application/json", connection: "keep-alive", "cache-control": "public, max-age=60" };
     if (mode.usage) h["svc-usage"] = mode.usage;
-    res.writeHead(mode.status, h).end(JSON.stringify(mode.body ?? { ticker: url.pathname.split("/").pop(), source: "fake-upstream", path: url.pathname, query: url.search, forwardedHost: req.headers["x-forwarded-host"] ?? null }));
+    res.writeHead(mode.status, h).end(
+      JSON.stringify(
+        mode.body ?? {
+          ticker: url.pathname.split("/").pop(),
+          source: "fake-upstream",
+          path: url.pathname,
+          query: url.search,
+          forwardedHost: req.headers["x-forwarded-host"] ?? null,
+        },
+      ),
+    );
   });
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", () => r()));
   const port = (server.address() as AddressInfo).port;
@@ -81,7 +91,7 @@ export async function startFakeUpstream(secret: string) {
 
 /** A seller of its own (unique host), whose services point at `upstreamUrl`. payTo is anvil account 10. */
 export async function createGatewaySeller(upstreamUrl: string, opts: { signingSecret?: string | null; payTo?: string | null } = {}) {
-  const tag = newId("t").slice(2);
+  const tag = newId("tst").slice(4);
   const host = `gw-${tag}.test`;
   const signingSecret = opts.signingSecret === undefined ? `secret-${tag}-0123456789` : opts.signingSecret;
   const { sellerId } = await seedMarketSeller(db, {

@@ -1,6 +1,6 @@
 // Tests only: the app's tRPC router called in process, as a seller (or a human, or nobody) would call it.
-import { createCallerFactory } from "./init";
-import { appRouter } from "./root";
+import { createCallerFactory } from "../trpc/init";
+import { appRouter } from "../trpc/root";
 
 export const createCaller = createCallerFactory(appRouter);
 

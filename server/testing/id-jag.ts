@@ -1,8 +1,8 @@
 // Test-only: an ID-JAG identity provider (an ES256 key pair and its public JWK) and the assertions it signs,
 // shared by the ID-JAG registration tests and the console's trusted-provider tests.
 import { exportJWK, generateKeyPair, SignJWT, type CryptoKey, type JWK } from "jose";
-import { env } from "../../env";
-import { postJson } from "./harness";
+import { env } from "../env";
+import { postJson } from "./identity-harness";
 
 export const uniq = () => Math.random().toString(36).slice(2, 10);
 
@@ -32,7 +32,9 @@ export async function mintIdJag(provider: IdJagProvider, opts: Mint = {}): Promi
     ...opts.claims,
   };
   for (const k of opts.omit ?? []) delete claims[k];
-  return new SignJWT(claims).setProtectedHeader({ alg: opts.alg ?? "ES256", typ: "oauth-id-jag+jwt", kid: provider.publicJwk.kid!, ...opts.header }).sign(opts.key ?? provider.privateKey);
+  return new SignJWT(claims)
+    .setProtectedHeader({ alg: opts.alg ?? "ES256", typ: "oauth-id-jag+jwt", kid: provider.publicJwk.kid!, ...opts.header })
+    .sign(opts.key ?? provider.privateKey);
 }
 
 /** POST /agent/identity with an ID-JAG (type identity_assertion). */

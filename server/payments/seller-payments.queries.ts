@@ -31,7 +31,10 @@ export type ConsolePaymentRow = Prisma.PaymentGetPayload<{ select: typeof PAYMEN
  * A seller's payments, newest first, `take` of them after `cursor`. Served by the index
  * payments (seller_id, created_at desc); ties on created_at are broken by id.
  */
-export async function findSellerPayments(sellerId: string, q: { cursor: PaymentCursor | null; take: number; includeChallenged: boolean }): Promise<ConsolePaymentRow[]> {
+export async function findSellerPayments(
+  sellerId: string,
+  q: { cursor: PaymentCursor | null; take: number; includeChallenged: boolean },
+): Promise<ConsolePaymentRow[]> {
   const where: Prisma.PaymentWhereInput = {
     sellerId,
     ...(q.includeChallenged ? {} : { status: { not: "challenged" } }),

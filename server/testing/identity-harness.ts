@@ -1,17 +1,17 @@
 // Test-only: an isolated storefront per test file and a fetch that routes to the identity route handlers
 // in-process (so oauth4webapi and plain requests exercise the real handlers without a build).
 import { randomBytes } from "node:crypto";
-import * as wellKnownAs from "../../../app/.well-known/oauth-authorization-server/route";
-import * as wellKnownPr from "../../../app/.well-known/oauth-protected-resource/route";
-import * as entitlements from "../../../app/agent/entitlements/route";
-import * as claimComplete from "../../../app/agent/identity/claim/complete/route";
-import * as claim from "../../../app/agent/identity/claim/route";
-import * as identity from "../../../app/agent/identity/route";
-import * as jwks from "../../../app/oauth2/jwks.json/route";
-import * as token from "../../../app/oauth2/token/route";
-import { seedMarketSeller } from "../../../prisma/seed";
-import { db } from "../../db/client";
-import { resetEnvForTests } from "../../env";
+import * as wellKnownAs from "../../app/.well-known/oauth-authorization-server/route";
+import * as wellKnownPr from "../../app/.well-known/oauth-protected-resource/route";
+import * as entitlements from "../../app/agent/entitlements/route";
+import * as claimComplete from "../../app/agent/identity/claim/complete/route";
+import * as claim from "../../app/agent/identity/claim/route";
+import * as identity from "../../app/agent/identity/route";
+import * as jwks from "../../app/oauth2/jwks.json/route";
+import * as token from "../../app/oauth2/token/route";
+import { seedMarketSeller } from "../../prisma/seed";
+import { db } from "../db/client";
+import { resetEnvForTests } from "../env";
 
 type RouteModule = Record<string, (req: Request, seg: { params: Promise<Record<string, string>> }) => Promise<Response>>;
 const ROUTES: Record<string, RouteModule> = {
@@ -33,7 +33,15 @@ export function useDevOutbox(): void {
 export async function makeStore(label: string): Promise<{ sellerId: string; host: string; origin: string; fetch: typeof fetch }> {
   const tag = `${label}-${randomBytes(4).toString("hex")}`;
   const host = `${tag}.identity.test`;
-  const { sellerId } = await seedMarketSeller(db, { slug: tag, name: `Store ${tag}`, hosts: [host], email: `${tag}@seller.test`, password: "pw-12345678", payTo: null, signingSecret: "s".repeat(32) });
+  const { sellerId } = await seedMarketSeller(db, {
+    slug: tag,
+    name: `Store ${tag}`,
+    hosts: [host],
+    email: `${tag}@seller.test`,
+    password: "pw-12345678",
+    payTo: null,
+    signingSecret: "s".repeat(32),
+  });
   const origin = `http://${host}`;
   const routed: typeof fetch = async (input, init) => {
     const req = new Request(input instanceof Request ? input : String(input), init);
@@ -50,7 +58,11 @@ export async function makeStore(label: string): Promise<{ sellerId: string; host
 
 /** JSON POST against a store; returns status and parsed body. */
 export async function postJson(store: { origin: string; fetch: typeof fetch }, path: string, body: unknown, headers: Record<string, string> = {}) {
-  const res = await store.fetch(`${store.origin}${path}`, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: JSON.stringify(body) });
+  const res = await store.fetch(`${store.origin}${path}`, {
+    method: "POST",
+    headers: { "content-type": "application/json", ...headers },
+    body: JSON.stringify(body),
+  });
   return { status: res.status, body: (await res.json()) as Record<string, any>, headers: res.headers };
 }
 
@@ -75,7 +87,7 @@ export function linkTokenOf(verificationUri: string): string {
 
 /** A human signed in through the real email-code path (outbox), as the claim page would do it. */
 export async function signInHuman(email: string): Promise<{ id: string; email: string }> {
-  const { requestSignInCode, verifySignInCode } = await import("../human-sign-in");
+  const { requestSignInCode, verifySignInCode } = await import("../identity/human-sign-in");
   const sent = await requestSignInCode({ email, origin: "http://test" });
   if (sent.type !== "sent") throw new Error(sent.detail);
   const msg = await db.outboxMessage.findFirst({ where: { to: email.toLowerCase() }, orderBy: { createdAt: "desc" } });

@@ -3,8 +3,8 @@
 // function takes the seller id from the session (sellerProcedure), never from the client, so another
 // seller's provider ids match nothing. Every change writes its audit row in the same transaction.
 import { env } from "../env";
-import { AppError, invalidParameter } from "../http/errors";
-import { parseWith } from "../http/parse";
+import { AppError, invalidParameter } from "../errors";
+import { parseWith } from "../validation";
 import { newId } from "../lib/ids";
 import {
   createTrustedProviderAudited,
@@ -75,7 +75,14 @@ export async function listIdentityProviders(sellerId: string) {
 export async function addIdentityProvider(input: { sellerId: string; actorId: string; provider: unknown }): Promise<IdentityProviderView> {
   const p = parseWith(consoleProviderInput, input.provider);
   const res = await createTrustedProviderAudited(
-    { id: newId("tip"), sellerId: input.sellerId, issuer: p.issuer, jwksUri: p.jwksUri ?? null, jwks: p.jwks ? publicMembersOnly(p.jwks) : null, enabled: p.enabled },
+    {
+      id: newId("tip"),
+      sellerId: input.sellerId,
+      issuer: p.issuer,
+      jwksUri: p.jwksUri ?? null,
+      jwks: p.jwks ? publicMembersOnly(p.jwks) : null,
+      enabled: p.enabled,
+    },
     { actorId: input.actorId, describe: describeProvider },
   );
   // Adding never replaces: changing an issuer's keys is remove then add, each with its own audit row.
@@ -84,7 +91,10 @@ export async function addIdentityProvider(input: { sellerId: string; actorId: st
 }
 
 export async function setIdentityProviderEnabled(input: { sellerId: string; actorId: string; id: string; enabled: boolean }): Promise<IdentityProviderView> {
-  const res = await setTrustedProviderEnabledAudited({ sellerId: input.sellerId, id: input.id, enabled: input.enabled }, { actorId: input.actorId, describe: describeProvider });
+  const res = await setTrustedProviderEnabledAudited(
+    { sellerId: input.sellerId, id: input.id, enabled: input.enabled },
+    { actorId: input.actorId, describe: describeProvider },
+  );
   // Another seller's provider id matches no row: indistinguishable from a missing one.
   if (res.type === "not_found") throw new AppError("not_found", { detail: "no such identity provider" });
   return providerView(res.provider);

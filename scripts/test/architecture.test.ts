@@ -1,0 +1,59 @@
+// ARCHITECTURE.md's layering rules, checked on every `npm test`: a broken rule fails with the file, the import
+// and the rule. The checker itself is tested on small made-up graphs, so a rule that can never fire is caught too.
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { findViolations, readImportGraph, RULES, type SourceFile } from "./architecture";
+
+const root = path.resolve(import.meta.dirname, "../..");
+
+describe("architecture rules", () => {
+  const graph = readImportGraph(root);
+
+  it("reads the whole tree (every layer present)", () => {
+    const files = graph.map((f) => f.file);
+    for (const prefix of ["app/", "server/http/", "server/trpc/", "server/payments/", "server/contracts/", "e2e/", "scripts/"])
+      expect(
+        files.some((f) => f.startsWith(prefix)),
+        prefix,
+      ).toBe(true);
+    expect(graph.reduce((n, f) => n + f.imports.length, 0)).toBeGreaterThan(500);
+  });
+
+  it("holds for every import in the repository", () => {
+    const violations = findViolations(graph).map((v) => `${v.file} imports "${v.import}": ${v.rule}`);
+    expect(violations).toEqual([]);
+  });
+});
+
+describe("the checker", () => {
+  const graph = (file: string, ...imports: [spec: string, target: string | null][]): SourceFile[] => [
+    { file, imports: imports.map(([spec, target]) => ({ spec, target })) },
+  ];
+  const broken = (g: SourceFile[]) => findViolations(g).map((v) => v.rule);
+
+  it("flags each kind of wrong import, naming the rule", () => {
+    expect(broken(graph("server/payments/settle.ts", ["../db/client", "server/db/client.ts"]))).toEqual([RULES[0]!.name]);
+    expect(broken(graph("server/gateway/x.ts", ["next/server", null]))).toEqual([RULES[1]!.name]);
+    expect(broken(graph("server/catalog/x.ts", ["@trpc/server", null]))).toEqual([RULES[1]!.name]);
+    expect(broken(graph("server/catalog/x.ts", ["../../app/page", "app/page.tsx"]))).toEqual([RULES[1]!.name]);
+    expect(broken(graph("server/identity/x.ts", ["../http/respond", "server/http/respond.ts"]))).toEqual([RULES[2]!.name]);
+    expect(broken(graph("server/identity/x.ts", ["../trpc/init", "server/trpc/init.ts"]))).toEqual([RULES[2]!.name]);
+    expect(broken(graph("server/contracts/market.ts", ["viem", null]))).toEqual([RULES[3]!.name]);
+    expect(broken(graph("server/gateway/x.ts", ["../payments/rails/mpp/accept", "server/payments/rails/mpp/accept.ts"]))).toEqual([RULES[4]!.name]);
+    expect(broken(graph("server/payments/rails/x402/offer.ts", ["../mpp/challenge", "server/payments/rails/mpp/challenge.ts"]))).toEqual([RULES[4]!.name]);
+    expect(broken(graph("server/gateway/x.ts", ["../testing/gateway", "server/testing/gateway.ts"]))).toEqual([RULES[5]!.name]);
+    expect(broken(graph("app/page.tsx", ["@/server/payments/payments.queries", "server/payments/payments.queries.ts"]))).toEqual([RULES[6]!.name]);
+  });
+
+  it("allows what the rules allow", () => {
+    expect(broken(graph("server/payments/payments.queries.ts", ["../db/client", "server/db/client.ts"]))).toEqual([]);
+    expect(broken(graph("server/gateway/gateway.db.test.ts", ["../db/client", "server/db/client.ts"]))).toEqual([]);
+    expect(broken(graph("server/gateway/handle.ts", ["../http/respond", "server/http/respond.ts"]))).toEqual([]);
+    expect(broken(graph("server/contracts/market.ts", ["zod", null], ["./common", "server/contracts/common.ts"]))).toEqual([]);
+    expect(broken(graph("server/payments/rails/index.ts", ["./mpp", "server/payments/rails/mpp/index.ts"]))).toEqual([]);
+    expect(broken(graph("server/payments/rails/mpp/index.ts", ["./accept", "server/payments/rails/mpp/accept.ts"]))).toEqual([]);
+    expect(broken(graph("server/payments/x.ts", ["./rails/rail", "server/payments/rails/rail.ts"]))).toEqual([]);
+    expect(broken(graph("server/trpc/routers/catalog.ts", ["@trpc/server", null]))).toEqual([]);
+    expect(broken(graph("app/api/route.ts", ["@/server/http/route", "server/http/route.ts"]))).toEqual([]);
+  });
+});

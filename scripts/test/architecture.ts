@@ -1,0 +1,140 @@
+// The layering rules of ARCHITECTURE.md as code: read every import of the repository's TypeScript and report the
+// ones that break a rule, naming the file, the import and the rule. Used by architecture.test.ts.
+import fs from "node:fs";
+import path from "node:path";
+
+export type Import = { spec: string; /** Repo-relative path of the imported file, or null for a package. */ target: string | null };
+export type SourceFile = { file: string; imports: Import[] };
+export type Violation = { rule: string; file: string; import: string };
+
+const SOURCE = /\.(ts|tsx|mts|mjs)$/;
+const SKIP_DIRS = new Set(["node_modules", ".git", ".next", ".next-test", ".data", "test-results", "playwright-report", "bench-results", "generated"]);
+// Static imports and re-exports, side-effect imports, dynamic imports and vi.mock paths.
+const IMPORT =
+  /(?:^|[\s;])(?:import|export)\s[^"'`;]*?from\s*["']([^"']+)["']|(?:^|[\s;])import\s*["']([^"']+)["']|\bimport\(\s*["']([^"']+)["']\s*\)|\bvi\.mock\(\s*["']([^"']+)["']/gm;
+
+function listSources(root: string, dir = ""): string[] {
+  const out: string[] = [];
+  for (const entry of fs.readdirSync(path.join(root, dir), { withFileTypes: true })) {
+    if (entry.name.startsWith(".") && entry.name !== ".ci") continue;
+    const rel = path.posix.join(dir, entry.name);
+    if (entry.isDirectory()) {
+      if (!SKIP_DIRS.has(entry.name)) out.push(...listSources(root, rel));
+    } else if (SOURCE.test(entry.name) && !entry.name.endsWith(".d.ts")) out.push(rel);
+  }
+  return out;
+}
+
+function resolveTarget(root: string, from: string, spec: string): string | null {
+  let base: string;
+  if (spec.startsWith("@/")) base = spec.slice(2);
+  else if (spec.startsWith(".")) base = path.posix.normalize(path.posix.join(path.posix.dirname(from), spec));
+  else return null;
+  for (const suffix of ["", ".ts", ".tsx", ".mjs", "/index.ts", "/index.tsx"]) {
+    const candidate = base + suffix;
+    const abs = path.join(root, candidate);
+    if (fs.existsSync(abs) && fs.statSync(abs).isFile()) return candidate;
+  }
+  // Generated or missing files (the Prisma client before `prisma generate`) still count by their path.
+  return base;
+}
+
+/** Every source file of the repository with its imports (comments stripped first). */
+export function readImportGraph(root: string): SourceFile[] {
+  return listSources(root).map((file) => {
+    const text = fs
+      .readFileSync(path.join(root, file), "utf8")
+      .replace(/\/\*[\s\S]*?\*\//g, "")
+      .replace(/(^|[^:"'`])\/\/.*$/gm, "$1");
+    const imports: Import[] = [];
+    for (const m of text.matchAll(IMPORT)) {
+      const spec = m[1] ?? m[2] ?? m[3] ?? m[4]!;
+      imports.push({ spec, target: resolveTarget(root, file, spec) });
+    }
+    return { file, imports };
+  });
+}
+
+/** Tests, test helpers, seeds, scripts and e2e specs: outside the production import graph. */
+export function isTestOrTooling(file: string): boolean {
+  return (
+    /\.test\.tsx?$/.test(file) ||
+    file.startsWith("server/testing/") ||
+    file.startsWith("server/market/test/") ||
+    file.startsWith("scripts/") ||
+    file.startsWith("e2e/") ||
+    file.startsWith("prisma/") ||
+    file.startsWith("examples/") ||
+    !file.includes("/") // root config files (next.config.ts, playwright.config.ts, ...)
+  );
+}
+
+/** The adapters between the web and the domain: they may know Next.js, tRPC and next-auth. */
+const ADAPTERS = ["server/http/", "server/trpc/", "server/auth/", "server/db/"];
+/** The request pipelines build Responses, so they may use server/http's request context and response helpers. */
+const HTTP_PIPELINES = ["server/gateway/", "server/market/upstream/"];
+
+export function isDomainModule(file: string): boolean {
+  return file.startsWith("server/") && !isTestOrTooling(file) && !ADAPTERS.some((a) => file.startsWith(a));
+}
+
+const FRAMEWORK = /^(next|next\/.*|next-auth(\/.*)?|@trpc\/.*|react|react-dom|react\/.*|@tanstack\/react-query)$/;
+const RAILS_DIR = "server/payments/rails/";
+
+function railOf(file: string): string | null {
+  if (!file.startsWith(RAILS_DIR)) return null;
+  const rest = file.slice(RAILS_DIR.length);
+  return rest.includes("/") ? rest.split("/")[0]! : null;
+}
+
+type Rule = { name: string; check: (f: SourceFile, i: Import) => boolean };
+
+/** Each rule says which imports it forbids; ARCHITECTURE.md ("Checked rules") names the same five. */
+export const RULES: Rule[] = [
+  {
+    name: "only *.queries.ts files import the database client (server/db)",
+    check: (f, i) => !!i.target?.startsWith("server/db/") && !f.file.startsWith("server/db/") && !f.file.endsWith(".queries.ts") && !isTestOrTooling(f.file),
+  },
+  {
+    name: "domain modules never import Next.js, React, tRPC, next-auth or app/",
+    check: (f, i) => isDomainModule(f.file) && (FRAMEWORK.test(i.spec) || !!i.target?.startsWith("app/")),
+  },
+  {
+    name: "domain modules never import the web adapters (server/http, server/trpc, server/auth); the request pipelines may use server/http",
+    check: (f, i) => {
+      if (!isDomainModule(f.file) || !i.target) return false;
+      if (i.target.startsWith("server/trpc/") || i.target.startsWith("server/auth/")) return true;
+      return i.target.startsWith("server/http/") && !HTTP_PIPELINES.some((p) => f.file.startsWith(p));
+    },
+  },
+  {
+    name: "server/contracts imports nothing but zod and itself",
+    check: (f, i) =>
+      f.file.startsWith("server/contracts/") &&
+      !isTestOrTooling(f.file) &&
+      !(i.spec === "zod" || i.spec.startsWith("zod/") || !!i.target?.startsWith("server/contracts/")),
+  },
+  {
+    name: "only the rails registry (server/payments/rails/index.ts) imports a rail's folder",
+    check: (f, i) => {
+      const rail = i.target ? railOf(i.target) : null;
+      if (!rail) return false;
+      return f.file !== `${RAILS_DIR}index.ts` && railOf(f.file) !== rail && !isTestOrTooling(f.file);
+    },
+  },
+  {
+    name: "production code never imports tests or test helpers (server/testing, *.test.ts)",
+    check: (f, i) => !isTestOrTooling(f.file) && !!i.target && (i.target.startsWith("server/testing/") || /\.test\.tsx?$/.test(i.target)),
+  },
+  {
+    name: "app/ never touches the database (server/db or *.queries.ts)",
+    check: (f, i) =>
+      f.file.startsWith("app/") && !isTestOrTooling(f.file) && !!i.target && (i.target.startsWith("server/db/") || i.target.endsWith(".queries.ts")),
+  },
+];
+
+export function findViolations(graph: SourceFile[], rules: Rule[] = RULES): Violation[] {
+  const out: Violation[] = [];
+  for (const f of graph) for (const i of f.imports) for (const r of rules) if (r.check(f, i)) out.push({ rule: r.name, file: f.file, import: i.spec });
+  return out;
+}
