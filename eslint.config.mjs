@@ -16,6 +16,7 @@ const config = [
       "test-results/**",
       "playwright-report/**",
       "bench-results/**",
+      ".scratch/**",
       "next-env.d.ts",
     ],
   },

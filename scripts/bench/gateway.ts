@@ -1,11 +1,15 @@
-// Gateway overhead, same run, same machine: each gateway case is measured next to the upstream called
-// directly (signed as the gateway would), so the ratio is the price of matching, pricing, the 402 challenge,
-// x402 verification, the PostgreSQL lock, proxying and on-chain settlement.
-//  - paid:  GET /api/v1/aggregates/AAPL with a fresh x402 proof (verify + lock + proxy + settle on anvil)
-//  - free:  the unpaid discovery call, GET /api/v1/aggregates/AAPL without payment (402 challenge)
-//  - direct: GET /upstream/market/v1/aggregates/AAPL, signed with the seller's secret
+// Gateway overhead, same run, same machine: each gateway case is measured next to the upstream called directly
+// (signed as the gateway would), so the ratio is the price of matching, pricing, the 402 challenge, verification,
+// the PostgreSQL lock, proxying and on-chain settlement.
+//  - direct:    GET /upstream/market/v1/aggregates/AAPL, signed with the seller's secret
+//  - free:      the unpaid call, GET /api/v1/aggregates/AAPL without payment (402 with every rail's offer)
+//  - paid x402: the same call with a fresh x402 proof from the official client (verify + lock + proxy + settle on anvil)
+//  - paid mpp:  the same call with a fresh MPP credential from the official mppx client
+// For each paid rail the gateway's own work is read from its Server-Timing: `own` = total - upstream - chain (RPC
+// round trips and receipt waits), reported as own_p50_ms / own_p99_ms next to the phases' medians.
 import { x402Client, x402HTTPClient } from "@x402/core/client";
 import { registerExactEvmScheme } from "@x402/evm/exact/client";
+import { Mppx, evm } from "mppx/client";
 import { privateKeyToAccount } from "viem/accounts";
 import { anvilPrivateKey } from "../lib/local-chain";
 import { signUpstreamRequest } from "../../server/upstream-auth/signature";
@@ -16,15 +20,16 @@ const QUERY = "from=2017-01-03&to=2017-03-31";
 const N = Number(process.env.BENCH_GATEWAY_N ?? 150);
 const CONCURRENCY = 8;
 
-const phases = new Map<string, number[]>();
+type Phases = Map<string, number[]>;
 
-async function timed(fn: () => Promise<Response>, expect: number): Promise<number> {
+async function timed(fn: () => Promise<Response>, expect: number, phases?: Phases): Promise<number> {
   const t = performance.now();
   const res = await fn();
-  for (const part of (res.headers.get("server-timing") ?? "").split(",")) {
-    const m = /^\s*(\w+);dur=([\d.]+)/.exec(part);
-    if (m) phases.set(m[1]!, [...(phases.get(m[1]!) ?? []), Number(m[2])]);
-  }
+  if (phases)
+    for (const part of (res.headers.get("server-timing") ?? "").split(",")) {
+      const m = /^\s*(\w+);dur=([\d.]+)/.exec(part);
+      if (m) phases.set(m[1]!, [...(phases.get(m[1]!) ?? []), Number(m[2])]);
+    }
   await res.arrayBuffer();
   if (res.status !== expect) throw new Error(`expected HTTP ${expect}, got ${res.status}`);
   return performance.now() - t;
@@ -43,6 +48,18 @@ async function pool(n: number, concurrency: number, call: (i: number) => Promise
   return { samples, rps: Math.round((n / (performance.now() - t0)) * 1000) };
 }
 
+const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.max(0, Math.ceil((p / 100) * xs.length) - 1))] ?? NaN;
+
+/** The medians of a paid case's Server-Timing phases, and its own time's p50 and p99. */
+function breakdown(phases: Phases): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of phases) if (k !== "own") out[`${k}_p50_ms`] = pct(v, 50).toFixed(1);
+  const own = phases.get("own") ?? [];
+  out.own_p50_ms = pct(own, 50).toFixed(2);
+  out.own_p99_ms = pct(own, 99).toFixed(2);
+  return out;
+}
+
 export async function run(ctx: BenchContext) {
   const secret = ctx.env.MARKET_UPSTREAM_SECRET!;
   const gatewayUrl = `${ctx.baseUrl}/api/v1${PATH}?${QUERY}`;
@@ -53,49 +70,60 @@ export async function run(ctx: BenchContext) {
   };
   const challenge = () => fetch(gatewayUrl);
 
-  const clients = [1, 2, 3, 4, 5, 6, 7, 8, 9].map((i) => {
+  const payers = [1, 2, 3, 4, 5, 6, 7, 8, 9];
+  const x402Clients = payers.map((i) => {
     const c = new x402Client();
     registerExactEvmScheme(c, { signer: privateKeyToAccount(anvilPrivateKey(i)) });
     return new x402HTTPClient(c);
   });
-  /** A fresh proof per paid call (each 402 is its own challenge; proofs are single-use). */
-  async function proofs(n: number): Promise<Record<string, string>[]> {
+  const mppClients = payers.map((i) =>
+    Mppx.create({ methods: [evm.charge({ account: privateKeyToAccount(anvilPrivateKey(i)), currencies: [evm.assets.base.USDC] })], polyfill: false }),
+  );
+  /** A fresh proof per paid call (each 402 is its own challenge; proofs are single-use), made before timing starts. */
+  async function proofs(rail: "x402" | "mpp", n: number): Promise<Record<string, string>[]> {
     const out: Record<string, string>[] = [];
     for (let i = 0; i < n; i++) {
       const res = await challenge();
-      const http = clients[i % clients.length]!;
-      const required = http.getPaymentRequiredResponse((h) => res.headers.get(h), await res.json());
-      out.push(http.encodePaymentSignatureHeader(await http.createPaymentPayload(required)));
+      if (rail === "x402") {
+        const http = x402Clients[i % payers.length]!;
+        const required = http.getPaymentRequiredResponse((h) => res.headers.get(h), await res.json());
+        out.push(http.encodePaymentSignatureHeader(await http.createPaymentPayload(required)));
+      } else {
+        const prepared = await mppClients[i % payers.length]!.preparePayment(res);
+        out.push({ authorization: await prepared.createCredential() });
+      }
     }
     return out;
   }
+  const paid = (p: Record<string, string>) => () => fetch(gatewayUrl, { headers: p });
 
   // Warm-up (JIT, pools, catalog cache, first chain calls).
   for (let i = 0; i < 20; i++) await timed(direct, 200);
   for (let i = 0; i < 20; i++) await timed(challenge, 402);
-  for (const p of await proofs(5)) await timed(() => fetch(gatewayUrl, { headers: p }), 200);
-  phases.clear();
+  for (const rail of ["x402", "mpp"] as const) for (const p of await proofs(rail, 10)) await timed(paid(p), 200);
 
-  // Sequential latency, interleaved case by case so both see the same machine state.
-  const seq = { direct: [] as number[], free: [] as number[], paid: [] as number[] };
-  const paidProofs = await proofs(N);
+  // Sequential latency, interleaved case by case so every case sees the same machine state.
+  const seq = { direct: [] as number[], free: [] as number[], x402: [] as number[], mpp: [] as number[] };
+  const phases = { x402: new Map() as Phases, mpp: new Map() as Phases };
+  const seqProofs = { x402: await proofs("x402", N), mpp: await proofs("mpp", N) };
   for (let i = 0; i < N; i++) {
     seq.direct.push(await timed(direct, 200));
     seq.free.push(await timed(challenge, 402));
-    seq.paid.push(await timed(() => fetch(gatewayUrl, { headers: paidProofs[i]! }), 200));
+    seq.x402.push(await timed(paid(seqProofs.x402[i]!), 200, phases.x402));
+    seq.mpp.push(await timed(paid(seqProofs.mpp[i]!), 200, phases.mpp));
   }
-  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
-  // Where a sequential paid call's time goes (the gateway's Server-Timing), before the load phase adds queueing.
-  const breakdown = Object.fromEntries([...phases].map(([k, v]) => [`${k}_p50_ms`, median(v).toFixed(1)]));
   // Throughput with CONCURRENCY callers.
   const directLoad = await pool(N, CONCURRENCY, () => timed(direct, 200));
   const freeLoad = await pool(N, CONCURRENCY, () => timed(challenge, 402));
-  const loadProofs = await proofs(N);
-  const paidLoad = await pool(N, CONCURRENCY, (i) => timed(() => fetch(gatewayUrl, { headers: loadProofs[i]! }), 200));
+  const loadProofs = { x402: await proofs("x402", N), mpp: await proofs("mpp", N) };
+  const x402Load = await pool(N, CONCURRENCY, (i) => timed(paid(loadProofs.x402[i]!), 200));
+  const mppLoad = await pool(N, CONCURRENCY, (i) => timed(paid(loadProofs.mpp[i]!), 200));
 
   ctx.record("upstream direct GET aggregates (signed)", seq.direct, { rps_8conn: directLoad.rps });
   ctx.record("gateway free: unpaid call -> 402 challenge", seq.free, { rps_8conn: freeLoad.rps });
-  ctx.record("gateway paid x402: verify+lock+proxy+settle", seq.paid, { rps_8conn: paidLoad.rps, ...breakdown });
+  ctx.record("gateway paid x402: verify+lock+proxy+settle", seq.x402, { rps_8conn: x402Load.rps, ...breakdown(phases.x402) });
+  ctx.record("gateway paid mpp: verify+lock+proxy+settle", seq.mpp, { rps_8conn: mppLoad.rps, ...breakdown(phases.mpp) });
   ctx.ratio("gateway overhead, paid x402 call", "gateway paid x402: verify+lock+proxy+settle", "upstream direct GET aggregates (signed)");
+  ctx.ratio("gateway overhead, paid mpp call", "gateway paid mpp: verify+lock+proxy+settle", "upstream direct GET aggregates (signed)");
   ctx.ratio("gateway overhead, free (402) call", "gateway free: unpaid call -> 402 challenge", "upstream direct GET aggregates (signed)");
 }

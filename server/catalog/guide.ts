@@ -2,7 +2,8 @@
 // It recommends and estimates; it never buys anything.
 import { advisorGuideResponse } from "../contracts/operations";
 import type { z } from "zod";
-import { cardEligible, microsToUsd } from "../lib/money";
+import { microsToUsd } from "../lib/money";
+import { RAILS } from "../payments/rails";
 import type { Catalog } from "./catalog";
 import { listDiscoverable } from "./discoverable";
 import { selectOperations } from "./openapi";
@@ -31,10 +32,10 @@ export function buildGuide(catalog: Catalog, goal: string, origin: string): Guid
     steps: top
       ? [
           `Call ${top.method} ${origin}${top.path} without payment to get a 402 with a signed challenge.`,
-          "Pay it with x402 (USDC on Base, eip155:8453) or MPP and retry the same request with the proof attached.",
-          cardEligible(top.meter!.priceMicros)
-            ? "Or pay by card: POST {checkout:true} to card.payUrl, poll card.statusUrl, retry with svc-payment-id."
-            : "Card payments start at $0.50 per call; this call is below it, so use a wallet.",
+          // Only the rails that take this price (the registry knows which rail has a floor).
+          `Pay it on one rail and retry the same request: ${RAILS.filter((r) => r.discoveryOffers(top.meter!.priceMicros).length > 0)
+            .map((r) => r.howToPay)
+            .join("; ")}.`,
           `Full description: ${origin}/openapi.json?q=${encodeURIComponent(goal.slice(0, 100))}`,
         ]
       : [`Nothing in this storefront matches; browse ${origin}/services or ${origin}/openapi.json.`],

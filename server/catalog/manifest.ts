@@ -1,8 +1,8 @@
 // GET /manifest.json: live services, meters, plans with purchase bounds, prices and free included units.
 // Authoritative: the gateway charges exactly these prices (both read the same cached catalog).
 import { PLATFORM_CONTRACTS, PLATFORM_SERVICE } from "../contracts/platform";
-import { NETWORK, USDC_ADDRESS } from "../chain/config";
 import { CARD_MINIMUM_MICROS, microsToCents, microsToUsd } from "../lib/money";
+import { RAILS } from "../payments/rails";
 import type { Catalog } from "./catalog";
 
 export function buildManifest(catalog: Catalog, origin: string) {
@@ -60,12 +60,11 @@ export function buildManifest(catalog: Catalog, origin: string) {
             }
           : null,
     })),
+    // The rails that really work here: one block per registered rail, so nothing is advertised that is not taken.
     payment: {
       accessMode: "payg",
-      protocols: ["x402", "mpp", "card"],
-      x402: { network: NETWORK, scheme: "exact", asset: USDC_ADDRESS, payTo: catalog.seller.payToAddress },
-      mpp: { intent: "charge", currency: "USD" },
-      card: { minimumUsd: microsToCents(CARD_MINIMUM_MICROS) },
+      protocols: RAILS.map((r) => r.name),
+      ...Object.fromEntries(RAILS.map((r) => [r.name, r.describe({ payTo: catalog.seller.payToAddress })])),
     },
     platform: { slug: PLATFORM_SERVICE.slug, description: PLATFORM_SERVICE.description },
   };

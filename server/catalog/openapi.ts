@@ -3,7 +3,8 @@
 import { z } from "zod";
 import { PLATFORM_SERVICE } from "../contracts/platform";
 import { AppError, invalidParameter } from "../errors";
-import { cardEligible, microsToUsd } from "../lib/money";
+import { microsToUsd } from "../lib/money";
+import { RAILS } from "../payments/rails";
 import type { Catalog } from "./catalog";
 import { listDiscoverable, pathMatches, type DiscoverableOperation } from "./discoverable";
 import { rankDocuments } from "./search";
@@ -110,6 +111,13 @@ export function selectOperations(all: DiscoverableOperation[], f: Omit<OpenApiFi
   return ranked.map((r) => ({ op: byId.get(r.id)!, score: r.score }));
 }
 
+/** The rails that take this operation: every rail that can charge its price; the $0 quote takes wallet proofs. */
+function railsFor(op: DiscoverableOperation) {
+  if (!op.meter) return [];
+  if (op.meter.priceMicros > 0n) return RAILS.filter((r) => r.discoveryOffers(op.meter!.priceMicros).length > 0);
+  return op.key === "advisor_quote" ? RAILS.filter((r) => r.verifyWalletProof) : [];
+}
+
 function paymentInfo(op: DiscoverableOperation) {
   if (!op.meter) return undefined;
   return {
@@ -120,8 +128,9 @@ function paymentInfo(op: DiscoverableOperation) {
     intent: "charge",
     unit: "request",
     includedUnits: op.meter.includedUnits,
-    protocols:
-      op.meter.priceMicros > 0n ? ["x402", "mpp", ...(cardEligible(op.meter.priceMicros) ? ["card"] : [])] : op.key === "advisor_quote" ? ["x402", "mpp"] : [],
+    protocols: railsFor(op).map((r) => r.name),
+    // The MPP discovery draft's shape: one offer per rail and method, amounts in the asset's base units.
+    offers: railsFor(op).flatMap((r) => r.discoveryOffers(op.meter!.priceMicros)),
   };
 }
 
@@ -136,7 +145,9 @@ function operationObject(op: DiscoverableOperation, score?: number) {
   };
   if (priced) {
     responses["402"] = {
-      description: "Payment required: a signed challenge (x402 `accepts` and PAYMENT-REQUIRED header; MPP WWW-Authenticate; `card` block from $0.50)",
+      description: `Payment required: one signed challenge, offered on every rail that takes this price (${railsFor(op)
+        .map((r) => r.howToPay)
+        .join("; ")})`,
       content: { "application/json": { schema: { $ref: "#/components/schemas/PaymentRequired" } } },
     };
     responses["409"] = errorRef("payment_request_mismatch, signing_secret_required, terminal payment states");
@@ -159,7 +170,7 @@ function operationObject(op: DiscoverableOperation, score?: number) {
     parameters: parametersOf(op),
     ...body,
     responses,
-    ...(priced ? { security: [{ x402: [] }, { mpp: [] }] } : {}),
+    ...(priced ? { security: railsFor(op).map((r) => ({ [r.name]: [] })) } : {}),
     ...(paymentInfo(op) ? { "x-payment-info": paymentInfo(op) } : {}),
     "x-service": op.service.slug,
     ...(score !== undefined ? { "x-search-score": score } : {}),
@@ -207,9 +218,10 @@ export function buildOpenApi(catalog: Catalog, opts: { origin: string; selfPath:
       title: `${catalog.seller.name} API`,
       version: "1.0.0",
       description:
-        "Pay-per-request market and economic data for agents. An unpaid call to a priced operation answers 402 with a signed " +
-        "challenge; pay with x402 (USDC on Base, header X-PAYMENT or PAYMENT-SIGNATURE), MPP (Authorization: Payment) or by card " +
-        "(from $0.50), and retry. Prices: /manifest.json (authoritative). Errors are JSON {error, reason?, detail?}.",
+        "Pay-per-request market and economic data for agents. An unpaid call to a priced operation answers 402 with one signed " +
+        `challenge offered on every payment rail this storefront takes (${RAILS.map((r) => r.name).join(", ")}); pay it on one rail and retry ` +
+        `the same request. ${RAILS.map((r) => r.howToPay).join(". ")}. A request carries exactly one payment proof. ` +
+        "Prices: /manifest.json (authoritative). Errors are JSON {error, reason?, detail?}.",
       "x-page": filters.page,
       "x-pages": pages,
       "x-page-size": PAGE_SIZE,
@@ -250,8 +262,7 @@ export function buildOpenApi(catalog: Catalog, opts: { origin: string; selfPath:
         },
       },
       securitySchemes: {
-        x402: { type: "apiKey", in: "header", name: "X-PAYMENT", description: "x402 payment payload (base64 JSON); v2 clients send PAYMENT-SIGNATURE." },
-        mpp: { type: "http", scheme: "Payment", description: "Machine Payments Protocol credential." },
+        ...Object.fromEntries(RAILS.map((r) => [r.name, r.securityScheme])),
         agentBearer: {
           type: "http",
           scheme: "bearer",

@@ -1,7 +1,11 @@
 // viem clients for the settlement chain. Cached per (RPC_URL, key) so every request shares one HTTP pool.
 import { createPublicClient, createWalletClient, http, publicActions, type Hex } from "viem";
 import { nonceManager, privateKeyToAccount } from "viem/accounts";
+import { chainWait } from "../lib/request-timing";
 import { CHAIN } from "./config";
+
+/** Every RPC round trip counts as time waiting on the chain (Server-Timing `chain`), not as the gateway's own. */
+const timedFetch: typeof fetch = (input, init) => chainWait(() => fetch(input, init));
 
 /**
  * Receipt polling: a local chain (anvil, automine) has the receipt as soon as the transaction is sent, so poll
@@ -15,17 +19,28 @@ const publicClients = new Map<string, ReturnType<typeof makePublic>>();
 const walletClients = new Map<string, ReturnType<typeof makeWallet>>();
 
 function makePublic(rpcUrl: string) {
-  return createPublicClient({ chain: CHAIN, transport: http(rpcUrl, { batch: false, retryCount: 1 }), pollingInterval: pollingInterval(rpcUrl) });
+  return createPublicClient({
+    chain: CHAIN,
+    transport: http(rpcUrl, { batch: false, retryCount: 1, fetchFn: timedFetch }),
+    pollingInterval: pollingInterval(rpcUrl),
+  });
 }
 
 function makeWallet(rpcUrl: string, privateKey: Hex) {
-  return createWalletClient({
-    // The nonce manager hands out nonces in-process, so concurrent settlements from one gas wallet never collide.
-    account: privateKeyToAccount(privateKey, { nonceManager }),
-    chain: CHAIN,
-    transport: http(rpcUrl, { retryCount: 1 }),
-    pollingInterval: pollingInterval(rpcUrl),
-  }).extend(publicActions);
+  return (
+    createWalletClient({
+      // The nonce manager hands out nonces in-process, so concurrent settlements from one gas wallet never collide.
+      account: privateKeyToAccount(privateKey, { nonceManager }),
+      chain: CHAIN,
+      transport: http(rpcUrl, { retryCount: 1, fetchFn: timedFetch }),
+      pollingInterval: pollingInterval(rpcUrl),
+    })
+      .extend(publicActions)
+      // Waiting for a receipt is waiting on the chain, polls and the pauses between them alike.
+      .extend((client) => ({
+        waitForTransactionReceipt: (args: Parameters<typeof client.waitForTransactionReceipt>[0]) => chainWait(() => client.waitForTransactionReceipt(args)),
+      }))
+  );
 }
 
 export function publicClient(rpcUrl: string) {

@@ -22,12 +22,18 @@ const openapiQuery = z.object({
   page: z.string().regex(/^\d+$/).optional().meta({ description: "Page number, from 1. A page holds at most 10 operations." }),
 });
 
+/**
+ * Every state a payment passes through, in lifecycle order. The one list: server/payments/payment-state.ts ties it
+ * to the database enum at compile time, and the console, status page and refunds read it from there.
+ */
+export const PAYMENT_STATES = ["challenged", "verified", "settled", "consumed", "released", "refunded", "failed"] as const;
+
 /** GET /payments/{id}: one payment of this storefront, by the id of its 402's `payment` block (never the proof). */
 export const paymentStatusResponse = z.object({
   id: z.string(),
-  status: z.enum(["challenged", "verified", "settled", "consumed", "released", "refunded", "failed"]),
+  status: z.enum(PAYMENT_STATES),
   complete: z.boolean().meta({ description: "Paid: settled or consumed." }),
-  rail: z.string(),
+  rail: z.string().nullable().meta({ description: "The rail that paid (x402, mpp); null while the 402 is unpaid." }),
   amount: z.string().meta({ description: "USD, six decimals." }),
   currency: z.string(),
   method: z.string(),

@@ -1,40 +1,60 @@
-// The free advisor quote: no money moves, but the caller proves a wallet with a $0 x402 proof. Without one it
-// gets a $0 402 offer (same shapes as a priced 402) to sign.
+// The free advisor quote: no money moves, but the caller proves a wallet with a $0 proof on a wallet rail (x402 in
+// PAYMENT-SIGNATURE, MPP as `Authorization: Payment`). Without one it gets a $0 402 (the same shapes as a priced
+// 402, every rail that can prove a wallet) to sign.
 import { AppError } from "../errors";
-import { json } from "../http/respond";
 import type { RouteContext } from "../http/route";
+import { canonicalQuery } from "../lib/canonical-query";
 import { createChallenge } from "../payments/create-challenge";
-import { verifyWalletProof } from "../payments/verify-wallet-proof";
-import { readProofHeader } from "../payments/x402-payload";
+import { readPaymentProof } from "../payments/rails";
+import type { PaidCall } from "../payments/rails/rail";
+import { requestBinding } from "../payments/request-binding";
+import { renderChallenge } from "./render-outcome";
 
-export async function verifyQuoteProof(ctx: RouteContext): Promise<{ type: "challenge" } | { type: "ok"; wallet: string }> {
+async function quoteCall(ctx: RouteContext): Promise<PaidCall> {
   const seller = await ctx.seller();
   if (!seller.payToAddress)
     throw new AppError("payout_address_required", { detail: "the seller has not finished setup (no payout address to receive payments)" });
-  const header = readProofHeader(ctx.req.headers);
-  if (header.type === "none") return { type: "challenge" };
-  if (header.type === "invalid") throw new AppError("payment_invalid", { reason: "malformed_payment", detail: header.detail });
-  const { wallet } = await verifyWalletProof(header.proof, { sellerId: seller.id, method: "POST", path: ctx.url.pathname, payTo: seller.payToAddress });
-  return { type: "ok", wallet };
-}
-
-export async function quoteChallenge(ctx: RouteContext): Promise<Response> {
-  const seller = await ctx.seller();
-  const c = await createChallenge({
+  const query = canonicalQuery("");
+  return {
     sellerId: seller.id,
+    payTo: seller.payToAddress,
+    origin: ctx.origin,
+    realm: new URL(ctx.origin).hostname,
     method: "POST",
     path: ctx.url.pathname,
-    query: "",
+    canonicalQuery: query,
     operationKey: "advisor_quote",
     meterKey: "advisor",
     serviceSlug: "agent-advisor",
     summary: "Free quote: a $0 wallet proof, never a purchase",
     amountMicros: 0n,
-    payTo: seller.payToAddress!,
-    origin: ctx.origin,
+    binding: requestBinding({ sellerId: seller.id, method: "POST", path: ctx.url.pathname, canonicalQuery: query }),
+  };
+}
+
+export async function verifyQuoteProof(ctx: RouteContext): Promise<{ type: "challenge" } | { type: "ok"; wallet: string }> {
+  const call = await quoteCall(ctx);
+  const proof = readPaymentProof(ctx.req.headers);
+  if (proof.type === "none") return { type: "challenge" };
+  if (proof.type === "malformed") throw proof.error;
+  if (!proof.rail.verifyWalletProof)
+    throw new AppError("payment_invalid", {
+      reason: "not_a_wallet_proof",
+      detail: `a ${proof.rail.name} proof cannot prove a wallet; sign the $0 offer of this 402`,
+    });
+  const { wallet } = await proof.rail.verifyWalletProof(proof.proof, {
+    sellerId: call.sellerId,
+    method: call.method,
+    path: call.path,
+    payTo: call.payTo,
+    realm: call.realm,
   });
-  return json(
-    { ...c.body, detail: "the quote is free: sign this $0 x402 offer (PAYMENT-SIGNATURE) to prove a wallet; nothing is charged" },
-    { status: 402, headers: c.headers },
-  );
+  return { type: "ok", wallet };
+}
+
+export async function quoteChallenge(ctx: RouteContext): Promise<Response> {
+  const c = await createChallenge(await quoteCall(ctx), {
+    detail: "the quote is free: sign this $0 offer to prove a wallet (x402 in PAYMENT-SIGNATURE, or MPP as Authorization: Payment); nothing is charged",
+  });
+  return renderChallenge(c);
 }

@@ -1,80 +1,67 @@
-// The 402 for an unpaid priced call: a payment record in state `challenged`, signed and bound to the request.
+// The 402 for an unpaid priced call: one payment record in state `challenged`, and every rail's offer to pay it
+// merged into one response (x402's body and PAYMENT-REQUIRED header, MPP's WWW-Authenticate challenge, ...).
+// Whichever rail's proof arrives first locks the payment; the others can no longer spend it.
 import { NETWORK, USDC_ADDRESS } from "../chain/config";
 import { env } from "../env";
-import { canonicalQuery } from "../lib/canonical-query";
 import { newId } from "../lib/ids";
 import { cardEligible, microsToUsd } from "../lib/money";
-import { signChallenge } from "./challenge";
-import { encodeBase64Json, paymentRequiredV1, paymentRequiredV2, type Offer } from "./offer";
 import { createChallengedPayment } from "./payments.queries";
-import type { PricedRequest } from "./priced-request";
+import { RAILS } from "./rails";
+import type { PaidCall } from "./rails/rail";
 
-export type ChallengeInput = PricedRequest & { serviceSlug: string; summary: string; origin: string };
+export type Challenge = { paymentId: string; body: Record<string, unknown>; headers: Headers };
 
-export type Challenge = { paymentId: string; body: Record<string, unknown>; headers: Record<string, string> };
-
-export async function createChallenge(c: ChallengeInput): Promise<Challenge> {
-  const e = env();
+export async function createChallenge(call: PaidCall, opts: { detail?: string } = {}): Promise<Challenge> {
   const paymentId = newId("pay");
-  const query = canonicalQuery(c.query);
-  const expiresAt = Math.floor(Date.now() / 1000) + e.PAYMENT_CHALLENGE_TTL_SECONDS;
+  const expiresAt = Math.floor(Date.now() / 1000) + env().PAYMENT_CHALLENGE_TTL_SECONDS;
   await createChallengedPayment({
     id: paymentId,
-    sellerId: c.sellerId,
-    method: c.method,
-    path: c.path,
-    query,
-    operationKey: c.operationKey,
-    meterKey: c.meterKey,
-    amountMicros: c.amountMicros,
+    sellerId: call.sellerId,
+    method: call.method,
+    path: call.path,
+    query: call.canonicalQuery,
+    operationKey: call.operationKey,
+    meterKey: call.meterKey,
+    amountMicros: call.amountMicros,
     network: NETWORK,
     asset: USDC_ADDRESS,
-    payTo: c.payTo,
+    payTo: call.payTo,
     expiresAt: new Date(expiresAt * 1000),
   });
-  const challenge = signChallenge({
-    paymentId,
-    sellerId: c.sellerId,
-    method: c.method,
-    path: c.path,
-    query,
-    amountMicros: c.amountMicros,
-    payTo: c.payTo,
-    expiresAt,
-  });
-  const offer: Offer = {
-    paymentId,
-    amountMicros: c.amountMicros,
-    payTo: c.payTo,
-    challenge,
-    expiresAt,
-    resourceUrl: `${c.origin}${c.path}${query ? `?${query}` : ""}`,
-    description: c.summary,
-    maxTimeoutSeconds: e.PAYMENT_CHALLENGE_TTL_SECONDS,
-  };
+  const rails = RAILS.filter((r) => r.canOffer(call));
+  const offers = await Promise.all(rails.map((r) => r.offer(call, { paymentId, expiresAt })));
+  const headers = new Headers({ "cache-control": "no-store", "svc-payment-id": paymentId });
+  let railFields: Record<string, unknown> = {};
+  for (const o of offers) {
+    railFields = { ...railFields, ...o.body };
+    for (const [name, value] of o.headers ?? []) headers.append(name, value);
+  }
   const body: Record<string, unknown> = {
     error: "payment_required",
-    detail: `this call costs ${microsToUsd(c.amountMicros)} USD; pay the x402 offer and retry with the proof in X-PAYMENT (or PAYMENT-SIGNATURE)`,
+    detail:
+      opts.detail ??
+      `this call costs ${microsToUsd(call.amountMicros)} USD; pay one of the offers and retry the same request: ${rails.map((r) => r.howToPay).join("; ")}`,
     payment: {
       id: paymentId,
-      amount: microsToUsd(c.amountMicros),
-      amount_micros: c.amountMicros.toString(),
+      amount: microsToUsd(call.amountMicros),
+      amount_micros: call.amountMicros.toString(),
       currency: "USD",
-      method: c.method,
-      path: c.path,
-      query,
-      operation: c.operationKey,
-      meter: c.meterKey,
-      service: c.serviceSlug,
+      method: call.method,
+      path: call.path,
+      query: call.canonicalQuery,
+      operation: call.operationKey,
+      meter: call.meterKey,
+      service: call.serviceSlug,
       access: "payg",
+      rails: rails.map((r) => r.name),
       expires_at: new Date(expiresAt * 1000).toISOString(),
     },
-    ...(cardEligible(c.amountMicros) ? { card: { payUrl: `${c.origin}/payments/${paymentId}/pay`, statusUrl: `${c.origin}/payments/${paymentId}` } } : {}),
-    ...paymentRequiredV1(offer),
+    // SERVICE.md part 2: a priced 402 of $0.50 or more carries the card block. The card rail (its own issue)
+    // answers it; until then POST payUrl answers 501 and the manifest does not list card as a rail.
+    ...(cardEligible(call.amountMicros)
+      ? { card: { payUrl: `${call.origin}/payments/${paymentId}/pay`, statusUrl: `${call.origin}/payments/${paymentId}` } }
+      : {}),
+    ...railFields,
   };
-  return {
-    paymentId,
-    body,
-    headers: { "PAYMENT-REQUIRED": encodeBase64Json(paymentRequiredV2(offer)), "cache-control": "no-store", "svc-payment-id": paymentId },
-  };
+  return { paymentId, body, headers };
 }

@@ -4,13 +4,9 @@
 import { AppError } from "../errors";
 import { microsToUsd } from "../lib/money";
 import { countSellerPaymentsByStatus, findSellerPayments, sumSellerLedger, type PaymentCursor } from "./seller-payments.queries";
-import type { PaymentStatus } from "./payments.queries";
+import { PAYMENT_STATES } from "./payment-state";
 
 export const PAYMENTS_PAGE_SIZE = 25;
-
-/** Every state the Payment model has, in the order of its state machine (the compiler checks none is missing). */
-const STATE_ORDER: Record<PaymentStatus, number> = { challenged: 0, verified: 1, settled: 2, consumed: 3, released: 4, refunded: 5, failed: 6 };
-export const PAYMENT_STATES = (Object.keys(STATE_ORDER) as PaymentStatus[]).sort((a, b) => STATE_ORDER[a] - STATE_ORDER[b]);
 
 // Cursor on the wire: "<created_at ms>.<payment id>", the last row of the previous page.
 const CURSOR = /^(\d{1,15})\.([A-Za-z0-9_]{1,64})$/;

@@ -1,21 +1,45 @@
-// The only file of the payments domain that touches Prisma. Every state change is guarded by the current
-// state (`where: { id, status: "verified" }`), so two racers (instances, the reconciler) cannot both move a
-// payment; a money movement (settled + ledger + outbox) is one transaction.
+// The only file of the payments domain that touches the payments, settlements and ledger tables for the paid
+// path. Every state change is guarded by the current state (`where id = ... and status = 'verified'`), so two
+// racers (instances, the reconciler) cannot both move a payment; a money movement (settled + ledger + outbox) is
+// one statement. The hot path's statements are raw SQL: one round trip each, no ORM work per call.
 import { db, type Tx } from "../db/client";
 import { Prisma, type PaymentStatus } from "../db/generated/client";
 import { newId } from "../lib/ids";
-import type { PricedRequest } from "./priced-request";
 
 export type PaymentRow = Prisma.PaymentGetPayload<object>;
 
-export type NewChallenge = PricedRequest & { id: string; network: string; asset: string; expiresAt: Date };
+// The `timestamp(3)` columns hold UTC wall time (as Prisma writes them); raw statements convert explicitly.
+const utc = (d: Date) => d.toISOString();
+export type { PaymentStatus, Tx };
+
+export type NewChallenge = {
+  id: string;
+  sellerId: string;
+  method: string;
+  path: string;
+  query: string;
+  operationKey: string;
+  meterKey: string | null;
+  amountMicros: bigint;
+  network: string | null;
+  asset: string | null;
+  payTo: string | null;
+  expiresAt: Date;
+};
 
 export async function createChallengedPayment(p: NewChallenge): Promise<void> {
-  await db.payment.create({ data: { ...p, status: "challenged" } });
+  await db.$executeRaw`
+    insert into payments (id, seller_id, status, method, path, query, operation_key, meter_key, amount_micros, network, asset, pay_to, expires_at, created_at, updated_at)
+    values (${p.id}, ${p.sellerId}, 'challenged', ${p.method}, ${p.path}, ${p.query}, ${p.operationKey}, ${p.meterKey}, ${p.amountMicros}, ${p.network}, ${p.asset}, ${p.payTo},
+      ${utc(p.expiresAt)}::timestamptz at time zone 'UTC', now() at time zone 'UTC', now() at time zone 'UTC')`;
 }
 
 export async function findPayment(sellerId: string, id: string): Promise<PaymentRow | null> {
   return db.payment.findFirst({ where: { id, sellerId } });
+}
+
+export async function findPaymentByLockKey(lockKey: string): Promise<PaymentRow | null> {
+  return db.payment.findUnique({ where: { lockKey } });
 }
 
 /** A payment's refund ledger row (amount, the on-chain transfer, when it was recorded), if it was refunded. */
@@ -26,57 +50,60 @@ export async function findRefundEntry(paymentId: string) {
   });
 }
 
-export async function findPaymentByAuthorization(asset: string, payer: string, nonce: string): Promise<PaymentRow | null> {
-  return db.payment.findUnique({ where: { asset_payer_nonce: { asset, payer, nonce } } });
-}
-
-export type LockInput = { payer: string; nonce: string; proof: Prisma.InputJsonValue; x402Version: number; lockedUntil: Date };
-export type LockResult = "locked" | "not_lockable" | "authorization_taken";
+export type Lock = { rail: string; lockKey: string; payer: string | null; railData: unknown; leaseSeconds: number };
+export type LockResult = "locked" | "not_lockable" | "lock_taken";
 
 function isUniqueViolation(e: unknown): boolean {
-  return e instanceof Prisma.PrismaClientKnownRequestError && e.code === "P2002";
-}
-
-/** challenged -> verified, taking the authorization lock (unique asset+payer+nonce). */
-export async function lockChallengedPayment(sellerId: string, id: string, lock: LockInput): Promise<LockResult> {
-  try {
-    const res = await db.payment.updateMany({
-      where: { id, sellerId, status: "challenged", expiresAt: { gt: new Date() } },
-      data: { status: "verified", ...lock, verifiedAt: new Date() },
-    });
-    return res.count === 1 ? "locked" : "not_lockable";
-  } catch (e) {
-    if (isUniqueViolation(e)) return "authorization_taken";
-    throw e;
-  }
-}
-
-/** A proof without a challenge echo (x402 v1): the payment row is born verified, holding the lock. */
-export async function insertVerifiedPayment(
-  p: Omit<NewChallenge, "id"> & LockInput,
-): Promise<{ result: "locked"; id: string } | { result: "authorization_taken" }> {
-  const id = newId("pay");
-  try {
-    await db.payment.create({ data: { id, ...p, status: "verified", verifiedAt: new Date() } });
-    return { result: "locked", id };
-  } catch (e) {
-    if (isUniqueViolation(e)) return { result: "authorization_taken" };
-    throw e;
-  }
-}
-
-/** verified -> released: nothing is charged and the authorization is never spendable here again. */
-export async function releasePayment(id: string, reason: string, upstreamStatus?: number): Promise<boolean> {
-  const res = await db.payment.updateMany({
-    where: { id, status: "verified", settlement: { is: null } },
-    data: { status: "released", failureReason: reason, upstreamStatus: upstreamStatus ?? null, lockedUntil: null },
-  });
-  return res.count === 1;
+  if (e instanceof Prisma.PrismaClientKnownRequestError) return e.code === "P2002" || (e.code === "P2010" && /23505|unique/i.test(e.message));
+  return /23505|unique constraint/i.test(String((e as Error)?.message ?? ""));
 }
 
 /**
- * The decision to charge, made durable before the chain is touched: the outbox row, leased to this instance.
- * Fails (false) if the payment is no longer verified (e.g. the reconciler released it meanwhile).
+ * challenged -> verified for one rail, taking the lock (unique lock_key), in one statement: the row must still be
+ * an unexpired challenge of this seller. Two proofs for one challenge, or one proof twice, cannot both lock.
+ */
+export async function lockChallengedPayment(sellerId: string, id: string, lock: Lock): Promise<LockResult> {
+  try {
+    const n = await db.$executeRaw`
+      update payments set status = 'verified', rail = ${lock.rail}, lock_key = ${lock.lockKey}, payer = ${lock.payer}, rail_data = ${JSON.stringify(lock.railData)}::jsonb,
+        verified_at = now() at time zone 'UTC', locked_until = (now() at time zone 'UTC') + make_interval(secs => ${lock.leaseSeconds}),
+        updated_at = now() at time zone 'UTC'
+      where id = ${id} and seller_id = ${sellerId} and status = 'challenged' and expires_at > now() at time zone 'UTC'`;
+    return n === 1 ? "locked" : "not_lockable";
+  } catch (e) {
+    if (isUniqueViolation(e)) return "lock_taken";
+    throw e;
+  }
+}
+
+/** A proof that answers no challenge of ours (x402 v1 clients): the payment row is born verified, holding the lock. */
+export async function insertHeldPayment(p: Omit<NewChallenge, "id"> & Lock): Promise<{ result: "locked"; id: string } | { result: "lock_taken" }> {
+  const id = newId("pay");
+  try {
+    await db.$executeRaw`
+      insert into payments (id, seller_id, status, rail, method, path, query, operation_key, meter_key, amount_micros, network, asset, pay_to, payer, lock_key, rail_data,
+        expires_at, verified_at, locked_until, created_at, updated_at)
+      values (${id}, ${p.sellerId}, 'verified', ${p.rail}, ${p.method}, ${p.path}, ${p.query}, ${p.operationKey}, ${p.meterKey}, ${p.amountMicros}, ${p.network}, ${p.asset},
+        ${p.payTo}, ${p.payer}, ${p.lockKey}, ${JSON.stringify(p.railData)}::jsonb, ${utc(p.expiresAt)}::timestamptz at time zone 'UTC', now() at time zone 'UTC',
+        (now() at time zone 'UTC') + make_interval(secs => ${p.leaseSeconds}), now() at time zone 'UTC', now() at time zone 'UTC')`;
+    return { result: "locked", id };
+  } catch (e) {
+    if (isUniqueViolation(e)) return { result: "lock_taken" };
+    throw e;
+  }
+}
+
+/** verified -> released: nothing is charged and the proof is never spendable here again. */
+export async function releasePayment(id: string, reason: string, upstreamStatus?: number): Promise<boolean> {
+  const n = await db.$executeRaw`
+    update payments set status = 'released', failure_reason = ${reason}, upstream_status = ${upstreamStatus ?? null}, locked_until = null, updated_at = now() at time zone 'UTC'
+    where id = ${id} and status = 'verified' and not exists (select 1 from settlements s where s.payment_id = payments.id)`;
+  return n === 1;
+}
+
+/**
+ * The decision to charge, made durable before the rail is asked to charge: the outbox row, leased to this
+ * instance. False if the payment is no longer verified (e.g. the reconciler released it meanwhile).
  */
 export async function scheduleSettlement(paymentId: string, upstreamStatus: number, units: number, leaseSeconds: number): Promise<boolean> {
   // One statement (atomic on its own): the outbox row exists only if the payment was still verified.
@@ -90,7 +117,7 @@ export async function scheduleSettlement(paymentId: string, upstreamStatus: numb
       returning id, locked_until
     )
     insert into settlements (id, payment_id, status, units, claimed_until, next_attempt_at, attempts, created_at, updated_at)
-    select ${newId("stl")}, p.id, 'pending', ${units}, p.locked_until, now() at time zone 'UTC', 0, now() at time zone 'UTC', now() at time zone 'UTC' from p
+    select ${newId("stl")}, p.id, 'pending', ${units}, p.locked_until, now() at time zone 'UTC', 1, now() at time zone 'UTC', now() at time zone 'UTC' from p
     returning id`;
   return rows.length === 1;
 }
@@ -111,18 +138,19 @@ export async function claimSettlement(paymentId: string, leaseUntil: Date): Prom
 }
 
 /**
- * The charge: outbox succeeded, payment settled, ledger row, in one statement (atomic on its own), each step
- * guarded by the state before it. A pending outbox row always belongs to a verified payment (the row is only
- * written for one, and a payment with an outbox row is never released), so all three happen or none.
+ * The charge: outbox succeeded, payment settled (or straight to consumed when the paid response is going out
+ * with it), ledger row, in one statement, each step guarded by the state before it. A pending outbox row always
+ * belongs to a verified payment (the row is only written for one, and a payment with an outbox row is never
+ * released), so all three happen or none.
  */
-export async function recordSettlementSuccess(paymentId: string, transaction: string): Promise<boolean> {
+export async function recordSettlementSuccess(paymentId: string, transaction: string | null, then: "settled" | "consumed" = "settled"): Promise<boolean> {
   const rows = await db.$queryRaw<{ id: string }[]>`
     with s as (
       update settlements set status = 'succeeded', transaction = ${transaction}, last_error = null, updated_at = now() at time zone 'UTC'
       where payment_id = ${paymentId} and status = 'pending'
       returning payment_id, units
     ), p as (
-      update payments set status = 'settled', transaction = ${transaction}, settled_at = now() at time zone 'UTC', locked_until = null, updated_at = now() at time zone 'UTC'
+      update payments set status = ${then}::payment_status, transaction = ${transaction}, settled_at = now() at time zone 'UTC', locked_until = null, updated_at = now() at time zone 'UTC'
       where id = ${paymentId} and status = 'verified' and exists (select 1 from s)
       returning id, seller_id, meter_key, amount_micros, currency
     )
@@ -169,13 +197,12 @@ export async function findDueSettlements(limit: number): Promise<string[]> {
 }
 
 /** Verified payments whose serving instance let its lease run out without deciding to charge. */
-export async function findAbandonedPayments(limit: number): Promise<string[]> {
-  const rows = await db.payment.findMany({
+export async function findAbandonedPayments(limit: number): Promise<{ id: string; rail: string | null }[]> {
+  return db.payment.findMany({
     where: { status: "verified", lockedUntil: { lt: new Date() }, settlement: { is: null } },
-    select: { id: true },
+    select: { id: true, rail: true },
     take: limit,
   });
-  return rows.map((r) => r.id);
 }
 
 /** Unpaid challenges carry no money; old ones are dropped. */
@@ -183,5 +210,3 @@ export async function deleteExpiredChallenges(before: Date): Promise<number> {
   const res = await db.payment.deleteMany({ where: { status: "challenged", expiresAt: { lt: before } } });
   return res.count;
 }
-
-export type { PaymentStatus };

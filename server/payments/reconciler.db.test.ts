@@ -1,5 +1,6 @@
 // Crash recovery: a gateway process killed between verify and settle is finished by the reconciler on the
-// next start, which settles or releases the payment, never both, and never moves the money twice.
+// next start, which settles or releases the payment, never both, and never moves the money twice. The same kill
+// tests run for both wallet rails, through the rail interface (the reconciler never names a rail).
 import { spawn } from "node:child_process";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -8,9 +9,9 @@ import { anvilAddress } from "../../scripts/lib/local-chain";
 import { authorizationFate } from "../chain/authorization";
 import { USDC_ADDRESS } from "../chain/config";
 import { db } from "../db/client";
-import { callGateway, createGatewaySeller, payChallenge, startChainForTests, startFakeUpstream, usdcBalance } from "../testing/gateway";
-import { facilitatorInput, type StoredProof } from "./accept-payment";
-import { getFacilitator } from "./facilitator";
+import { callGateway, createGatewaySeller, payOn, startChainForTests, startFakeUpstream, usdcBalance } from "../testing/gateway";
+import { facilitatorInput, type StoredAuthorization as StoredProof } from "./eip3009/authorization";
+import { getFacilitator } from "./eip3009/facilitator";
 import { reconcileOnce } from "./reconciler";
 
 const SECRET = "fake-upstream-secret-0123456789";
@@ -22,14 +23,18 @@ let seller: Awaited<ReturnType<typeof createGatewaySeller>>;
 
 const usdc = (address: string) => usdcBalance(chain.rpcUrl, address);
 
-async function proofFor(payerIndex: number): Promise<Record<string, string>> {
+type Paid = { headers: Record<string, string>; paymentId: string };
+
+/** A fresh 402 paid on `rail` with its official client: the proof headers and the challenge's payment id. */
+async function proofFor(rail: "x402" | "mpp", payerIndex: number): Promise<Paid> {
   const res = await callGateway(seller.host, AAPL);
   expect(res.status).toBe(402);
-  return payChallenge(res, payerIndex);
+  const paymentId = (await res.clone().json()).payment.id as string;
+  return { headers: await payOn(rail, res, payerIndex), paymentId };
 }
 
 /** Run one paid call in a child process that dies at `fault`. */
-function crashAt(fault: "exit_after_lock" | "exit_after_outbox", proof: Record<string, string>): Promise<number | null> {
+function crashAt(fault: "exit_after_lock" | "exit_after_outbox", proof: Paid): Promise<number | null> {
   const tsx = path.join(process.cwd(), "node_modules", "tsx", "dist", "cli.mjs");
   const child = spawn(process.execPath, [tsx, "--conditions=react-server", path.join(import.meta.dirname, "..", "testing", "crash-child.ts")], {
     env: {
@@ -39,7 +44,7 @@ function crashAt(fault: "exit_after_lock" | "exit_after_outbox", proof: Record<s
       PAYMENT_LEASE_SECONDS: String(LEASE_SECONDS),
       CRASH_HOST: seller.host,
       CRASH_PATH: AAPL,
-      CRASH_PROOF_HEADERS: JSON.stringify(proof),
+      CRASH_PROOF_HEADERS: JSON.stringify(proof.headers),
     },
     stdio: ["ignore", "pipe", "pipe"],
   });
@@ -49,9 +54,8 @@ function crashAt(fault: "exit_after_lock" | "exit_after_outbox", proof: Record<s
   return new Promise((resolve) => child.on("exit", (code) => (code === 86 ? resolve(code) : (console.error(out), resolve(code)))));
 }
 
-async function paymentFor(proof: Record<string, string>) {
-  const decoded = JSON.parse(Buffer.from(Object.values(proof)[0]!, "base64").toString());
-  return db.payment.findUniqueOrThrow({ where: { id: decoded.accepted.extra.paymentId } });
+async function paymentFor(proof: Paid) {
+  return db.payment.findUniqueOrThrow({ where: { id: proof.paymentId } });
 }
 
 const waitForLease = () => new Promise((r) => setTimeout(r, LEASE_SECONDS * 1000 + 300));
@@ -67,11 +71,11 @@ afterAll(async () => {
   await chain?.stop();
 });
 
-describe("settlement reconciler", () => {
+describe.each(["x402", "mpp"] as const)("settlement reconciler, %s", (rail) => {
   it("killed after verify+lock (before the upstream answered): the payment is released, nothing is charged", async () => {
     const payer = anvilAddress(8);
     const before = await usdc(payer);
-    const proof = await proofFor(8);
+    const proof = await proofFor(rail, 8);
     expect(await crashAt("exit_after_lock", proof)).toBe(86);
     let payment = await paymentFor(proof);
     expect(payment.status).toBe("verified");
@@ -84,7 +88,8 @@ describe("settlement reconciler", () => {
     expect(await db.settlement.count({ where: { paymentId: payment.id } })).toBe(0);
     expect(await db.ledgerEntry.count({ where: { paymentId: payment.id } })).toBe(0);
     expect(await usdc(payer)).toBe(before);
-    const replay = await gatewayRoute.GET(new Request(`http://${seller.host}${AAPL}`, { headers: { ...proof, host: seller.host } }), {
+    expect(payment.rail).toBe(rail);
+    const replay = await gatewayRoute.GET(new Request(`http://${seller.host}${AAPL}`, { headers: { ...proof.headers, host: seller.host } }), {
       params: Promise.resolve({}),
     });
     expect(replay.status).toBe(409);
@@ -94,7 +99,7 @@ describe("settlement reconciler", () => {
   it("killed after the decision to charge (outbox written): the payment is settled exactly once", async () => {
     const payer = anvilAddress(9);
     const before = await usdc(payer);
-    const proof = await proofFor(9);
+    const proof = await proofFor(rail, 9);
     expect(await crashAt("exit_after_outbox", proof)).toBe(86);
     expect((await paymentFor(proof)).status).toBe("verified");
     await waitForLease();
@@ -113,11 +118,11 @@ describe("settlement reconciler", () => {
   it("killed after broadcasting but before recording: the reconciler records the earlier transaction instead of sending again", async () => {
     const payer = anvilAddress(9);
     const before = await usdc(payer);
-    const proof = await proofFor(9);
+    const proof = await proofFor(rail, 9);
     expect(await crashAt("exit_after_outbox", proof)).toBe(86);
     const payment = await paymentFor(proof);
     // What the dead process had already done: the transfer is on chain, the database does not know.
-    const { payload, requirements } = facilitatorInput(payment, payment.proof as unknown as StoredProof);
+    const { payload, requirements } = facilitatorInput(payment, payment.railData as unknown as StoredProof);
     const sent = await getFacilitator().settle(payload, requirements);
     expect(sent.type).toBe("settled");
     await waitForLease();
@@ -127,7 +132,7 @@ describe("settlement reconciler", () => {
     expect(after.status).toBe("settled");
     expect(after.transaction).toBe(sent.type === "settled" ? sent.transaction : "");
     expect(await usdc(payer)).toBe(before - 20_000n);
-    const fate = await authorizationFate(chain.rpcUrl, USDC_ADDRESS, payer, (payment.proof as unknown as StoredProof).authorization.nonce as `0x${string}`);
+    const fate = await authorizationFate(chain.rpcUrl, USDC_ADDRESS, payer, (payment.railData as unknown as StoredProof).authorization.nonce as `0x${string}`);
     expect(fate).toEqual({ used: true, transaction: after.transaction });
   }, 30_000);
 });

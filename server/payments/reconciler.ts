@@ -8,20 +8,22 @@
 // state-guarded and leased).
 import { env } from "../env";
 import { deleteOldRateLimitWindows } from "../gateway/rate-limit.queries";
-import { claimSettlement, deleteExpiredChallenges, findAbandonedPayments, findDueSettlements, releasePayment } from "./payments.queries";
+import { claimSettlement, deleteExpiredChallenges, findAbandonedPayments, findDueSettlements } from "./payments.queries";
+import { railFor } from "./rails";
 import { settlePayment } from "./settle-payment";
 
 export type ReconcileReport = { settled: number; failed: number; pending: number; released: number };
 
 export async function reconcileOnce(): Promise<ReconcileReport> {
   const report: ReconcileReport = { settled: 0, failed: 0, pending: 0, released: 0 };
-  for (const id of await findAbandonedPayments(100)) {
-    if (await releasePayment(id, "abandoned: the serving instance stopped before the upstream answered")) report.released++;
+  for (const p of await findAbandonedPayments(100)) {
+    // The rail undoes its own hold (wallet rails: the state move; credits: the reservation back to the balance).
+    if (await railFor(p.rail).release(p.id, "abandoned: the serving instance stopped before the upstream answered")) report.released++;
   }
   const lease = () => new Date(Date.now() + env().PAYMENT_LEASE_SECONDS * 1000);
   for (const id of await findDueSettlements(50)) {
     if (!(await claimSettlement(id, lease()))) continue;
-    const r = await settlePayment(id, { retry: true });
+    const r = await settlePayment(id);
     if (r.type === "settled") report.settled++;
     else if (r.type === "failed") report.failed++;
     else if (r.type === "pending") report.pending++;

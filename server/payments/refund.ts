@@ -92,7 +92,7 @@ const before = (a: ChainPosition, b: ChainPosition) =>
 const same = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
 
 /** The Transfer logs that can be this payment's refund, or a precise refusal. */
-function matchingTransfers(p: RefundablePayment & { payer: string }, hash: string, transfers: TokenTransfer[]): TokenTransfer[] {
+function matchingTransfers(p: RefundablePayment & { payer: string; payTo: string }, hash: string, transfers: TokenTransfer[]): TokenTransfer[] {
   const amount = `$${microsToUsd(p.amountMicros)}`;
   if (transfers.length === 0) throw invalidTransfer(`transaction ${hash} moved no USDC`);
   const fromPayTo = transfers.filter((t) => same(t.from, p.payTo));
@@ -130,11 +130,12 @@ export async function recordRefund(input: { sellerId: string; actorId: string | 
   if (!payment) throw new AppError("not_found", { detail: "no such payment" });
   const previous = refundableOrPrevious(payment, hash);
   if (previous) return previous;
-  if (payment.rail !== "x402" || !payment.payer || !same(payment.asset, USDC_ADDRESS))
+  // Wallet rails (x402, MPP) settle USDC on chain from the payer to payTo; that is what a refund here reverses.
+  if (!payment.payer || !payment.payTo || !payment.asset || !same(payment.asset, USDC_ADDRESS))
     throw new AppError("invalid_request", {
-      detail: `payment ${payment.id} was not paid in USDC on chain (rail ${payment.rail}); only x402 payments are refunded here`,
+      detail: `payment ${payment.id} was not paid in USDC on chain (rail ${payment.rail}); only wallet payments (x402, MPP) are refunded here`,
     });
-  const p = { ...payment, payer: payment.payer };
+  const p = { ...payment, payer: payment.payer, payTo: payment.payTo };
 
   const rpcUrl = env().RPC_URL;
   const refund = await readChain(() => tokenTransfersIn(rpcUrl, USDC_ADDRESS, hash));

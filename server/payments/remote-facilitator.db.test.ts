@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { anvilAddress, anvilPrivateKey } from "../../scripts/lib/local-chain";
 import { resetEnvForTests } from "../env";
 import { callGateway, createGatewaySeller, payChallenge, startChainForTests, startFakeUpstream, usdcBalance } from "../testing/gateway";
-import { getFacilitator, LocalFacilitator, setFacilitatorForTests } from "./facilitator";
+import { getFacilitator, LocalFacilitator, setFacilitatorForTests } from "./eip3009/facilitator";
 
 const SECRET = "fake-upstream-secret-0123456789";
 const AAPL = "/api/v1/aggregates/AAPL?from=2024-04-01&to=2024-04-30";

@@ -1,16 +1,12 @@
-// Settles one payment from its outbox row: submit through the facilitator, then record the result durably.
-// Never settles twice: the outbox row is unique per payment and leased; before re-submitting after a crash the
-// chain is asked whether the authorization was already used (then the earlier broadcast is recorded instead);
-// and EIP-3009 itself refuses a second use of the nonce.
-import type { Address, Hex } from "viem";
-import { authorizationFate } from "../chain/authorization";
-import { env } from "../env";
-import { facilitatorInput, type StoredProof } from "./accept-payment";
-import { getFacilitator } from "./facilitator";
+// Charges one payment from its outbox row through the rail that holds it, then records the result durably. The
+// same for every rail: the outbox row is unique per payment and leased; the rail's settle is idempotent (wallet
+// rails ask the chain before re-sending after a crash); success, failure and retry are each one guarded statement.
 import { findSettlement, recordSettlementFailure, recordSettlementRetry, recordSettlementSuccess } from "./payments.queries";
+import { railFor } from "./rails";
+import type { HeldPayment, RailName, SettleOutcome } from "./rails/rail";
 
 export type SettleResult =
-  | { type: "settled"; transaction: string; payer: string }
+  | { type: "settled"; transaction: string | null; payer: string | null }
   | { type: "failed"; reason: string }
   /** Not settled yet (transient); the reconciler retries. */
   | { type: "pending"; detail: string }
@@ -19,38 +15,39 @@ export type SettleResult =
 
 const MAX_BACKOFF_MS = 10 * 60_000;
 
-export async function settlePayment(paymentId: string, opts: { retry?: boolean } = {}): Promise<SettleResult> {
-  const s = await findSettlement(paymentId);
-  if (!s) return { type: "noop", status: "no_settlement" };
-  const p = s.payment;
-  if (s.status === "succeeded") return { type: "settled", transaction: s.transaction ?? "", payer: p.payer ?? "" };
-  if (s.status !== "pending") return { type: "noop", status: s.status };
-  const proof = p.proof as unknown as StoredProof;
-
-  if (opts.retry || s.attempts > 1) {
-    // A previous attempt may have broadcast before the process died: look before sending again.
-    try {
-      const fate = await authorizationFate(env().RPC_URL, p.asset as Address, proof.authorization.from as Address, proof.authorization.nonce as Hex);
-      if (fate.used && fate.transaction) {
-        await recordSettlementSuccess(paymentId, fate.transaction);
-        return { type: "settled", transaction: fate.transaction, payer: p.payer ?? "" };
-      }
-    } catch {
-      /* chain unreachable: the facilitator call below will say so */
-    }
+/**
+ * Charge a held payment whose outbox row this caller owns. `then`: "consumed" when the paid response goes out with
+ * this very call (the gateway), "settled" when nobody is waiting (the reconciler).
+ */
+export async function chargeHeldPayment(
+  rail: RailName,
+  payment: HeldPayment,
+  opts: { retry: boolean; attempts: number; then: "settled" | "consumed" },
+): Promise<SettleResult> {
+  let outcome: SettleOutcome;
+  try {
+    outcome = await railFor(rail).settle(payment, { retry: opts.retry });
+  } catch (e) {
+    outcome = { type: "pending", detail: e instanceof Error ? e.message.split("\n")[0]! : String(e) };
   }
-
-  const { payload, requirements } = facilitatorInput(p, proof);
-  const outcome = await getFacilitator().settle(payload, requirements);
   if (outcome.type === "settled") {
-    await recordSettlementSuccess(paymentId, outcome.transaction);
-    return { type: "settled", transaction: outcome.transaction, payer: outcome.payer || (p.payer ?? "") };
+    await recordSettlementSuccess(payment.id, outcome.transaction, opts.then);
+    return { type: "settled", transaction: outcome.transaction, payer: outcome.payer ?? payment.payer };
   }
   if (outcome.type === "failed") {
-    await recordSettlementFailure(paymentId, outcome.reason, outcome.transaction);
+    await recordSettlementFailure(payment.id, outcome.reason, outcome.transaction);
     return { type: "failed", reason: outcome.reason };
   }
-  const backoff = Math.min(MAX_BACKOFF_MS, 2_000 * 2 ** Math.min(s.attempts, 10));
-  await recordSettlementRetry(paymentId, outcome.detail, new Date(Date.now() + backoff));
+  const backoff = Math.min(MAX_BACKOFF_MS, 2_000 * 2 ** Math.min(opts.attempts, 10));
+  await recordSettlementRetry(payment.id, outcome.detail, new Date(Date.now() + backoff));
   return { type: "pending", detail: outcome.detail };
+}
+
+/** The reconciler's entry: settle a payment from its (claimed) outbox row, checking first what a crash left. */
+export async function settlePayment(paymentId: string): Promise<SettleResult> {
+  const s = await findSettlement(paymentId);
+  if (!s) return { type: "noop", status: "no_settlement" };
+  if (s.status === "succeeded") return { type: "settled", transaction: s.transaction, payer: s.payment.payer };
+  if (s.status !== "pending") return { type: "noop", status: s.status };
+  return chargeHeldPayment(s.payment.rail as RailName, s.payment, { retry: true, attempts: s.attempts, then: "settled" });
 }

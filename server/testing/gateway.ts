@@ -5,6 +5,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { x402Client, x402HTTPClient } from "@x402/core/client";
 import { registerExactEvmScheme } from "@x402/evm/exact/client";
+import { Mppx as MppxClient, evm as mppEvm } from "mppx/client";
 import { privateKeyToAccount } from "viem/accounts";
 import * as gatewayRoute from "../../app/api/v1/[...path]/route";
 import { seedMarketSeller } from "../../prisma/seed";
@@ -16,7 +17,7 @@ import { db } from "../db/client";
 import { resetEnvForTests } from "../env";
 import { newId } from "../lib/ids";
 import { verifyUpstreamRequest } from "../upstream-auth/signature";
-import { setFacilitatorForTests } from "../payments/facilitator";
+import { setFacilitatorForTests } from "../payments/eip3009/facilitator";
 
 export async function startChainForTests(): Promise<{ rpcUrl: string; stop: () => Promise<void> }> {
   const chain = await startLocalChain({ log: () => {}, port: 20_000 + Math.floor(Math.random() * 20_000) });
@@ -51,6 +52,29 @@ export async function payChallenge(res: Response, payerIndex: number, opts: { v1
   const client = new x402HTTPClient(officialX402Client(payerIndex));
   const required = client.getPaymentRequiredResponse((name) => (opts.v1 ? null : res.headers.get(name)), await res.json());
   return client.encodePaymentSignatureHeader(await client.createPaymentPayload(required));
+}
+
+/**
+ * The official MPP client (mppx) paying with anvil account `payerIndex`: the `evm` charge method for USDC on Base.
+ * `polyfill: false` keeps it from replacing the global fetch.
+ */
+export function officialMppClient(payerIndex: number, opts: { fetch?: typeof fetch } = {}) {
+  return MppxClient.create({
+    methods: [mppEvm.charge({ account: privateKeyToAccount(anvilPrivateKey(payerIndex)), currencies: [mppEvm.assets.base.USDC] })],
+    polyfill: false,
+    ...(opts.fetch ? { fetch: opts.fetch } : {}),
+  });
+}
+
+/** The `Authorization: Payment` credential the official MPP client makes for this 402 (not sent). */
+export async function payChallengeMpp(res: Response, payerIndex: number): Promise<Record<string, string>> {
+  const prepared = await officialMppClient(payerIndex).preparePayment(res);
+  return { authorization: await prepared.createCredential() };
+}
+
+/** Pay a 402 on either wallet rail with its official client; the headers to retry with. */
+export function payOn(rail: "x402" | "mpp", res: Response, payerIndex: number): Promise<Record<string, string>> {
+  return rail === "x402" ? payChallenge(res, payerIndex) : payChallengeMpp(res, payerIndex);
 }
 
 export type UpstreamMode = { status: number; usage?: string | null; delayMs?: number; body?: unknown };

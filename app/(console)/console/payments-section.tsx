@@ -177,7 +177,7 @@ export function PaymentsSection() {
                           <span className="font-mono">{p.operation}</span> <span className="font-mono text-xs text-slate-500">{p.path}</span>
                         </td>
                         <td className="text-right font-mono">{p.amountUsd}</td>
-                        <td>{p.rail}</td>
+                        <td>{p.rail ?? "—"}</td>
                         <td className="whitespace-nowrap font-mono text-xs" title={p.payer ?? undefined}>
                           {p.payer ? short(p.payer) : "-"}
                         </td>

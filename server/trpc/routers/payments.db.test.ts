@@ -42,11 +42,11 @@ async function payment(sellerId: string, fate: Fate, amountMicros: bigint): Prom
   });
   if (fate === "challenged") return { id, fate, amountMicros };
   const lock = {
+    rail: "x402",
     payer: PAYER,
-    nonce: `0x${randomBytes(32).toString("hex")}`,
-    proof: { test: true },
-    x402Version: 2,
-    lockedUntil: new Date(Date.now() + 60_000),
+    lockKey: `eip3009:eip155:8453:${USDC_ADDRESS.toLowerCase()}:${PAYER}:0x${randomBytes(32).toString("hex")}`,
+    railData: { test: true },
+    leaseSeconds: 60,
   };
   expect(await lockChallengedPayment(sellerId, id, lock)).toBe("locked");
   if (fate === "verified") return { id, fate, amountMicros };
@@ -129,12 +129,15 @@ describe("payments router", () => {
       expect(row.amountUsd).toBe(microsToUsd(p.amountMicros));
       expect(row.status).toBe(p.fate === "settling" ? "verified" : p.fate);
       expect(row.settling).toBe(p.fate === "settling");
-      expect(row.rail).toBe("x402");
+      // An unpaid challenge belongs to no rail yet: any rail its 402 offered could still pay it.
+      expect(row.rail).toBe(p.fate === "challenged" ? null : "x402");
       expect(row.operation).toBe("aggregates");
       expect(row.payer).toBe(p.fate === "challenged" ? null : PAYER);
       if (isPaid(p)) expect(row.transaction).toMatch(/^0x[0-9a-f]{64}$/);
       else expect(row.transaction).toBeNull();
       expect(row).not.toHaveProperty("proof");
+      expect(row).not.toHaveProperty("railData");
+      expect(row).not.toHaveProperty("lockKey");
       expect(row).not.toHaveProperty("nonce");
     }
   });

@@ -2,22 +2,10 @@
 // (the official v2 client), base64 JSON either way. Both versions are normalised to one shape carrying the
 // EIP-3009 authorization; anything else is refused before any chain call.
 import { z } from "zod";
-import { NETWORK, NETWORK_V1 } from "../chain/config";
+import { NETWORK, NETWORK_V1 } from "../../../chain/config";
+import { authorizationSchema, signatureSchema, type Eip3009Authorization } from "../../eip3009/authorization";
 
-const hex = (bytes?: number) => z.string().regex(bytes ? new RegExp(`^0x[0-9a-fA-F]{${bytes * 2}}$`) : /^0x[0-9a-fA-F]*$/);
-const uint = z.union([z.string().regex(/^\d{1,78}$/), z.number().int().nonnegative()]).transform(String);
-
-export const authorizationSchema = z.object({
-  from: hex(20),
-  to: hex(20),
-  value: uint,
-  validAfter: uint,
-  validBefore: uint,
-  nonce: hex(32),
-});
-export type Eip3009Authorization = z.infer<typeof authorizationSchema>;
-
-const exactPayloadSchema = z.object({ signature: hex(), authorization: authorizationSchema });
+const exactPayloadSchema = z.object({ signature: signatureSchema, authorization: authorizationSchema });
 
 const requirementsEchoSchema = z.looseObject({
   scheme: z.string(),

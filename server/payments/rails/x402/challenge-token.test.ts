@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { signChallenge, verifyChallenge, type ChallengeBinding } from "./challenge";
+import { signChallenge, verifyChallenge, type ChallengeBinding } from "./challenge-token";
 
 const base: ChallengeBinding = {
   paymentId: "pay_abc",

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { readProofHeader } from "./x402-payload";
+import { readProofHeader } from "./read-proof";
 
 const authorization = {
   from: "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",

@@ -9,9 +9,9 @@ import type { PaymentPayload, PaymentRequirements, SettleResponse, SupportedResp
 import { toFacilitatorEvmSigner } from "@x402/evm";
 import { ExactEvmScheme } from "@x402/evm/exact/facilitator";
 import type { Hex } from "viem";
-import { walletClient } from "../chain/clients";
-import { NETWORK } from "../chain/config";
-import { env } from "../env";
+import { walletClient } from "../../chain/clients";
+import { NETWORK } from "../../chain/config";
+import { env } from "../../env";
 
 export type VerifyOutcome = { type: "valid"; payer: string } | { type: "invalid"; reason: string; message?: string } | { type: "unavailable"; detail: string };
 export type SettleOutcome =

@@ -1,11 +1,12 @@
-// What a 402 offers: the x402 `exact` scheme on Base for USDC at the seller's payTo, for the operation's price.
+// What a 402 offers on x402: the `exact` scheme on Base for USDC at the seller's payTo, for the operation's price.
 // The same offer is sent twice, because real clients read it in different places: the body carries
 // `x402Version: 1` + `accepts` (v1 clients), the PAYMENT-REQUIRED header carries base64 JSON x402 v2 (the
 // official @x402/fetch client). `extra` carries the token's EIP-712 domain plus our signed challenge, which a
 // v2 client echoes back in `accepted` so the proof can be checked against the request it was made for.
-import type { PaymentRequired, PaymentRequirements } from "@x402/core/types";
+import type { PaymentRequired } from "@x402/core/types";
 import type { PaymentRequirementsV1 } from "@x402/core/types/v1";
-import { NETWORK, NETWORK_V1, USDC_ADDRESS, USDC_DOMAIN } from "../chain/config";
+import { NETWORK, NETWORK_V1, USDC_ADDRESS, USDC_DOMAIN } from "../../../chain/config";
+import { exactRequirements } from "../../eip3009/authorization";
 
 export type Offer = {
   paymentId: string;
@@ -21,20 +22,6 @@ export type Offer = {
 
 export function offerExtra(o: Pick<Offer, "paymentId" | "challenge" | "expiresAt">): Record<string, unknown> {
   return { name: USDC_DOMAIN.name, version: USDC_DOMAIN.version, paymentId: o.paymentId, challenge: o.challenge, expiresAt: o.expiresAt };
-}
-
-/** x402 v2 requirements (also what the facilitator verifies and settles against). */
-export function requirementsV2(o: Pick<Offer, "amountMicros" | "payTo" | "maxTimeoutSeconds">, extra: Record<string, unknown>): PaymentRequirements {
-  return {
-    scheme: "exact",
-    network: NETWORK,
-    asset: USDC_ADDRESS,
-    // USDC has 6 decimals: atomic units equal micro-USD.
-    amount: o.amountMicros.toString(),
-    payTo: o.payTo,
-    maxTimeoutSeconds: o.maxTimeoutSeconds,
-    extra,
-  };
 }
 
 function requirementsV1(o: Offer, network: string): PaymentRequirementsV1 & { amount: string } {
@@ -59,7 +46,7 @@ export function paymentRequiredV2(o: Offer): PaymentRequired {
     x402Version: 2,
     error: "payment_required",
     resource: { url: o.resourceUrl, description: o.description, mimeType: "application/json" },
-    accepts: [requirementsV2(o, offerExtra(o))],
+    accepts: [exactRequirements(o, offerExtra(o))],
   };
 }
 

@@ -2,18 +2,16 @@
 // an EIP-3009 TransferWithAuthorization of value 0 signed by the wallet. It proves control of the address and
 // moves no money, so it is checked by signature alone (never settled, nothing to simulate), and must be fresh.
 import { getAddress } from "viem";
-import { signedByFrom } from "../chain/eip3009";
-import { AppError } from "../errors";
-import { verifyChallenge } from "./challenge";
-import type { DecodedProof } from "./x402-payload";
+import { signedByFrom } from "../../../chain/eip3009";
+import { AppError } from "../../../errors";
+import type { WalletProofBinding } from "../rail";
+import { verifyChallenge } from "./challenge-token";
+import type { DecodedProof } from "./read-proof";
 
 /** A $0 proof may be signed for at most this long (replaying it only re-reads free advice). */
 const MAX_WINDOW_SECONDS = 3600;
 
-export async function verifyWalletProof(
-  proof: DecodedProof,
-  binding: { sellerId: string; method: string; path: string; payTo: string },
-): Promise<{ wallet: string }> {
+export async function verifyX402WalletProof(proof: DecodedProof, binding: WalletProofBinding): Promise<{ wallet: string }> {
   const a = proof.authorization;
   const now = Math.floor(Date.now() / 1000);
   const fail = (reason: string, detail: string) => new AppError("payment_invalid", { reason, detail });

@@ -2,8 +2,8 @@
 // and bound to the request: seller, method, path, canonical query, amount, payTo and expiry. A proof that
 // carries the challenge of one request cannot buy another (409 payment_request_mismatch).
 import { createHmac, hkdfSync, timingSafeEqual } from "node:crypto";
-import { env } from "../env";
-import { canonicalQuery } from "../lib/canonical-query";
+import { env } from "../../../env";
+import { canonicalQuery } from "../../../lib/canonical-query";
 
 export type ChallengeBinding = {
   paymentId: string;

@@ -1,0 +1,97 @@
+// Every gateway outcome becomes a Response here, in one place: the upstream's own status and body passed through on
+// a paid or released call, the rail's receipt only on a charge, `svc-billing` and `svc-payment-id` on every paid-path
+// answer, `Cache-Control: private, no-store` wherever a response was paid for.
+import { AppError } from "../errors";
+import { errorResponse, json } from "../http/respond";
+import { microsToUsd } from "../lib/money";
+import type { Challenge } from "../payments/create-challenge";
+import type { GatewayOutcome, UpstreamResponse } from "./serve-paid-call";
+
+function billing(fields: Record<string, string | number | null | undefined>): string {
+  return Object.entries(fields)
+    .filter(([, v]) => v !== null && v !== undefined && v !== "")
+    .map(([k, v]) => `${k}=${v}`)
+    .join("; ");
+}
+
+function passThrough(r: UpstreamResponse, extra: Record<string, string>, paid: boolean): Response {
+  const headers = new Headers(r.headers);
+  for (const [k, v] of Object.entries(extra)) headers.set(k, v);
+  // A paid response must never be stored by a shared cache and replayed to someone who did not pay.
+  if (paid) headers.set("cache-control", "private, no-store");
+  return new Response(r.status === 204 || r.status === 304 ? null : r.body, { status: r.status, headers });
+}
+
+/** The 402: the challenge's body and every rail's headers. */
+export function renderChallenge(c: Challenge): Response {
+  return json(c.body, { status: 402, headers: c.headers });
+}
+
+/**
+ * A refused proof. Rails that answer refusals with a fresh challenge (MPP) get one, as RFC 9457 problem details
+ * carrying our `error` code too; the status stays the one SERVICE.md part 7 gives the code.
+ */
+function renderRefusal(o: Extract<GatewayOutcome, { type: "refused" }>, fresh: Challenge | undefined): Response {
+  const problem = o.rail.refusal?.problemType?.(o.error);
+  if (!fresh || !problem) return errorResponse(o.error);
+  const headers = new Headers(fresh.headers);
+  for (const [k, v] of Object.entries(o.error.headers ?? {})) headers.set(k, v);
+  headers.set("content-type", "application/problem+json");
+  const { error: _code, ...challengeFields } = fresh.body;
+  const body = { type: problem.type, title: problem.title, status: o.error.status, ...challengeFields, ...o.error.toBody() };
+  return json(body, { status: o.error.status, headers });
+}
+
+export function renderOutcome(o: GatewayOutcome, opts: { freshChallenge?: Challenge; serverTiming?: string } = {}): Response {
+  if (o.type === "free") return passThrough(o.upstream, { "svc-billing": billing({ status: "free", amount_usd: "0.000000" }) }, false);
+  if (o.type === "challenge") throw new Error("render the challenge with renderChallenge");
+  if (o.type === "refused") return renderRefusal(o, opts.freshChallenge);
+
+  const { call, hold } = o;
+  const id = hold.payment.id;
+  const common = { payment: id, rail: hold.rail, operation: call.operationKey, meter: call.meterKey };
+  const timing: Record<string, string> = opts.serverTiming ? { "server-timing": opts.serverTiming } : {};
+  switch (o.type) {
+    case "charged":
+      return passThrough(
+        o.upstream,
+        {
+          ...o.receipt,
+          "svc-billing": billing({ ...common, units: o.units, amount_usd: microsToUsd(call.amountMicros), status: "charged", tx: o.transaction }),
+          "svc-payment-id": id,
+          ...timing,
+        },
+        true,
+      );
+    case "settlement_pending":
+      return passThrough(
+        o.upstream,
+        {
+          "svc-billing": billing({ ...common, units: o.units, amount_usd: microsToUsd(call.amountMicros), status: "settlement_pending" }),
+          "svc-payment-id": id,
+          ...timing,
+        },
+        true,
+      );
+    case "settlement_failed":
+      return errorResponse(
+        new AppError("settlement_failed", {
+          detail: "the signed payment did not settle; retry from the start for a fresh challenge",
+          extra: { settlementReason: o.reason, payment_id: id },
+          headers: { "svc-payment-id": id, "svc-billing": billing({ ...common, status: "settlement_failed", charged_usd: "0.000000" }) },
+        }),
+      );
+    case "released": {
+      const released = { "svc-billing": billing({ ...common, status: "released", charged_usd: "0.000000" }), "svc-payment-id": id };
+      if (!o.upstream)
+        return errorResponse(
+          new AppError(o.reason === "upstream_timeout" ? "upstream_timeout" : "upstream_unavailable", {
+            detail: "the upstream did not answer; you were not charged and this payment is released. Retry with a fresh 402.",
+            extra: { payment_id: id },
+            headers: released,
+          }),
+        );
+      return passThrough(o.upstream, { ...released, ...(o.usageError ? { "svc-usage-error": o.usageError } : {}) }, true);
+    }
+  }
+}

@@ -1,0 +1,89 @@
+// One paid call through whichever rail carried the proof: accept (verify + lock) -> proxy -> decide -> charge.
+// Pay only for success: an upstream 5xx, a timeout, an unreachable upstream or usage that cannot be billed releases
+// the hold and charges nothing. The decision to charge is written to the outbox before the rail is asked to charge,
+// so a crash at any point ends settled once or released, never both (the reconciler finishes it).
+import { env } from "../env";
+import type { AppError } from "../errors";
+import { chargeHeldPayment } from "../payments/settle-payment";
+import { scheduleSettlement } from "../payments/payments.queries";
+import type { Hold, PaidCall, Rail } from "../payments/rails/rail";
+import type { UpstreamTarget } from "./paid-call";
+import { proxyUpstream, type UpstreamResult } from "./proxy-upstream";
+import { parseUsageHeader } from "./usage-header";
+
+export type UpstreamResponse = Extract<UpstreamResult, { type: "response" }>;
+
+export type GatewayOutcome =
+  | { type: "challenge"; call: PaidCall }
+  | { type: "refused"; call: PaidCall; rail: Rail<unknown>; error: AppError }
+  | { type: "charged"; call: PaidCall; upstream: UpstreamResponse; hold: Hold; transaction: string | null; units: number; receipt: Record<string, string> }
+  | { type: "settlement_pending"; call: PaidCall; upstream: UpstreamResponse; hold: Hold; units: number }
+  | { type: "settlement_failed"; call: PaidCall; hold: Hold; reason: string }
+  | {
+      type: "released";
+      call: PaidCall;
+      hold: Hold;
+      upstream: UpstreamResponse | null;
+      reason: "upstream_timeout" | "upstream_unreachable" | "upstream_error" | "usage_error" | "released_meanwhile";
+      usageError?: string;
+    }
+  | { type: "free"; upstream: UpstreamResponse };
+
+export type Timings = { lap(name: string): void };
+
+/** Crash-recovery tests only: die exactly here, with the state so far durably recorded. */
+function faultPoint(point: "exit_after_lock" | "exit_after_outbox"): void {
+  const e = env();
+  if (e.NODE_ENV === "test" && e.GATEWAY_FAULT === point) process.exit(86);
+}
+
+export async function servePaidCall(
+  call: PaidCall,
+  target: UpstreamTarget,
+  rail: Rail<unknown>,
+  proof: unknown,
+  request: { headers: Headers; origin: string },
+  timings: Timings,
+): Promise<GatewayOutcome> {
+  const accepted = await rail.accept(call, proof);
+  timings.lap("accept");
+  if (accepted.type === "refused") return { type: "refused", call, rail, error: accepted.error };
+  const { hold } = accepted;
+  faultPoint("exit_after_lock");
+
+  const upstream = await proxyUpstream({
+    url: target.url,
+    method: target.method,
+    signingSecret: target.signingSecret,
+    requestHeaders: request.headers,
+    origin: request.origin,
+  });
+  timings.lap("upstream");
+  if (upstream.type !== "response") {
+    const reason = upstream.type === "timeout" ? "upstream_timeout" : "upstream_unreachable";
+    await rail.release(hold.payment.id, reason);
+    return { type: "released", call, hold, upstream: null, reason };
+  }
+  if (upstream.status >= 500) {
+    await rail.release(hold.payment.id, "upstream_error", upstream.status);
+    return { type: "released", call, hold, upstream, reason: "upstream_error" };
+  }
+  const meterKey = target.op.meter?.key ?? null;
+  const usage = parseUsageHeader(upstream.usageHeader, target.catalog.meters, meterKey);
+  if (usage.type === "error") {
+    await rail.release(hold.payment.id, usage.code, upstream.status);
+    return { type: "released", call, hold, upstream, reason: "usage_error", usageError: usage.code };
+  }
+  const units = meterKey ? (usage.units.get(meterKey) ?? 1) : 1;
+  if (!(await scheduleSettlement(hold.payment.id, upstream.status, units, env().PAYMENT_LEASE_SECONDS)))
+    return { type: "released", call, hold, upstream, reason: "released_meanwhile" };
+  faultPoint("exit_after_outbox");
+  timings.lap("schedule");
+
+  const settled = await chargeHeldPayment(hold.rail, hold.payment, { retry: false, attempts: 1, then: "consumed" });
+  timings.lap("settle");
+  if (settled.type === "failed") return { type: "settlement_failed", call, hold, reason: settled.reason };
+  // Served; the charge did not confirm in time. The outbox row stays pending and the reconciler finishes it.
+  if (settled.type !== "settled") return { type: "settlement_pending", call, upstream, hold, units };
+  return { type: "charged", call, upstream, hold, transaction: settled.transaction, units, receipt: rail.receipt(hold, settled.transaction) };
+}

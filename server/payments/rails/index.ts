@@ -1,0 +1,52 @@
+// The rails registry: the only module that imports a rail's folder (checked by scripts/test/architecture.test.ts).
+// Everything else asks it: which rails exist (discovery), which proof a request carries (the gateway, the quote),
+// which rail settles a payment (the outbox, the reconciler).
+import { AppError } from "../../errors";
+import { mppRail } from "./mpp";
+import type { Rail, RailName } from "./rail";
+import { x402Rail } from "./x402";
+
+/** Every rail that really works, in the order their offers appear. A rail that is not here is not advertised. */
+export const RAILS: readonly Rail<unknown>[] = [x402Rail as Rail<unknown>, mppRail as Rail<unknown>];
+
+export function railFor(name: string | null): Rail<unknown> {
+  const rail = RAILS.find((r) => r.name === name);
+  if (!rail) throw new Error(`no payment rail "${name}"`);
+  return rail;
+}
+
+export type PaymentProof =
+  { type: "none" } | { type: "malformed"; rail: Rail<unknown>; error: AppError } | { type: "proof"; rail: Rail<unknown>; proof: unknown };
+
+/**
+ * The one payment proof a request carries, read by every rail with no I/O. Refused before any rail library parses
+ * anything: a comma-combined `Authorization` (SERVICE.md part 5: one credential per header; MPP clients would
+ * otherwise pick the Payment part out of it), and proofs of two rails at once (which could be charged twice).
+ */
+export function readPaymentProof(headers: Headers): PaymentProof {
+  const authorization = headers.get("authorization");
+  if (authorization?.includes(","))
+    throw new AppError("invalid_token", {
+      reason: "combined_authorization_unsupported",
+      detail: "Authorization carries exactly one credential; send the agent token in SVC-Agent-Authorization and the payment in Authorization",
+    });
+  const found: { rail: Rail<unknown>; read: ReturnType<Rail<unknown>["readProof"]> }[] = [];
+  for (const rail of RAILS) {
+    const read = rail.readProof(headers);
+    if (read.type !== "absent") found.push({ rail, read });
+  }
+  if (found.length > 1) {
+    const names = found.map((f) => `${f.rail.name} (${f.read.type === "present" ? f.read.header : "malformed"})`);
+    throw new AppError("invalid_request", {
+      reason: "multiple_payment_proofs",
+      detail: `the request carries payment proofs of two rails, ${names.join(" and ")}; send exactly one, nothing was charged`,
+    });
+  }
+  const one = found[0];
+  if (!one) return { type: "none" };
+  return one.read.type === "malformed"
+    ? { type: "malformed", rail: one.rail, error: one.read.error }
+    : { type: "proof", rail: one.rail, proof: one.read.type === "present" ? one.read.proof : null };
+}
+
+export type { RailName };

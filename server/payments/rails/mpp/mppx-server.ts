@@ -1,0 +1,58 @@
+// mppx's server, configured for our one asset: the `evm` charge method for USDC on Base (EIP-3009
+// `authorization` credentials, recipient = the seller's payTo). One instance per (realm, payTo), built once.
+//
+// What mppx does here, and what it does not:
+//  - it issues challenges (HMAC-bound ids over realm, method, intent, request, expiry and our opaque binding),
+//    parses credentials and validates them without side effects (`validateCredential`: challenge id, expiry,
+//    route binding, the EIP-712 signature, nonce = the challenge hash, amount and recipient);
+//  - it does not settle. mppx's own route wrapper broadcasts the payment before the handler runs; we charge only
+//    after the upstream answered below 500, through the settlement outbox (server/payments/settle-payment.ts) shared
+//    with every rail. The `settle` hook mppx asks for is therefore never reached through mppx, and says so.
+import { Challenge } from "mppx";
+import { Mppx, evm } from "mppx/server";
+import { CHAIN_ID, USDC_ADDRESS, USDC_DOMAIN } from "../../../chain/config";
+import { deriveKey } from "../../../lib/derive-key";
+
+export const USDC_DECIMALS = 6;
+
+type Server = ReturnType<typeof build>;
+
+function build(secretKey: string, realm: string, payTo: `0x${string}`) {
+  return Mppx.create({
+    secretKey,
+    realm,
+    methods: [
+      evm.charge({
+        currency: USDC_ADDRESS,
+        chainId: CHAIN_ID,
+        decimals: USDC_DECIMALS,
+        recipient: payTo,
+        authorization: { name: USDC_DOMAIN.name, version: USDC_DOMAIN.version },
+        settle: async () => {
+          throw new Error("MPP payments settle through the storefront's settlement outbox, not through mppx broadcast");
+        },
+      }),
+    ],
+  });
+}
+
+const servers = new Map<string, Server>();
+
+// mppx wants at least 32 bytes; a sub-key of APP_SECRET of its own, so no other use shares it.
+const secretKey = () => deriveKey("mpp-challenge").toString("base64url");
+
+/** Whether this storefront issued the challenge (its HMAC id verifies), whatever request it was for. */
+export function challengeIsOurs(challenge: Parameters<typeof Challenge.verify>[0]): boolean {
+  return Challenge.verify(challenge, { secretKey: secretKey() });
+}
+
+/** The mppx server for this storefront host and payout address (cached; a handful per process). */
+export function mppxServer(realm: string, payTo: string): Server {
+  const key = `${secretKey()}|${realm}|${payTo.toLowerCase()}`;
+  let s = servers.get(key);
+  if (!s) {
+    if (servers.size > 1000) servers.clear();
+    servers.set(key, (s = build(secretKey(), realm, payTo as `0x${string}`)));
+  }
+  return s;
+}
