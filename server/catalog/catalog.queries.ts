@@ -1,5 +1,5 @@
 // The only file of the catalog domain that touches Prisma.
-import { db, type Tx } from "../db/client";
+import { db, sql, type Tx } from "../db/client";
 import { newId } from "../lib/ids";
 
 export type SellerRow = {
@@ -13,9 +13,14 @@ export type SellerRow = {
 
 const sellerSelect = { id: true, slug: true, name: true, signingSecret: true, payToAddress: true, catalogVersion: true } as const;
 
+/** Every request's first read (which storefront is this?): one indexed join, sent as plain SQL. */
 export async function findSellerByHost(hostname: string): Promise<SellerRow | null> {
-  const host = await db.sellerHost.findUnique({ where: { hostname }, select: { seller: { select: sellerSelect } } });
-  return host?.seller ?? null;
+  const { rows } = await sql<SellerRow>(
+    `select s.id, s.slug, s.name, s.signing_secret as "signingSecret", s.pay_to_address as "payToAddress", s.catalog_version as "catalogVersion"
+     from seller_hosts h join sellers s on s.id = h.seller_id where h.hostname = $1`,
+    [hostname],
+  );
+  return rows[0] ?? null;
 }
 
 export async function findSellerById(id: string): Promise<SellerRow | null> {

@@ -185,6 +185,28 @@ describe("paying with MPP", () => {
     expect(await usdc(payer)).toBe(before);
   });
 
+  it("refuses a credential whose price changed since its challenge (terms_changed), and charges nothing", async () => {
+    const payer = anvilAddress(6);
+    const before = await usdc(payer);
+    const credential = await payChallengeMpp(await call(AAPL), 6);
+    const meter = await db.meter.findFirstOrThrow({ where: { sellerId: seller.sellerId, key: "aggregates" } });
+    const setPrice = async (amountMicros: bigint) => {
+      await db.price.update({ where: { meterId: meter.id }, data: { amountMicros } });
+      await db.seller.update({ where: { id: seller.sellerId }, data: { catalogVersion: { increment: 1 } } });
+    };
+    await setPrice(30_000n);
+    try {
+      // As mppx itself answers a credential that no longer matches the route's requirements.
+      const body = await expectProblem(await call(AAPL, { headers: credential }), 402, "payment_invalid", "invalid-challenge");
+      expect(body.reason).toBe("terms_changed");
+      // The fresh challenge asks for the new price.
+      expect(body.payment).toMatchObject({ amount: "0.030000" });
+    } finally {
+      await setPrice(20_000n);
+    }
+    expect(await usdc(payer)).toBe(before);
+  });
+
   it("refuses malformed credentials as problem details with a fresh challenge", async () => {
     for (const value of [
       "Payment",

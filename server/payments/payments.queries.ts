@@ -1,9 +1,9 @@
 // The only file of the payments domain that touches the payments, settlements and ledger tables for the paid
 // path. Every state change is guarded by the current state (`where id = ... and status = 'verified'`), so two
 // racers (instances, the reconciler) cannot both move a payment; a money movement (settled + ledger + outbox) is
-// one statement. The hot path's statements are raw SQL: one round trip each, no ORM work per call.
-import { db, type Tx } from "../db/client";
-import { Prisma, type PaymentStatus } from "../db/generated/client";
+// one statement. The paid path's statements are plain SQL on the shared pool (`sql`): one round trip each.
+import { db, sql, UNIQUE_VIOLATION, type Tx } from "../db/client";
+import type { Prisma, PaymentStatus } from "../db/generated/client";
 import { newId } from "../lib/ids";
 
 export type PaymentRow = Prisma.PaymentGetPayload<object>;
@@ -28,10 +28,11 @@ export type NewChallenge = {
 };
 
 export async function createChallengedPayment(p: NewChallenge): Promise<void> {
-  await db.$executeRaw`
-    insert into payments (id, seller_id, status, method, path, query, operation_key, meter_key, amount_micros, network, asset, pay_to, expires_at, created_at, updated_at)
-    values (${p.id}, ${p.sellerId}, 'challenged', ${p.method}, ${p.path}, ${p.query}, ${p.operationKey}, ${p.meterKey}, ${p.amountMicros}, ${p.network}, ${p.asset}, ${p.payTo},
-      ${utc(p.expiresAt)}::timestamptz at time zone 'UTC', now() at time zone 'UTC', now() at time zone 'UTC')`;
+  await sql(
+    `insert into payments (id, seller_id, status, method, path, query, operation_key, meter_key, amount_micros, network, asset, pay_to, expires_at, created_at, updated_at)
+     values ($1, $2, 'challenged', $3, $4, $5, $6, $7, $8, $9, $10, $11, $12::timestamptz at time zone 'UTC', now() at time zone 'UTC', now() at time zone 'UTC')`,
+    [p.id, p.sellerId, p.method, p.path, p.query, p.operationKey, p.meterKey, p.amountMicros, p.network, p.asset, p.payTo, utc(p.expiresAt)],
+  );
 }
 
 export async function findPayment(sellerId: string, id: string): Promise<PaymentRow | null> {
@@ -54,8 +55,7 @@ export type Lock = { rail: string; lockKey: string; payer: string | null; railDa
 export type LockResult = "locked" | "not_lockable" | "lock_taken";
 
 function isUniqueViolation(e: unknown): boolean {
-  if (e instanceof Prisma.PrismaClientKnownRequestError) return e.code === "P2002" || (e.code === "P2010" && /23505|unique/i.test(e.message));
-  return /23505|unique constraint/i.test(String((e as Error)?.message ?? ""));
+  return (e as { code?: string })?.code === UNIQUE_VIOLATION;
 }
 
 /**
@@ -64,12 +64,13 @@ function isUniqueViolation(e: unknown): boolean {
  */
 export async function lockChallengedPayment(sellerId: string, id: string, lock: Lock): Promise<LockResult> {
   try {
-    const n = await db.$executeRaw`
-      update payments set status = 'verified', rail = ${lock.rail}, lock_key = ${lock.lockKey}, payer = ${lock.payer}, rail_data = ${JSON.stringify(lock.railData)}::jsonb,
-        verified_at = now() at time zone 'UTC', locked_until = (now() at time zone 'UTC') + make_interval(secs => ${lock.leaseSeconds}),
-        updated_at = now() at time zone 'UTC'
-      where id = ${id} and seller_id = ${sellerId} and status = 'challenged' and expires_at > now() at time zone 'UTC'`;
-    return n === 1 ? "locked" : "not_lockable";
+    const { rowCount } = await sql(
+      `update payments set status = 'verified', rail = $3, lock_key = $4, payer = $5, rail_data = $6::jsonb,
+         verified_at = now() at time zone 'UTC', locked_until = (now() at time zone 'UTC') + make_interval(secs => $7), updated_at = now() at time zone 'UTC'
+       where id = $1 and seller_id = $2 and status = 'challenged' and expires_at > now() at time zone 'UTC'`,
+      [id, sellerId, lock.rail, lock.lockKey, lock.payer, JSON.stringify(lock.railData), lock.leaseSeconds],
+    );
+    return rowCount === 1 ? "locked" : "not_lockable";
   } catch (e) {
     if (isUniqueViolation(e)) return "lock_taken";
     throw e;
@@ -80,12 +81,31 @@ export async function lockChallengedPayment(sellerId: string, id: string, lock: 
 export async function insertHeldPayment(p: Omit<NewChallenge, "id"> & Lock): Promise<{ result: "locked"; id: string } | { result: "lock_taken" }> {
   const id = newId("pay");
   try {
-    await db.$executeRaw`
-      insert into payments (id, seller_id, status, rail, method, path, query, operation_key, meter_key, amount_micros, network, asset, pay_to, payer, lock_key, rail_data,
-        expires_at, verified_at, locked_until, created_at, updated_at)
-      values (${id}, ${p.sellerId}, 'verified', ${p.rail}, ${p.method}, ${p.path}, ${p.query}, ${p.operationKey}, ${p.meterKey}, ${p.amountMicros}, ${p.network}, ${p.asset},
-        ${p.payTo}, ${p.payer}, ${p.lockKey}, ${JSON.stringify(p.railData)}::jsonb, ${utc(p.expiresAt)}::timestamptz at time zone 'UTC', now() at time zone 'UTC',
-        (now() at time zone 'UTC') + make_interval(secs => ${p.leaseSeconds}), now() at time zone 'UTC', now() at time zone 'UTC')`;
+    await sql(
+      `insert into payments (id, seller_id, status, rail, method, path, query, operation_key, meter_key, amount_micros, network, asset, pay_to, payer, lock_key, rail_data,
+         expires_at, verified_at, locked_until, created_at, updated_at)
+       values ($1, $2, 'verified', $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15::jsonb, $16::timestamptz at time zone 'UTC', now() at time zone 'UTC',
+         (now() at time zone 'UTC') + make_interval(secs => $17), now() at time zone 'UTC', now() at time zone 'UTC')`,
+      [
+        id,
+        p.sellerId,
+        p.rail,
+        p.method,
+        p.path,
+        p.query,
+        p.operationKey,
+        p.meterKey,
+        p.amountMicros,
+        p.network,
+        p.asset,
+        p.payTo,
+        p.payer,
+        p.lockKey,
+        JSON.stringify(p.railData),
+        utc(p.expiresAt),
+        p.leaseSeconds,
+      ],
+    );
     return { result: "locked", id };
   } catch (e) {
     if (isUniqueViolation(e)) return { result: "lock_taken" };
@@ -95,10 +115,12 @@ export async function insertHeldPayment(p: Omit<NewChallenge, "id"> & Lock): Pro
 
 /** verified -> released: nothing is charged and the proof is never spendable here again. */
 export async function releasePayment(id: string, reason: string, upstreamStatus?: number): Promise<boolean> {
-  const n = await db.$executeRaw`
-    update payments set status = 'released', failure_reason = ${reason}, upstream_status = ${upstreamStatus ?? null}, locked_until = null, updated_at = now() at time zone 'UTC'
-    where id = ${id} and status = 'verified' and not exists (select 1 from settlements s where s.payment_id = payments.id)`;
-  return n === 1;
+  const { rowCount } = await sql(
+    `update payments set status = 'released', failure_reason = $2, upstream_status = $3, locked_until = null, updated_at = now() at time zone 'UTC'
+     where id = $1 and status = 'verified' and not exists (select 1 from settlements s where s.payment_id = payments.id)`,
+    [id, reason, upstreamStatus ?? null],
+  );
+  return rowCount === 1;
 }
 
 /**
@@ -108,18 +130,17 @@ export async function releasePayment(id: string, reason: string, upstreamStatus?
 export async function scheduleSettlement(paymentId: string, upstreamStatus: number, units: number, leaseSeconds: number): Promise<boolean> {
   // One statement (atomic on its own): the outbox row exists only if the payment was still verified.
   // Timestamps are UTC, as Prisma writes them into these `timestamp(3)` columns.
-  const rows = await db.$queryRaw<{ id: string }[]>`
-    with p as (
-      update payments set upstream_status = ${upstreamStatus},
-        locked_until = (now() at time zone 'UTC') + make_interval(secs => ${leaseSeconds}),
-        updated_at = now() at time zone 'UTC'
-      where id = ${paymentId} and status = 'verified'
-      returning id, locked_until
-    )
-    insert into settlements (id, payment_id, status, units, claimed_until, next_attempt_at, attempts, created_at, updated_at)
-    select ${newId("stl")}, p.id, 'pending', ${units}, p.locked_until, now() at time zone 'UTC', 1, now() at time zone 'UTC', now() at time zone 'UTC' from p
-    returning id`;
-  return rows.length === 1;
+  const { rowCount } = await sql(
+    `with p as (
+       update payments set upstream_status = $2, locked_until = (now() at time zone 'UTC') + make_interval(secs => $3), updated_at = now() at time zone 'UTC'
+       where id = $1 and status = 'verified'
+       returning id, locked_until
+     )
+     insert into settlements (id, payment_id, status, units, claimed_until, next_attempt_at, attempts, created_at, updated_at)
+     select $4, p.id, 'pending', $5, p.locked_until, now() at time zone 'UTC', 1, now() at time zone 'UTC', now() at time zone 'UTC' from p`,
+    [paymentId, upstreamStatus, leaseSeconds, newId("stl"), units],
+  );
+  return rowCount === 1;
 }
 
 export type SettlementRow = Prisma.SettlementGetPayload<{ include: { payment: true } }>;
@@ -144,20 +165,21 @@ export async function claimSettlement(paymentId: string, leaseUntil: Date): Prom
  * released), so all three happen or none.
  */
 export async function recordSettlementSuccess(paymentId: string, transaction: string | null, then: "settled" | "consumed" = "settled"): Promise<boolean> {
-  const rows = await db.$queryRaw<{ id: string }[]>`
-    with s as (
-      update settlements set status = 'succeeded', transaction = ${transaction}, last_error = null, updated_at = now() at time zone 'UTC'
-      where payment_id = ${paymentId} and status = 'pending'
-      returning payment_id, units
-    ), p as (
-      update payments set status = ${then}::payment_status, transaction = ${transaction}, settled_at = now() at time zone 'UTC', locked_until = null, updated_at = now() at time zone 'UTC'
-      where id = ${paymentId} and status = 'verified' and exists (select 1 from s)
-      returning id, seller_id, meter_key, amount_micros, currency
-    )
-    insert into ledger_entries (id, seller_id, payment_id, kind, meter_key, units, amount_micros, currency, created_at)
-    select ${newId("led")}, p.seller_id, p.id, 'charge', p.meter_key, s.units, p.amount_micros, p.currency, now() at time zone 'UTC' from p, s
-    returning id`;
-  return rows.length === 1;
+  const { rowCount } = await sql(
+    `with s as (
+       update settlements set status = 'succeeded', transaction = $2, last_error = null, updated_at = now() at time zone 'UTC'
+       where payment_id = $1 and status = 'pending'
+       returning payment_id, units
+     ), p as (
+       update payments set status = $3::payment_status, transaction = $2, settled_at = now() at time zone 'UTC', locked_until = null, updated_at = now() at time zone 'UTC'
+       where id = $1 and status = 'verified' and exists (select 1 from s)
+       returning id, seller_id, meter_key, amount_micros, currency
+     )
+     insert into ledger_entries (id, seller_id, payment_id, kind, meter_key, units, amount_micros, currency, created_at)
+     select $4, p.seller_id, p.id, 'charge', p.meter_key, s.units, p.amount_micros, p.currency, now() at time zone 'UTC' from p, s`,
+    [paymentId, transaction, then, newId("led")],
+  );
+  return rowCount === 1;
 }
 
 export async function recordSettlementFailure(paymentId: string, reason: string, transaction?: string): Promise<boolean> {

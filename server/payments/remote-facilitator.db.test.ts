@@ -4,10 +4,10 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { anvilAddress, anvilPrivateKey } from "../../scripts/lib/local-chain";
+import { anvilAddress } from "../../scripts/lib/local-chain";
 import { resetEnvForTests } from "../env";
-import { callGateway, createGatewaySeller, payChallenge, startChainForTests, startFakeUpstream, usdcBalance } from "../testing/gateway";
-import { getFacilitator, LocalFacilitator, setFacilitatorForTests } from "./eip3009/facilitator";
+import { callGateway, createGatewaySeller, officialFacilitator, payChallenge, startChainForTests, startFakeUpstream, usdcBalance } from "../testing/gateway";
+import { getFacilitator, setFacilitatorForTests } from "./eip3009/facilitator";
 
 const SECRET = "fake-upstream-secret-0123456789";
 const AAPL = "/api/v1/aggregates/AAPL?from=2024-04-01&to=2024-04-30";
@@ -22,30 +22,16 @@ beforeAll(async () => {
   chain = await startChainForTests();
   upstream = await startFakeUpstream(SECRET);
   seller = await createGatewaySeller(upstream.url, { signingSecret: SECRET });
-  const local = new LocalFacilitator(chain.rpcUrl, anvilPrivateKey(0));
+  const official = officialFacilitator(chain.rpcUrl);
   facilitatorServer = http.createServer(async (req, res) => {
     seen.push(`${req.method} ${req.url}`);
     const chunks: Buffer[] = [];
     for await (const c of req) chunks.push(c as Buffer);
     const body = chunks.length ? JSON.parse(Buffer.concat(chunks).toString()) : {};
     const send = (status: number, v: unknown) => res.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify(v));
-    if (req.url === "/supported") return send(200, await local.supported());
-    if (req.url === "/verify") {
-      const r = await local.verify(body.paymentPayload, body.paymentRequirements);
-      return send(
-        200,
-        r.type === "valid" ? { isValid: true, payer: r.payer } : { isValid: false, invalidReason: r.type === "invalid" ? r.reason : "unavailable" },
-      );
-    }
-    if (req.url === "/settle") {
-      const r = await local.settle(body.paymentPayload, body.paymentRequirements);
-      return send(
-        200,
-        r.type === "settled"
-          ? { success: true, transaction: r.transaction, network: "eip155:8453", payer: r.payer }
-          : { success: false, errorReason: r.type === "failed" ? r.reason : "settlement_pending", transaction: "", network: "eip155:8453" },
-      );
-    }
+    if (req.url === "/supported") return send(200, official.getSupported());
+    if (req.url === "/verify") return send(200, await official.verify(body.paymentPayload, body.paymentRequirements));
+    if (req.url === "/settle") return send(200, await official.settle(body.paymentPayload, body.paymentRequirements));
     send(404, {});
   });
   await new Promise<void>((r) => facilitatorServer.listen(0, "127.0.0.1", () => r()));

@@ -4,14 +4,17 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { x402Client, x402HTTPClient } from "@x402/core/client";
+import { x402Facilitator } from "@x402/core/facilitator";
+import { toFacilitatorEvmSigner } from "@x402/evm";
+import { ExactEvmScheme } from "@x402/evm/exact/facilitator";
 import { registerExactEvmScheme } from "@x402/evm/exact/client";
 import { Mppx as MppxClient, evm as mppEvm } from "mppx/client";
 import { privateKeyToAccount } from "viem/accounts";
 import * as gatewayRoute from "../../app/api/v1/[...path]/route";
 import { seedMarketSeller } from "../../prisma/seed";
 import { anvilAddress, anvilPrivateKey, startLocalChain } from "../../scripts/lib/local-chain";
-import { publicClient } from "../chain/clients";
-import { USDC_ADDRESS } from "../chain/config";
+import { publicClient, walletClient } from "../chain/clients";
+import { NETWORK, USDC_ADDRESS } from "../chain/config";
 import { TOKEN_ABI } from "../chain/token";
 import { db } from "../db/client";
 import { resetEnvForTests } from "../env";
@@ -26,6 +29,18 @@ export async function startChainForTests(): Promise<{ rpcUrl: string; stop: () =
   resetEnvForTests();
   setFacilitatorForTests(undefined);
   return { rpcUrl: chain.env.RPC_URL!, stop: chain.stop };
+}
+
+/**
+ * The official x402 facilitator (x402Facilitator with @x402/evm's exact scheme) on the test chain, paying gas from
+ * anvil account `gasIndex`: the reference our own local facilitator is checked against, and a real facilitator to
+ * put behind HTTP for the remote-facilitator tests. Its default gas wallet (account 9, a payer that never sends
+ * transactions itself) is not the gateway's (account 0), so the two never race for nonces.
+ */
+export function officialFacilitator(rpcUrl: string, gasIndex = 9): x402Facilitator {
+  const wallet = walletClient(rpcUrl, anvilPrivateKey(gasIndex));
+  const signer = toFacilitatorEvmSigner(Object.assign(wallet, { address: wallet.account.address }) as unknown as Parameters<typeof toFacilitatorEvmSigner>[0]);
+  return new x402Facilitator().register(NETWORK, new ExactEvmScheme(signer));
 }
 
 /** A USDC balance on the test chain, in micro-USD. */

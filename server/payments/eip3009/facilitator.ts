@@ -1,37 +1,16 @@
-// Settlement goes through a facilitator: `local` verifies and settles in-process with @x402/evm's exact scheme
-// (the audited EIP-3009 checks: signature over TransferWithAuthorization, recipient, exact amount, validity
-// window, token domain, balance by simulation) and a viem wallet that submits transferWithAuthorization to
-// RPC_URL; `remote` is an HTTP facilitator per the x402 spec (/verify, /settle, /supported).
-// Outcomes are values; only programming errors throw.
+// Settlement goes through a facilitator: `local` (./local-facilitator.ts) verifies by simulating the transfer on
+// RPC_URL and settles with our own gas wallet; `remote` is an HTTP facilitator per the x402 spec (/verify, /settle,
+// /supported), for example a hosted one. Outcomes are values; only programming errors throw.
 import { HTTPFacilitatorClient } from "@x402/core/server";
-import { x402Facilitator } from "@x402/core/facilitator";
 import type { PaymentPayload, PaymentRequirements, SettleResponse, SupportedResponse, VerifyResponse } from "@x402/core/types";
-import { toFacilitatorEvmSigner } from "@x402/evm";
-import { ExactEvmScheme } from "@x402/evm/exact/facilitator";
 import type { Hex } from "viem";
-import { walletClient } from "../../chain/clients";
 import { NETWORK } from "../../chain/config";
 import { env } from "../../env";
+import { LocalFacilitator } from "./local-facilitator";
+import { TRANSIENT, type Facilitator, type SettleOutcome, type VerifyOutcome } from "./outcomes";
 
-export type VerifyOutcome = { type: "valid"; payer: string } | { type: "invalid"; reason: string; message?: string } | { type: "unavailable"; detail: string };
-export type SettleOutcome =
-  | { type: "settled"; transaction: string; payer: string }
-  /** Definitive: this authorization will never settle (insufficient funds, used elsewhere, expired, reverted). */
-  | { type: "failed"; reason: string; message?: string; transaction?: string }
-  /** Transient (RPC or facilitator unreachable, receipt not yet seen): retry later. */
-  | { type: "pending"; detail: string; transaction?: string };
-
-export interface Facilitator {
-  readonly kind: "local" | "remote";
-  verify(payload: PaymentPayload, requirements: PaymentRequirements): Promise<VerifyOutcome>;
-  settle(payload: PaymentPayload, requirements: PaymentRequirements): Promise<SettleOutcome>;
-  supported(): Promise<SupportedResponse>;
-}
-
-// Failures that say nothing about the authorization itself: the RPC was unreachable, or the gas wallet's nonce
-// raced another sender (several instances sharing one gas wallet). Those settlements are retried.
-const TRANSIENT =
-  /HTTP request failed|fetch failed|ECONNREFUSED|ECONNRESET|ETIMEDOUT|timed? ?out|socket|network|nonce too low|nonce has already been used|replacement transaction underpriced|already known/i;
+export type { Facilitator, SettleOutcome, VerifyOutcome };
+export { TRANSIENT };
 
 function fromVerify(r: VerifyResponse): VerifyOutcome {
   return r.isValid ? { type: "valid", payer: r.payer ?? "" } : { type: "invalid", reason: r.invalidReason ?? "invalid_payment", message: r.invalidMessage };
@@ -43,44 +22,6 @@ export function classifySettle(r: SettleResponse): SettleOutcome {
   if (reason === "settlement_pending" || (reason.endsWith("transaction_failed") && !r.transaction && TRANSIENT.test(r.errorMessage ?? "")))
     return { type: "pending", detail: r.errorMessage ?? reason, transaction: r.transaction || undefined };
   return { type: "failed", reason, message: r.errorMessage, transaction: r.transaction || undefined };
-}
-
-export class LocalFacilitator implements Facilitator {
-  readonly kind = "local" as const;
-  private readonly facilitator: x402Facilitator;
-
-  constructor(rpcUrl: string, privateKey: Hex) {
-    const wallet = walletClient(rpcUrl, privateKey);
-    // viem's client satisfies the signer structurally; its generic overloads are narrower than the signer's
-    // loose argument types, hence the cast.
-    const signer = toFacilitatorEvmSigner(
-      Object.assign(wallet, { address: wallet.account.address }) as unknown as Parameters<typeof toFacilitatorEvmSigner>[0],
-      {
-        confirmationTimeoutMs: 60_000,
-      },
-    );
-    this.facilitator = new x402Facilitator().register(NETWORK, new ExactEvmScheme(signer));
-  }
-
-  async verify(payload: PaymentPayload, requirements: PaymentRequirements): Promise<VerifyOutcome> {
-    try {
-      return fromVerify(await this.facilitator.verify(payload, requirements));
-    } catch (e) {
-      return { type: "unavailable", detail: e instanceof Error ? e.message.split("\n")[0]! : String(e) };
-    }
-  }
-
-  async settle(payload: PaymentPayload, requirements: PaymentRequirements): Promise<SettleOutcome> {
-    try {
-      return classifySettle(await this.facilitator.settle(payload, requirements));
-    } catch (e) {
-      return { type: "pending", detail: e instanceof Error ? e.message.split("\n")[0]! : String(e) };
-    }
-  }
-
-  async supported(): Promise<SupportedResponse> {
-    return this.facilitator.getSupported() as SupportedResponse;
-  }
 }
 
 export class RemoteFacilitator implements Facilitator {

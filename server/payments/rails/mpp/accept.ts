@@ -5,10 +5,9 @@
 // nonce, by the facilitator's simulation) -> the same PostgreSQL lock as x402 (unique lock key over the signer and
 // nonce), so a hundred copies of one credential are served once.
 import { Errors } from "mppx";
-import { NETWORK, USDC_ADDRESS } from "../../../chain/config";
+import { CHAIN_ID, NETWORK, USDC_ADDRESS } from "../../../chain/config";
 import { env } from "../../../env";
 import { AppError } from "../../../errors";
-import { microsToUsd } from "../../../lib/money";
 import { authorizationLockKey, facilitatorInput, type Eip3009Authorization, type StoredAuthorization } from "../../eip3009/authorization";
 import { getFacilitator } from "../../eip3009/facilitator";
 import { paymentStateError, requestMismatch } from "../../payment-state";
@@ -44,10 +43,9 @@ function fromMppx(e: unknown, paymentId: string): AcceptOutcome {
       : invalid("challenge_invalid", `the challenge does not verify for this storefront (${message})`, paymentId);
   if (e instanceof Errors.InvalidPayloadError || e instanceof Errors.MalformedCredentialError) return invalid("malformed_credential", message, paymentId);
   if (e instanceof Errors.PaymentError) return invalid("verification_failed", message, paymentId);
-  // Whatever else mppx throws while reading a credential came from the client's bytes (the shape check before it
-  // lets only well-formed credentials through): a refusal, logged, never a 500.
-  console.warn(`[mpp] credential refused by an unexpected mppx error: ${message.replace(/\s+/g, " ").slice(0, 300)}`);
-  return invalid("invalid_credential", "the MPP credential could not be validated", paymentId);
+  // Anything else is a bug, ours or mppx's: a 500 with a request id, never a refusal that hides it. Malformed input
+  // cannot get here (read-credential.ts checks the shape first; the fuzz test holds it to that).
+  throw e;
 }
 
 export async function acceptMpp(call: PaidCall, proof: MppProof): Promise<AcceptOutcome> {
@@ -61,12 +59,25 @@ export async function acceptMpp(call: PaidCall, proof: MppProof): Promise<Accept
   if (meta.binding !== call.binding)
     return challengeIsOurs(challenge) ? refused(requestMismatch(paymentId)) : invalid("challenge_invalid", "the challenge was not issued by this storefront");
 
+  // The terms the challenge was issued with must be today's: realm, amount, token, recipient, chain. Compared here
+  // (five fields) rather than by asking mppx to rebuild the route's challenge and compare: same answer, a millisecond
+  // less. The challenge's HMAC, checked by validateCredential next, proves these fields are the ones we issued.
+  const r = challenge.request as { amount?: string; currency?: string; recipient?: string; methodDetails?: { chainId?: number } };
+  const sameTerms =
+    challenge.realm === call.realm &&
+    r.amount === call.amountMicros.toString() &&
+    r.currency?.toLowerCase() === USDC_ADDRESS.toLowerCase() &&
+    r.recipient?.toLowerCase() === call.payTo.toLowerCase() &&
+    r.methodDetails?.chainId === CHAIN_ID;
+  if (!sameTerms)
+    return challengeIsOurs(challenge)
+      ? invalid("terms_changed", "the price or recipient changed since this challenge was issued; request a fresh 402", paymentId)
+      : invalid("challenge_invalid", "the challenge was not issued by this storefront", paymentId);
+
   try {
-    await mppxServer(call.realm, call.payTo).validateCredential(credential, {
-      request: { amount: microsToUsd(call.amountMicros) },
-      meta: { ...meta },
-      realm: call.realm,
-    });
+    // Without route options mppx checks the challenge's own HMAC and expiry, the payload's shape, and the evm method:
+    // the EIP-712 signature recovers to `from`, nonce = the challenge hash, amount and recipient as challenged.
+    await mppxServer(call.realm, call.payTo).validateCredential(credential);
   } catch (e) {
     return fromMppx(e, paymentId);
   }
