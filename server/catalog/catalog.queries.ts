@@ -1,5 +1,5 @@
 // The only file of the catalog domain that touches Prisma.
-import { db, sql, type Tx } from "../db/client";
+import { db, listen, sql, type ListenState, type Tx } from "../db/client";
 import { newId } from "../lib/ids";
 
 export type SellerRow = {
@@ -21,6 +21,14 @@ export async function findSellerByHost(hostname: string): Promise<SellerRow | nu
     [hostname],
   );
   return rows[0] ?? null;
+}
+
+/**
+ * Every change that can alter what a request sees of a seller (its row: catalog version, secrets, payout address;
+ * its hosts) is announced by a trigger on channel `catalog_changed` with the seller id, at commit, to every instance.
+ */
+export function listenForCatalogChanges(onChange: (sellerId: string) => void, onState: (s: ListenState) => void): () => void {
+  return listen("catalog_changed", onChange, onState);
 }
 
 export async function findSellerById(id: string): Promise<SellerRow | null> {

@@ -4,6 +4,7 @@
 import { AppError } from "../errors";
 import { microsToUsd, parseUsd } from "../lib/money";
 import { updateMeterPrice } from "./catalog.queries";
+import { invalidateSeller } from "./resolve-seller";
 
 const MAX_PRICE_MICROS = 1_000_000_000n; // $1,000 per request
 
@@ -19,5 +20,7 @@ export async function changeMeterPrice(input: { sellerId: string; actorId: strin
   const res = await updateMeterPrice({ sellerId: input.sellerId, meterId: input.meterId, amountMicros: micros, actorId: input.actorId });
   // Another seller's meter id matches no row: indistinguishable from a missing one.
   if (!res) throw new AppError("not_found", { detail: "no such meter" });
+  // Other instances hear of it from PostgreSQL (catalog_changed); this one need not wait for the notification.
+  invalidateSeller(input.sellerId);
   return { meter: res.meterKey, beforeUsd: microsToUsd(res.beforeMicros), afterUsd: microsToUsd(res.afterMicros) };
 }

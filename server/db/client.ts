@@ -56,3 +56,50 @@ export const UNIQUE_VIOLATION = "23505";
 
 /** A transaction client, for functions that must run inside the caller's transaction. */
 export type Tx = Parameters<Parameters<PrismaClient["$transaction"]>[0]>[0];
+
+export type ListenState = "listening" | "lost";
+
+/**
+ * LISTEN on a PostgreSQL channel with a connection of its own (never a pool's: a pooled connection would stop
+ * listening when it is returned). Reports "listening" once subscribed and "lost" when the connection drops, then
+ * reconnects with backoff. Returns a stop function.
+ */
+export function listen(channel: string, onMessage: (payload: string) => void, onState: (s: ListenState) => void): () => void {
+  let stopped = false;
+  let client: pg.Client | null = null;
+  let delay = 250;
+  const connect = async () => {
+    if (stopped) return;
+    const url = process.env.DATABASE_URL;
+    if (!url) return;
+    const c = new pg.Client({ connectionString: url });
+    client = c;
+    const lost = () => {
+      if (client !== c) return;
+      client = null;
+      onState("lost");
+      c.end().catch(() => {});
+      if (!stopped) setTimeout(connect, (delay = Math.min(delay * 2, 10_000))).unref();
+    };
+    c.on("error", lost);
+    c.on("end", lost);
+    c.on("notification", (n) => n.channel === channel && onMessage(n.payload ?? ""));
+    try {
+      await c.connect();
+      // A listener never keeps a process alive on its own (a script that is done exits).
+      (c as unknown as { connection?: { stream?: { unref?: () => void } } }).connection?.stream?.unref?.();
+      await c.query(`LISTEN ${pg.escapeIdentifier(channel)}`);
+      delay = 250;
+      onState("listening");
+    } catch {
+      lost();
+    }
+  };
+  void connect();
+  return () => {
+    stopped = true;
+    const c = client;
+    client = null;
+    c?.end().catch(() => {});
+  };
+}

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vites
 import * as gatewayRoute from "../../app/api/v1/[...path]/route";
 import * as quoteRoute from "../../app/vendor/agent/quote/route";
 import { anvilAddress } from "../../scripts/lib/local-chain";
+import { invalidateSeller } from "../catalog/resolve-seller";
 import { db } from "../db/client";
 import {
   callGateway,
@@ -193,6 +194,8 @@ describe("paying with MPP", () => {
     const setPrice = async (amountMicros: bigint) => {
       await db.price.update({ where: { meterId: meter.id }, data: { amountMicros } });
       await db.seller.update({ where: { id: seller.sellerId }, data: { catalogVersion: { increment: 1 } } });
+      // As the console's price change does: this instance drops its cached seller at once (others are notified).
+      invalidateSeller(seller.sellerId);
     };
     await setPrice(30_000n);
     try {
