@@ -8,6 +8,8 @@ import { anvilAddress } from "../../scripts/lib/local-chain";
 import { USDC_ADDRESS } from "../chain/config";
 import { db } from "../db/client";
 import { withEnvForTests } from "../env";
+import { verifyUpstreamRequest } from "../upstream-auth/signature";
+import { registerLocalUpstream } from "./proxy-upstream";
 import {
   callGateway,
   createGatewaySeller,
@@ -283,6 +285,38 @@ describe("upstream outcomes", () => {
     expect(res.headers.get("connection")).toBeNull();
     const ledger = await db.ledgerEntry.findFirstOrThrow({ where: { paymentId: res.headers.get("svc-payment-id")! } });
     expect(ledger).toMatchObject({ units: 3, amountMicros: 20_000n });
+  });
+});
+
+describe("an upstream served by this app", () => {
+  it("is called in process, still signed and verified, with the same deadline and pay-only-for-success rule", async () => {
+    // A service whose upstream URL is a path lives in this app: the gateway runs its handler in process.
+    let calls = 0;
+    let delayMs = 0;
+    registerLocalUpstream("/local-upstream-for-tests", async (req) => {
+      const url = new URL(req.url);
+      const check = verifyUpstreamRequest(SECRET, { method: req.method, path: url.pathname, query: url.searchParams }, req.headers);
+      if (!check.ok) return Response.json({ error: "invalid_upstream_signature" }, { status: 401 });
+      calls++;
+      if (delayMs) await new Promise((r) => setTimeout(r, delayMs));
+      return Response.json({ servedInProcess: true, path: url.pathname, forwardedHost: req.headers.get("x-forwarded-host") });
+    });
+    const s = await createGatewaySeller("/local-upstream-for-tests", { signingSecret: SECRET });
+    await withEnvForTests({ PORT: "3999", GATEWAY_UPSTREAM_TIMEOUT_MS: "300" }, async () => {
+      const payer = anvilAddress(4);
+      const before = await usdc(payer);
+      const ask = () => call(AAPL, { host: s.host });
+      const res = await call(AAPL, { host: s.host, headers: await proofFor(await ask(), 4) });
+      expect(res.status).toBe(200);
+      expect(await res.json()).toEqual({ servedInProcess: true, path: "/local-upstream-for-tests/aggregates/AAPL", forwardedHost: s.host });
+      expect(calls).toBe(1);
+      expect(await usdc(payer)).toBe(before - 20_000n);
+      // Past the deadline: a 504, nothing charged, as over HTTP.
+      delayMs = 1_000;
+      const late = await call(AAPL, { host: s.host, headers: await proofFor(await ask(), 4) });
+      expect(late.status).toBe(504);
+      expect(await usdc(payer)).toBe(before - 20_000n);
+    });
   });
 });
 

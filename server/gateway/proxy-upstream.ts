@@ -39,6 +39,36 @@ export type UpstreamResult =
   | { type: "timeout"; ms: number }
   | { type: "unreachable"; detail: string; ms: number };
 
+/**
+ * Upstreams served by this very app (a service whose upstream URL is a path, like the built-in market data under
+ * /upstream/market/v1) are called in process: the same handler the HTTP route runs, given the same signed request,
+ * so the upstream still verifies the gateway's signature, but without a second trip through HTTP and the framework's
+ * router. Registered by the app's route module (the composition root); anything not registered goes over HTTP.
+ */
+export type LocalUpstream = (req: Request) => Promise<Response>;
+const localUpstreams = ((globalThis as unknown as { __localUpstreams?: Map<string, LocalUpstream> }).__localUpstreams ??= new Map());
+
+export function registerLocalUpstream(pathPrefix: string, handler: LocalUpstream): void {
+  localUpstreams.set(pathPrefix, handler);
+}
+
+function localHandlerFor(url: URL): LocalUpstream | null {
+  if (url.hostname !== "127.0.0.1" || url.port !== String(env().PORT)) return null;
+  for (const [prefix, handler] of localUpstreams) if (url.pathname.startsWith(prefix)) return handler;
+  return null;
+}
+
+/** Run the in-process upstream with the same deadline a fetch would have (then a 504; its late answer is dropped). */
+async function callLocal(handler: LocalUpstream, req: Request, timeoutMs: number): Promise<Response | "timeout"> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<"timeout">((r) => (timer = setTimeout(() => r("timeout"), timeoutMs)));
+  try {
+    return await Promise.race([handler(req), deadline]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 export function upstreamUrl(op: CatalogOperation, pathParams: Record<string, string>, search: string): URL {
   const base = op.service.upstreamUrl.startsWith("/") ? `http://127.0.0.1:${env().PORT}${op.service.upstreamUrl}` : op.service.upstreamUrl;
   const path = op.upstreamPath.replace(/\{([a-zA-Z_][a-zA-Z0-9_]*)\}/g, (_m, name: string) => encodeURIComponent(pathParams[name] ?? ""));
@@ -65,13 +95,13 @@ export async function proxyUpstream(opts: {
   headers.set("x-forwarded-proto", origin.protocol.replace(":", ""));
   for (const [k, v] of Object.entries(signUpstreamRequest(opts.signingSecret, { method: opts.method, path: opts.url.pathname, query: opts.url.searchParams })))
     headers.set(k, v);
+  const timeoutMs = opts.timeoutMs ?? env().GATEWAY_UPSTREAM_TIMEOUT_MS;
   try {
-    const res = await fetch(opts.url, {
-      method: opts.method,
-      headers,
-      redirect: "manual",
-      signal: AbortSignal.timeout(opts.timeoutMs ?? env().GATEWAY_UPSTREAM_TIMEOUT_MS),
-    });
+    const local = localHandlerFor(opts.url);
+    const res = local
+      ? await callLocal(local, new Request(opts.url, { method: opts.method, headers }), timeoutMs)
+      : await fetch(opts.url, { method: opts.method, headers, redirect: "manual", signal: AbortSignal.timeout(timeoutMs) });
+    if (res === "timeout") return { type: "timeout", ms: performance.now() - t0 };
     const body = await res.arrayBuffer();
     const out = new Headers();
     res.headers.forEach((v, k) => {
