@@ -11,13 +11,22 @@ export const AGGREGATES_DEFAULT_TO = "2018-01-03"; // one year after the default
 
 export const aggregatesPath = z.object({ ticker });
 export const aggregatesQuery = z.object({
-  multiplier: queryInt(1, 50000).default(1).meta({ description: "Size of the time window, in timespans." }),
+  multiplier: queryInt(1, 50000)
+    .default(1)
+    .meta({ description: "Size of a bucket, in timespans. Buckets follow one another from the start of the period holding `from`." }),
   timespan: z.enum(["minute", "hour", "day", "week", "month", "quarter", "year"]).default("day"),
-  from: isoDate.default(AGGREGATES_DEFAULT_FROM).meta({ description: "Start date (inclusive), YYYY-MM-DD." }),
-  to: isoDate.default(AGGREGATES_DEFAULT_TO).meta({ description: "End date (inclusive), YYYY-MM-DD." }),
-  adjusted: queryBool.default(true).meta({ description: "Adjust for splits." }),
+  from: isoDate.default(AGGREGATES_DEFAULT_FROM).meta({
+    description:
+      "Start date (inclusive), YYYY-MM-DD. Buckets are whole calendar periods (America/New_York): the first one starts on the first day of the period holding `from` (for weeks the Sunday on or before it), so it can hold sessions before `from`.",
+  }),
+  to: isoDate.default(AGGREGATES_DEFAULT_TO).meta({
+    description: "End date (inclusive), YYYY-MM-DD. The bucket holding `to` is returned whole, up to the last day of its period.",
+  }),
+  adjusted: queryBool.default(true).meta({ description: "Adjust for splits (prices at full precision, not rounded)." }),
   sort: z.enum(["asc", "desc"]).default("asc"),
-  limit: queryInt(1, 50000).default(5000).meta({ description: "Maximum number of base bars read to build the result." }),
+  limit: queryInt(1, 50000).default(5000).meta({
+    description: "Maximum number of base bars (daily or minute) read to build the result, in `sort` order. A bucket the limit cuts short is not returned.",
+  }),
 });
 
 export const priceBar = z.strictObject({
@@ -28,7 +37,7 @@ export const priceBar = z.strictObject({
   volume: z.number(),
   vwap: z.number().nullable(),
   trade_count: z.number().nullable(),
-  timestamp: z.string().nullable().meta({ description: "Start of the bucket (ISO 8601, UTC)." }),
+  timestamp: z.string().nullable().meta({ description: "Start of the bucket's period (ISO 8601, UTC): 00:00 New York on its first calendar day." }),
 });
 
 export const aggregatesResponse = z.object({

@@ -61,7 +61,8 @@ export const OPERATION_CONTRACTS: Record<string, OperationContract> = {
     summary: "OHLCV price bars for a US-listed ticker",
     description:
       "Open, high, low, close, volume, VWAP and trade count bars over a date range, in multiplier x timespan buckets " +
-      "(minute to year) in America/New_York time. Stocks and ETFs. Polygon aggregates semantics.",
+      "(minute to year) in America/New_York time. Stocks and ETFs. Polygon aggregates semantics: buckets are whole calendar " +
+      "periods (weeks start on Sunday), stamped at their start; `limit` caps the base bars read and a bucket it cuts short is dropped.",
     pathParams: m.aggregatesPath,
     query: m.aggregatesQuery,
     response: m.aggregatesResponse,

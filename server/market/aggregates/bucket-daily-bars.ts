@@ -1,10 +1,23 @@
-// Polygon aggregate semantics over daily base bars: `multiplier` x `timespan` windows in America/New_York
-// time, each stamped with its window start; `limit` caps the base bars read (in `sort` order, so a desc
-// query with a limit reads the most recent days); days without trades produce no bars.
+// Polygon aggregate semantics over daily base bars: `multiplier` x `timespan` buckets in America/New_York
+// time, each stamped 00:00 New York on its first calendar day; days without trades produce no bars.
 //
-// Windows are aligned to the calendar unit containing `from`: day windows start at `from`, week windows
-// on the Sunday on or before `from` (Polygon weeks start on Sunday), month/quarter/year windows on the
-// first day of the unit. A window's timestamp is 00:00 New York on its first calendar day.
+// Whole buckets, as Polygon's knowledge base describes its aggregates ("How does Polygon treat hourly bars
+// when querying regular trading hours?": `from` is snapped to the beginning of its timespan and `to` to the
+// end, so that every bar is full):
+// - the first bucket starts on the calendar start of the unit holding `from`: `from` itself for days, the
+//   Sunday on or before it for weeks (Polygon weeks start on Sunday, New York time), the first day of its
+//   month, quarter or year. That day is the anchor: buckets of `multiplier` units follow one another from it
+//   (Polygon says nothing more about multi-unit buckets; counting them from the snapped `from` is what the
+//   snapping implies, and it keeps a bucket's bars independent of anything but the request);
+// - the last bucket runs to its own end even when `to` falls inside it.
+// So `from=2014-06-04&timespan=week` opens with the session of Monday 2014-06-02, stamped Sunday 2014-06-01.
+//
+// `limit` caps the base (daily) bars read, in `sort` order (a desc query reads the most recent days), as
+// Polygon's "Aggregate Data API Improvements" post (2020-11-25) describes; a bucket that the limit cuts
+// short is not returned, as that post's example does with a partial hour bar.
+//
+// Prices are the base bars' own (first open, highest high, lowest low, last close) and volume their exact
+// sum: nothing is rounded here.
 import { newYorkMidnightIso } from "../lib/dates";
 import type { DailyBar, PriceBar } from "../providers/types";
 
@@ -50,7 +63,7 @@ function monthStart(index: number): string {
   return `${String(y).padStart(4, "0")}-${String(m).padStart(2, "0")}-01`;
 }
 
-/** Maps a base bar's date to its window key (an integer) and a window key to its first calendar day. */
+/** Maps a base bar's date to its bucket key (an integer) and a bucket key to its first calendar day. */
 function windowing(from: string, timespan: DailyTimespan, multiplier: number): { key: (date: string) => number; start: (key: number) => string } {
   if (timespan === "day" || timespan === "week") {
     const fromDay = epochDay(from);
@@ -65,20 +78,32 @@ function windowing(from: string, timespan: DailyTimespan, multiplier: number): {
   return { key: (date) => Math.floor((monthIndex(date) - anchor) / step), start: (k) => monthStart(anchor + k * step) };
 }
 
-const round = (n: number) => Math.round(n * 1e6) / 1e6;
+type BucketQuery = { from: string; to: string; timespan: DailyTimespan; multiplier: number };
 
-export function bucketDailyBars(
-  daily: readonly Base[],
-  q: { from: string; to: string; timespan: DailyTimespan; multiplier: number; limit: number; sort: "asc" | "desc" },
-): PriceBar[] {
-  // Base bars of the window, read in `sort` order up to `limit`, then re-ordered oldest first to build windows.
-  let window = daily.filter((b) => b.date >= q.from && b.date <= q.to);
-  if (q.sort === "desc") window = window.slice().reverse();
-  window = window.slice(0, q.limit);
-  if (q.sort === "desc") window.reverse();
+/** The calendar days the buckets of a query cover: `from` snapped back to its bucket start, `to` out to its bucket end. */
+export function bucketSpan(q: BucketQuery): { first: string; last: string } | null {
+  if (q.from > q.to) return null;
+  const w = windowing(q.from, q.timespan, q.multiplier);
+  return { first: w.start(0), last: dayToDate(epochDay(w.start(w.key(q.to) + 1)) - 1) };
+}
+
+export function bucketDailyBars(daily: readonly Base[], q: BucketQuery & { limit: number; sort: "asc" | "desc" }): PriceBar[] {
+  const span = bucketSpan(q);
+  if (!span) return [];
+  const w = windowing(q.from, q.timespan, q.multiplier);
+  // Base bars of the whole buckets, in `sort` order, up to `limit`.
+  const inSpan = daily.filter((b) => b.date >= span.first && b.date <= span.last);
+  const ordered = q.sort === "desc" ? inSpan.reverse() : inSpan;
+  let read = ordered.slice(0, q.limit);
+  // The first base bar left unread names the bucket the limit cut short: drop that bucket's bars.
+  const unread = ordered[q.limit];
+  if (unread) {
+    const cut = w.key(unread.date);
+    read = read.filter((b) => w.key(b.date) !== cut);
+  }
+  const window = q.sort === "desc" ? read.reverse() : read;
 
   const out: PriceBar[] = [];
-  const w = windowing(q.from, q.timespan, q.multiplier);
   let i = 0;
   while (i < window.length) {
     const k = w.key(window[i]!.date);
@@ -104,12 +129,12 @@ export function bucketDailyBars(
       last = b;
     }
     out.push({
-      open: round(first.open),
-      high: round(high),
-      low: round(low),
-      close: round(last.close),
-      volume: round(volume),
-      vwap: vwapKnown && volume > 0 ? round(vwapSum / volume) : null,
+      open: first.open,
+      high,
+      low,
+      close: last.close,
+      volume,
+      vwap: vwapKnown && volume > 0 ? vwapSum / volume : null,
       trade_count: tradesKnown ? trades : null,
       timestamp: newYorkMidnightIso(w.start(k)),
     });

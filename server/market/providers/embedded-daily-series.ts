@@ -1,6 +1,6 @@
 // Real historical daily bars shipped inside npm packages (no network):
 //   AAPL  2013-05-13 .. 2018-05-11  @observablehq/sample-datasets/aapl.csv (Yahoo Finance export, 1,260 days)
-//   SPX   2000-01-03 .. 2020-04-17  vega-datasets/data/sp500-2000.csv (S&P 500 index level, 5,104 days)
+//   SPX   2000-01-03 .. 2020-04-17  vega-datasets/data/sp500-2000.csv (S&P 500 index level, 5,105 days)
 // The AAPL file's prices are split-adjusted as of 2018 (the 7:1 split of 2014-06-09 applied, the 4:1 split of
 // 2020-08-31 not yet). From it we derive, with the split table only (no other change):
 //   as traded (adjusted=false): x7 before 2014-06-09, volume /7;
@@ -71,17 +71,23 @@ function parseCsv(text: string, cols: SeriesDef["columns"]): DailyBar[] {
   return out.sort((a, b) => (a.date < b.date ? -1 : 1));
 }
 
-function scale(bar: DailyBar, priceFactor: number): DailyBar {
-  if (priceFactor === 1) return bar;
-  const r = (n: number) => Math.round(n * 1e6) / 1e6;
-  return {
-    date: bar.date,
-    open: r(bar.open * priceFactor),
-    high: r(bar.high * priceFactor),
-    low: r(bar.low * priceFactor),
-    close: r(bar.close * priceFactor),
-    volume: Math.round(bar.volume / priceFactor),
-  };
+// Both directions keep every digit. Undoing later splits multiplies a price by a whole number, and a price
+// with the file's 6 decimals times a whole number has 6 decimals: rounding the product to 6 decimals only
+// removes binary floating-point noise (116.150002 x 7 = 813.050014, not 813.0500140000001). Applying splits
+// after the file's date divides by the ratios (4 for AAPL's 2020 split); a power of two divides a binary
+// float exactly, so nothing is rounded (116.150002 / 4 = 29.0375005). Volumes scale the other way and stay
+// whole: the file's pre-2014 AAPL volumes are all multiples of 7 (embedded-daily-series.test.ts checks it).
+const FILE_DECIMALS = 1e6;
+
+function asTraded(bar: DailyBar, ratio: number): DailyBar {
+  if (ratio === 1) return bar;
+  const p = (n: number) => Math.round(n * ratio * FILE_DECIMALS) / FILE_DECIMALS;
+  return { date: bar.date, open: p(bar.open), high: p(bar.high), low: p(bar.low), close: p(bar.close), volume: Math.round(bar.volume / ratio) };
+}
+
+function adjustedToday(bar: DailyBar, ratio: number): DailyBar {
+  if (ratio === 1) return bar;
+  return { date: bar.date, open: bar.open / ratio, high: bar.high / ratio, low: bar.low / ratio, close: bar.close / ratio, volume: bar.volume * ratio };
 }
 
 function load(ticker: string): Loaded | undefined {
@@ -91,11 +97,11 @@ function load(ticker: string): Loaded | undefined {
   if (!def) return undefined;
   // The file list is fixed above; the ignore keeps Next from tracing the whole project for this read.
   const file = parseCsv(fs.readFileSync(path.join(/*turbopackIgnore: true*/ root(), def.file), "utf8"), def.columns);
-  // Factor from the file's basis to "as traded": splits after the bar and up to the file's as-of date.
-  const toRaw = (date: string) => def.splits.filter((s) => s.date > date && s.date <= def.adjustedAsOf).reduce((f, s) => f * s.ratio, 1);
-  // Factor from the file's basis to "adjusted for every split known": splits after the file's as-of date.
-  const toAdjusted = def.splits.filter((s) => s.date > def.adjustedAsOf).reduce((f, s) => f / s.ratio, 1);
-  const loaded = { def, file, raw: file.map((b) => scale(b, toRaw(b.date))), adjusted: file.map((b) => scale(b, toAdjusted)) };
+  // From the file's basis to "as traded": the splits after the bar, up to the file's as-of date.
+  const rawRatio = (date: string) => def.splits.filter((s) => s.date > date && s.date <= def.adjustedAsOf).reduce((f, s) => f * s.ratio, 1);
+  // From the file's basis to "adjusted for every split known": the splits after the file's as-of date.
+  const laterRatio = def.splits.filter((s) => s.date > def.adjustedAsOf).reduce((f, s) => f * s.ratio, 1);
+  const loaded = { def, file, raw: file.map((b) => asTraded(b, rawRatio(b.date))), adjusted: file.map((b) => adjustedToday(b, laterRatio)) };
   cache.set(ticker, loaded);
   return loaded;
 }

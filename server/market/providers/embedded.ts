@@ -4,7 +4,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { AppError } from "../../errors";
-import { bucketDailyBars } from "../aggregates/bucket-daily-bars";
+import { bucketDailyBars, bucketSpan } from "../aggregates/bucket-daily-bars";
 import { EMBEDDED_TICKERS, embeddedCoverage, embeddedDailySeries } from "./embedded-daily-series";
 import type { AggregatesProvider, EquityQuotesProvider, MarketProviders, PerpContext, PerpsProvider, RatesProvider, TreasuryRateRow } from "./types";
 
@@ -43,15 +43,19 @@ export const embeddedAggregates: AggregatesProvider = {
         extra: { ticker: p.ticker, timespan: p.timespan },
       });
     }
+    const q = { ...p, timespan: p.timespan };
     const cov = embeddedCoverage(p.ticker)!;
-    if (p.from <= p.to && (p.to < cov.first || p.from > cov.last)) {
+    // Buckets are whole periods (a week asked from a Wednesday starts on its Sunday), so what must meet the
+    // coverage is the span of the buckets, not the bare from..to.
+    const span = bucketSpan(q);
+    if (span && (span.last < cov.first || span.first > cov.last)) {
       throw new AppError("not_included", {
         reason: "timeframe_not_included",
-        detail: `${p.ticker} data for ${p.from}..${p.to} is not included: the embedded dataset covers ${cov.first}..${cov.last}`,
+        detail: `${p.ticker} data for ${span.first}..${span.last} is not included: the embedded dataset covers ${cov.first}..${cov.last}`,
         extra: { ticker: p.ticker, coverage: { first_date: cov.first, last_date: cov.last } },
       });
     }
-    return { bars: bucketDailyBars(series, { ...p, timespan: p.timespan }), adjusted: p.adjusted };
+    return { bars: bucketDailyBars(series, q), adjusted: p.adjusted };
   },
   async getDailyBars(ticker, from, to) {
     const series = embeddedDailySeries(ticker, true);
