@@ -64,7 +64,7 @@ export async function run(ctx: BenchContext) {
     "market aggregates 5000 base bars -> weekly (in-process)",
   );
 
-  // --- aggregates, 50,000 base bars: SYNTHETIC load. The embedded data has at most 5,104 daily bars per
+  // --- aggregates, 50,000 base bars: SYNTHETIC load. The embedded data has at most 5,105 daily bars per
   // ticker, so this case buckets 50,000 generated bars in memory. Never served by the app. ---
   const synthetic = Array.from({ length: 50_000 }, (_, i) => {
     const c = 100 + 10 * Math.sin(i / 50) + i / 1000;
