@@ -53,6 +53,23 @@ test.describe("discovery", () => {
     expect(aggregates["x-payment-info"]).toMatchObject({ amount: "0.020000", currency: "USD", meter: "aggregates", intent: "charge" });
   });
 
+  test("the market operations' OpenAPI text states their rules (bucketing, backtest entries and exits, warm-up, years)", async ({ request }) => {
+    type Op = { description: string; parameters: { name: string; description?: string }[] };
+    const op = async (path: string) => {
+      const doc = (await (await request.get("/openapi.json", { params: { path } })).json()) as { paths: Record<string, { get: Op }> };
+      return doc.paths[path]!.get;
+    };
+    const param = (o: Op, name: string) => o.parameters.find((p) => p.name === name)?.description ?? "";
+    const backtest = await op("/api/v1/backtest/{ticker}");
+    expect(backtest.description).toContain("sma_cross buys only on a crossover");
+    expect(backtest.description).toContain("sells when fast crosses below slow");
+    expect(backtest.description).toContain("Indicators run over all the history before the window");
+    expect(param(backtest, "years")).toContain("Calendar years back from the last bar");
+    const aggregates = await op("/api/v1/aggregates/{ticker}");
+    expect(aggregates.description).toContain("buckets are whole calendar periods");
+    expect(param(aggregates, "limit")).toContain("A bucket the limit cuts short is not returned");
+  });
+
   test("q ranks the average interest rates operation first for 'treasury interest'", async ({ request }) => {
     const res = await request.get("/openapi.json", { params: { q: "treasury interest" } });
     expect(res.status()).toBe(200);

@@ -160,7 +160,10 @@ export const backtestQuery = z.object({
   period: queryInt(1, 100).default(14).meta({ description: "RSI period (rsi_reversion, Wilder smoothing)." }),
   lower: queryNumber({ min: 1, max: 99 }).default(30).meta({ description: "Buy when RSI closes below (rsi_reversion)." }),
   upper: queryNumber({ min: 1, max: 99 }).default(70).meta({ description: "Sell when RSI closes above (rsi_reversion)." }),
-  years: queryNumber({ gt: 0, max: 5 }).default(3).meta({ description: "Years of daily history, ending at the latest bar." }),
+  years: queryNumber({ gt: 0, max: 5 }).default(3).meta({
+    description:
+      "Calendar years back from the last bar: the window holds the bars dated on or after the same month and day that many years earlier (a fraction adds that share of 365.25 days, rounded to whole days). data.window states the window used.",
+  }),
   capital: queryNumber({ gt: 0, max: 1_000_000_000 }).default(10000).meta({ description: "Initial capital in USD." }),
 });
 
@@ -190,6 +193,18 @@ export const backtestResponse = z.object({
       worst_percent: z.number(),
       list: z.array(z.record(z.string(), z.union([z.number(), z.string(), z.null()]))),
     }),
+    window: z
+      .object({ years: z.number(), from: z.string(), to: z.string() })
+      .meta({ description: "The window traded: `years` back from the last bar `to`; `from` is the first calendar day in it (YYYY-MM-DD)." }),
+    warmup: z
+      .object({
+        bars: z.number().meta({ description: "Daily bars before the window the indicators ran over." }),
+        from: z.string().nullable().meta({ description: "Date of the first of those bars; null when there are none." }),
+        needed: z.number().meta({ description: "Bars the strategy needs before the window to read a signal on its first close." }),
+        sufficient: z.boolean(),
+        note: z.string().nullable().meta({ description: "Why the warm-up is short (or limited by the data vendor), and what it means; null when it is not." }),
+      })
+      .meta({ description: "Indicators run over all the history before the window, so their values do not depend on `years`." }),
   }),
   disclaimer: z.string(),
 });

@@ -126,7 +126,12 @@ export const OPERATION_CONTRACTS: Record<string, OperationContract> = {
     summary: "Strategy backtest with a PNG equity-curve report",
     description:
       "Backtests an SMA crossover or RSI mean-reversion strategy over daily history with no lookahead (signals on a bar's " +
-      "close, fills at the next open, long only), against buy-and-hold. Statistics plus a hosted PNG chart that expires.",
+      "close, fills at the next open, long only, all-in whole shares), against buy-and-hold. Statistics plus a hosted PNG chart that expires. " +
+      "sma_cross buys only on a crossover: the fast SMA closes above the slow one after closing at or below it the day before " +
+      "(fast already above slow when the window opens is not a signal); it sells when fast crosses below slow the same way. " +
+      "rsi_reversion buys when RSI (Wilder) closes below `lower` and sells when it closes above `upper`. " +
+      "Indicators run over all the history before the window, so their values on a day do not depend on `years`; " +
+      "data.warmup says when that history is too short. `years` counts calendar years back from the last bar; data.window states the window used.",
     pathParams: m.backtestPath,
     query: m.backtestQuery,
     response: m.backtestResponse,

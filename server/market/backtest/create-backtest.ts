@@ -1,18 +1,18 @@
-// GET /backtest/{ticker}: history from the aggregates provider, the engine, the PNG report stored as an
-// expiring artifact. `years` of daily bars end at the latest bar the provider has; indicators warm up on
-// the bars before the window, so the first window day can already trade.
+// GET /backtest/{ticker}: history from the aggregates provider (load-backtest-history: the window `years`
+// asks for and every bar before it for the indicators' warm-up), the engine, the PNG report stored as an
+// expiring artifact. The response states the window used and how much warm-up the indicators had.
 import type { z } from "zod";
 import type { backtestQuery, backtestResponse } from "../../contracts/market";
 import { env } from "../../env";
-import { AppError, invalidParameter } from "../../errors";
+import { invalidParameter } from "../../errors";
 import { newId } from "../../lib/ids";
-import { addDays, newYorkClock } from "../lib/dates";
 import { MARKET_SOURCE, systemClock, type Clock } from "../lib/envelope";
 import { getMarketProviders } from "../providers/get-market-providers";
 import type { MarketProviders } from "../providers/types";
 import { deleteExpiredArtifacts, insertArtifact } from "./artifacts.queries";
 import { renderEquityChartPng } from "./render-equity-chart";
-import { lookbackOf, runBacktest, summariseTrades, type StrategySpec } from "./run-backtest";
+import { loadBacktestHistory } from "./load-backtest-history";
+import { runBacktest, summariseTrades, type StrategySpec } from "./run-backtest";
 
 export type BacktestQuery = z.output<typeof backtestQuery>;
 export type BacktestResponse = z.infer<typeof backtestResponse>;
@@ -42,16 +42,8 @@ export async function createBacktest(
   const now = (deps.now ?? systemClock)();
   const { spec, label, params } = strategyOf(q);
 
-  const coverage = providers.aggregates.coverage(ticker);
-  const end = coverage?.last ?? newYorkClock(now).date;
-  const windowDays = Math.round(q.years * 365.25);
-  // Trading days -> calendar days for the warm-up, with room for holidays.
-  const warmupDays = Math.ceil(lookbackOf(spec) * 1.5) + 10;
-  const bars = await providers.aggregates.getDailyBars(ticker, addDays(end, -(windowDays + warmupDays)), end);
-  if (bars.length === 0) throw new AppError("not_included", { reason: "no_history", detail: `no daily history for ${ticker} up to ${end}`, extra: { ticker } });
-  const last = bars[bars.length - 1]!.date;
-  const windowStart = addDays(last, -windowDays);
-  const result = runBacktest(bars, windowStart, spec, q.capital);
+  const { bars, window, warmup } = await loadBacktestHistory(ticker, { years: q.years, spec, label }, providers, now);
+  const result = runBacktest(bars, window.from, spec, q.capital);
 
   const ttlMs = env().MARKET_ARTIFACT_TTL_SECONDS * 1000;
   const id = newId("art");
@@ -83,6 +75,8 @@ export async function createBacktest(
       strategy: result.strategy,
       buy_hold: result.buyHold,
       trades: summariseTrades(result.trades),
+      window,
+      warmup,
     },
     disclaimer: BACKTEST_DISCLAIMER,
   };

@@ -1,6 +1,14 @@
 // The backtest engine: pure, over daily bars, with no lookahead. A signal is computed on a bar's close and
 // filled at the next bar's open; long only; all-in with whole shares (leftover cash stays cash, earns
 // nothing); no fees or slippage. Buy-and-hold buys whole shares at the first window bar's open.
+//
+// Rules (stated in the OpenAPI description too, server/contracts/operations.ts):
+// - sma_cross buys on a crossover only: the fast SMA above the slow one on a close, at or below it on the close
+//   before. Fast merely being above slow when the window opens is not a signal. It sells when fast crosses
+//   below slow (below on a close, at or above on the close before).
+// - rsi_reversion buys when RSI(period) closes below `lower` and sells when it closes above `upper`.
+// Indicators run over every bar passed in, warm-up included, so a value on a given day does not depend on
+// where the window starts.
 import type { DailyBar } from "../providers/types";
 import { rsiWilder, sma } from "./indicators";
 
@@ -37,9 +45,13 @@ export type BacktestResult = {
   trades: Trade[];
 };
 
-/** Bars of history an indicator needs before its first value. */
-export function lookbackOf(s: StrategySpec): number {
-  return s.kind === "sma_cross" ? Math.max(s.fast, s.slow) : s.period + 1;
+/**
+ * Bars of history before the window's first bar that the strategy needs to read a signal on that bar's close:
+ * a crossover compares two closes, so both SMAs must exist on the bar before (max(fast, slow) bars); RSI(period)
+ * has its first value after `period` changes.
+ */
+export function warmupBarsNeeded(s: StrategySpec): number {
+  return s.kind === "sma_cross" ? Math.max(s.fast, s.slow) : s.period;
 }
 
 const r2 = (n: number) => Math.round(n * 100) / 100;
@@ -76,14 +88,26 @@ export function computeStats(dates: string[], equity: number[], exposureBars: nu
  */
 export function runBacktest(bars: readonly DailyBar[], windowStart: string, spec: StrategySpec, capital: number): BacktestResult {
   const closes = bars.map((b) => b.close);
-  let want: (i: number, long: boolean) => boolean;
+  let signal: (i: number, long: boolean) => "buy" | "sell" | null;
   if (spec.kind === "sma_cross") {
     const fast = sma(closes, spec.fast);
     const slow = sma(closes, spec.slow);
-    want = (i) => fast[i] !== null && slow[i] !== null && fast[i]! > slow[i]!;
+    signal = (i, long) => {
+      const [f, s, fPrev, sPrev] = [fast[i], slow[i], fast[i - 1], slow[i - 1]];
+      if (f == null || s == null || fPrev == null || sPrev == null) return null;
+      if (!long && f > s && fPrev <= sPrev) return "buy";
+      if (long && f < s && fPrev >= sPrev) return "sell";
+      return null;
+    };
   } else {
     const rsi = rsiWilder(closes, spec.period);
-    want = (i, long) => (rsi[i] === null ? long : long ? !(rsi[i]! > spec.upper) : rsi[i]! < spec.lower);
+    signal = (i, long) => {
+      const v = rsi[i];
+      if (v == null) return null;
+      if (!long && v < spec.lower) return "buy";
+      if (long && v > spec.upper) return "sell";
+      return null;
+    };
   }
 
   const start = bars.findIndex((b) => b.date >= windowStart);
@@ -136,12 +160,7 @@ export function runBacktest(bars: readonly DailyBar[], windowStart: string, spec
     if (shares > 0) exposed++;
 
     // Signal on this close, for the next open (none on the last bar: there is no next open).
-    if (i < bars.length - 1) {
-      const long = shares > 0;
-      const desired = want(i, long);
-      if (desired && !long) pending = "buy";
-      else if (!desired && long) pending = "sell";
-    }
+    if (i < bars.length - 1) pending = signal(i, shares > 0);
   }
   if (open && shares > 0) {
     const last = bars[bars.length - 1]!;

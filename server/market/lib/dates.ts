@@ -14,6 +14,14 @@ export function addDays(date: string, days: number): string {
   return utcMsToDate(dateToUtcMs(date) + days * DAY_MS);
 }
 
+/** The same month and day `years` calendar years later (earlier when negative); 29 February becomes 28 February in a common year. */
+export function addCalendarYears(date: string, years: number): string {
+  const y = Number(date.slice(0, 4)) + years;
+  const md = date.slice(5);
+  const leap = (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0;
+  return `${String(y).padStart(4, "0")}-${md === "02-29" && !leap ? "02-28" : md}`;
+}
+
 export function daysBetween(a: string, b: string): number {
   return Math.round((dateToUtcMs(b) - dateToUtcMs(a)) / DAY_MS);
 }

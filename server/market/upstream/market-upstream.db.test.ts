@@ -98,9 +98,14 @@ describe("signed calls answer every operation with its contract", () => {
     expect(status).toBe(200);
     const b = c.backtestResponse.parse(body);
     expect(b.artifact.url).toBe(`https://shop.example/artifacts/${b.artifact.id}.png`);
-    expect(b.data.bars).toBeGreaterThan(1200);
+    expect(b.data.bars).toBe(1260);
     expect(b.data.start_date).toBe("2013-05-13");
     expect(b.data.trades.count).toBeGreaterThan(0);
+    // Five calendar years back from the last bar reach before the first one: the response says the 20/50 crossover
+    // has no warm-up and when its first signal can come (the file's 51st bar).
+    expect(b.data.window).toEqual({ years: 5, from: "2013-05-11", to: "2018-05-11" });
+    expect(b.data.warmup).toMatchObject({ bars: 0, from: null, needed: 50, sufficient: false });
+    expect(b.data.warmup.note).toContain("the first signal can come on the close of 2013-07-24");
 
     const file = `${b.artifact.id}.png`;
     const res = await artifactGET(new Request(`${UPSTREAM_ORIGIN}/artifacts/${file}`), { params: Promise.resolve({ file }) });
@@ -123,11 +128,12 @@ describe("signed calls answer every operation with its contract", () => {
   it("rsi_reversion backtest", async () => {
     const { status, body } = await get("/backtest/SPX?strategy=rsi_reversion&period=14&lower=30&upper=70&years=2&capital=100000");
     expect(status).toBe(200);
-    expect(c.backtestResponse.parse(body).strategy).toEqual({
-      kind: "rsi_reversion",
-      label: "RSI(14) reversion 30/70",
-      params: { period: 14, lower: 30, upper: 70 },
-    });
+    const b = c.backtestResponse.parse(body);
+    expect(b.strategy).toEqual({ kind: "rsi_reversion", label: "RSI(14) reversion 30/70", params: { period: 14, lower: 30, upper: 70 } });
+    // Two calendar years back from SPX's last bar (2020-04-17), warmed up on the 4,600 sessions before 2018-04-17.
+    expect(b.data.window).toEqual({ years: 2, from: "2018-04-17", to: "2020-04-17" });
+    expect(b.data.warmup).toEqual({ bars: 4600, from: "2000-01-03", needed: 14, sufficient: true, note: null });
+    expect(b.data.start_date).toBe("2018-04-17");
   });
 });
 
