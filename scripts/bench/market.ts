@@ -87,7 +87,7 @@ export async function run(ctx: BenchContext) {
   ctx.record("market backtest 5y incl. PNG (HTTP, signed upstream)", await time(40, () => signedFetch("/backtest/AAPL?years=5")));
 
   // --- archive range of 366 days: a bench-only feed (random name) captured over 400 moved-clock days,
-  // each payload a real average interest rates answer (the embedded data has no basis snapshot) ---
+  // each payload a real average interest rates answer ---
   const ratesPayload = await getAvgInterestRates({ providers });
   const feed = {
     feed: `bench_${randomBytes(4).toString("hex")}`,

@@ -255,5 +255,13 @@ export const basisResponse = z.object({
     .array(z.object({ title: z.string(), tickers: z.array(z.string()) }))
     .meta({ description: "Tickers of the returned rows grouped as premium, discount, flat and not_comparable." }),
   note: z.string().nullable().meta({ description: "Data provenance caveats (for example the embedded snapshot); null for live data." }),
+  provenance: z
+    .object({
+      kind: z.string().meta({ description: "recorded: a recording of the venues' answers, not live data." }),
+      source: z.string().meta({ description: "Where the recorded perp data and equity prices came from." }),
+      as_of: z.string().meta({ description: "The moment the perp data describes (ISO 8601); each row's equity_as_of dates its equity price." }),
+    })
+    .nullable()
+    .meta({ description: "Provenance of recorded data (the embedded snapshot); null for live data." }),
   total_available: z.number().meta({ description: "US stock perpetuals found before limit and min_basis." }),
 });

@@ -1,17 +1,19 @@
 // Recording the equity-perp snapshot makes basis work offline: record-basis-snapshot's recorder against
-// Hyperliquid and Massive replayed locally (the test-only shape fixture), then the embedded provider serves
-// what it wrote. The recording lands in a temporary MARKET_DATA_ROOT, never in data/market.
+// Hyperliquid and Massive replayed locally (the committed snapshot's perp data and closes, as the venues answer
+// them), then the embedded provider serves what it wrote. The recording lands in a temporary MARKET_DATA_ROOT,
+// never in data/market.
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { basisResponse } from "../../contracts/market";
 import { embeddedProviders, PERP_SNAPSHOT_FILE, resetEmbeddedCache } from "../providers/embedded";
-import { loadBasisShapeFixture, startBasisReplayServer } from "../test/basis-replay";
+import { loadRecordedBasisSnapshot, startBasisReplayServer } from "../test/basis-replay";
 import { recordBasisSnapshot } from "./basis-snapshot";
 import { getBasis } from "./get-basis";
 
-const RECORDED_AT = "2025-08-15T20:30:00.000Z"; // a Friday, 16:30 in New York: market closed
+// The committed snapshot's moment (03:08 in New York, market closed): its closes are the last two sessions then.
+const RECORDED_AT = "2026-09-30T07:08:13.000Z";
 let replay: Awaited<ReturnType<typeof startBasisReplayServer>>;
 let dir = "";
 let savedRoot: string | undefined;
@@ -47,39 +49,41 @@ describe("recordBasisSnapshot", () => {
       file,
     );
     const doc = JSON.parse(fs.readFileSync(file, "utf8"));
-    const fixture = loadBasisShapeFixture();
+    const committed = loadRecordedBasisSnapshot();
     expect(doc.provenance).toMatchObject({ kind: "recorded", recorded_at: RECORDED_AT });
-    expect(doc.perpDexs).toEqual(fixture.perpDexs);
-    expect(doc.metaAndAssetCtxs).toEqual(fixture.metaAndAssetCtxs);
-    expect(Object.keys(doc.equityQuotes).sort()).toEqual(Object.keys(fixture.equityQuotes).sort());
-    expect(doc.equityQuotes.TSLA).toMatchObject({ price: fixture.equityQuotes.TSLA!.price, prev_close: fixture.equityQuotes.TSLA!.prev_close });
-    expect(res.quotes).toBe(Object.keys(fixture.equityQuotes).length);
+    expect(doc.provenance.source).toContain("record-basis-snapshot.ts");
+    expect(doc.perpDexs).toEqual(committed.perpDexs);
+    expect(doc.metaAndAssetCtxs).toEqual(committed.metaAndAssetCtxs);
+    // Price = the last daily close, prev_close = the one before, stamped 16:00 New York of the last session: the
+    // committed quotes exactly.
+    expect(doc.equityQuotes).toEqual(committed.equityQuotes);
+    expect(res).toEqual({ perps: 7, quotes: 7 });
     const posts = replay.seen.filter((s) => s.method === "POST").map((s) => JSON.parse(s.body));
-    expect(posts).toEqual([{ type: "perpDexs" }, { type: "metaAndAssetCtxs", dex: "xyz" }, { type: "metaAndAssetCtxs", dex: "flx" }]);
+    expect(posts).toEqual([{ type: "perpDexs" }, { type: "metaAndAssetCtxs", dex: "xyz" }]);
     expect(fs.readdirSync(path.dirname(file)).filter((f) => f.endsWith(".tmp"))).toEqual([]);
   });
 
-  it("then the embedded provider serves basis from it: contract, limit and min_basis", async () => {
+  it("then the embedded provider serves basis from it: contract, provenance, limit and min_basis", async () => {
     resetEmbeddedCache();
     const all = await getBasis({ limit: 100, min_basis: 0 }, { providers: embeddedProviders() });
     expect(basisResponse.parse(all)).toBeTruthy();
     expect(all.as_of).toBe(RECORDED_AT);
-    expect(all.venue_map).toEqual({ xyz: "XYZ", flx: "Felix Exchange" });
-    expect(all.note).toBe(`Embedded snapshot recorded ${RECORDED_AT}; set MARKET_PROVIDER=live for live data.`);
-    expect(all.total_available).toBe(all.rows.length);
-    expect(all.rows.some((r) => !r.comparable)).toBe(true);
-    expect(all.rows.map((r) => r.perp_symbol)).not.toContain("xyz:GOLD");
+    expect(all.venue_map).toEqual({ xyz: "XYZ" });
+    expect(all.provenance).toMatchObject({ kind: "recorded", as_of: RECORDED_AT });
+    expect(all.total_available).toBe(7);
     expect(all.rows.find((r) => r.perp_symbol === "xyz:TSLA")).toMatchObject({
-      equity_price: 330.56,
-      equity_prev_close: 335.58,
-      perp_mark: 347.8,
+      equity_price: 352.84,
+      equity_prev_close: 357.45,
+      perp_mark: 354.62,
       comparable: true,
     });
     expect(all.us_market_open).toBe(false);
-    const wide = await getBasis({ limit: 3, min_basis: 1 }, { providers: embeddedProviders() });
-    expect(wide.count).toBeLessThanOrEqual(3);
-    expect(wide.rows.every((r) => r.comparable && Math.abs(r.basis_percent!) >= 1)).toBe(true);
-    const abs = wide.rows.map((r) => Math.abs(r.basis_percent!));
-    expect(abs).toEqual([...abs].sort((a, b) => b - a));
+    const wide = await getBasis({ limit: 2, min_basis: 0.5 }, { providers: embeddedProviders() });
+    // HOOD 2.5985%, COIN -0.5473%, TSLA 0.5045% are at least 0.5% wide; limit 2 keeps the two widest.
+    expect(wide.rows.map((r) => [r.ticker, r.basis_percent])).toEqual([
+      ["HOOD", 2.5985],
+      ["COIN", -0.5473],
+    ]);
+    expect(wide.total_available).toBe(7);
   });
 });

@@ -31,6 +31,7 @@ export async function recordBasisSnapshot(cfg: RecordConfig, outFile: string): P
     provenance: {
       kind: "recorded",
       recorded_at: recordedAt,
+      source: "Hyperliquid info API (perpDexs, metaAndAssetCtxs per HIP-3 dex) and Massive daily aggregates, recorded by record-basis-snapshot.ts",
       note: "Recorded from Hyperliquid's info API (perpDexs, metaAndAssetCtxs per HIP-3 dex) and Massive daily aggregates (price = last daily close, prev_close = the one before).",
     },
     perpDexs,

@@ -2,12 +2,21 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { avgInterestRatesResponse } from "../../contracts/market";
+import { avgInterestRatesResponse, basisResponse } from "../../contracts/market";
 import { AppError } from "../../errors";
-import { embeddedPerps, embeddedProviders, embeddedQuotes, NO_RECORDED_PERP_SNAPSHOT, PERP_SNAPSHOT_FILE, resetEmbeddedCache } from "../providers/embedded";
+import {
+  embeddedPerps,
+  embeddedProviders,
+  embeddedQuotes,
+  equityPerpContexts,
+  equityPerpTickers,
+  NO_RECORDED_PERP_SNAPSHOT,
+  PERP_SNAPSHOT_FILE,
+  resetEmbeddedCache,
+} from "../providers/embedded";
 import type { PerpContext } from "../providers/types";
 import { getAvgInterestRates } from "../rates/get-avg-interest-rates";
-import { loadBasisShapeFixture } from "../test/basis-replay";
+import { loadRecordedBasisSnapshot } from "../test/basis-replay";
 import { basisRowFor, orderBasisRows } from "./compute-basis";
 import { getBasis } from "./get-basis";
 
@@ -86,7 +95,95 @@ describe("embedded basis and rates", () => {
     return path.join(root.dir, "data/market", PERP_SNAPSHOT_FILE);
   };
 
-  it("basis answers 403 not_included when no equity-perp snapshot is recorded", async () => {
+  it("serves the committed snapshot: its 7 tickers, widest dislocation first, with its provenance", async () => {
+    const res = await getBasis({ limit: 100, min_basis: 0 }, { providers: embeddedProviders() });
+    expect(basisResponse.parse(res)).toBeTruthy();
+    // Hand-checked from the snapshot (perp mark; Stooq close of 2026-09-29; close of 09-28), rounded as served:
+    //   HOOD (119.24 - 116.22) / 116.22 = +2.5985%; COIN (188.98 - 190.02) / 190.02 = -0.5473%;
+    //   TSLA (354.62 - 352.84) / 352.84 = +0.5045%; NFLX (70.55 - 70.3) / 70.3 = +0.3556%;
+    //   AMZN (247.2 - 246.67) / 246.67 = +0.2149%; AMD (608.07 - 607.57) / 607.57 = +0.0823%;
+    //   PLTR (186.99 - 186.97) / 186.97 = +0.0107% (flat: within 0.05%).
+    expect(res.rows.map((r) => [r.ticker, r.basis_percent, r.direction])).toEqual([
+      ["HOOD", 2.5985, "premium"],
+      ["COIN", -0.5473, "discount"],
+      ["TSLA", 0.5045, "premium"],
+      ["NFLX", 0.3556, "premium"],
+      ["AMZN", 0.2149, "premium"],
+      ["AMD", 0.0823, "premium"],
+      ["PLTR", 0.0107, "flat"],
+    ]);
+    // HOOD in full: funding 0.0000278447 an hour x 24 x 365 x 100 = 24.392% a year; (119.24 - 116.46) / 116.46 =
+    // +2.3871% against the previous close; (116.22 - 116.46) / 116.46 = -0.2061% on the day.
+    expect(res.rows[0]).toEqual({
+      ticker: "HOOD",
+      equity_price: 116.22,
+      equity_prev_close: 116.46,
+      equity_change_percent: -0.2061,
+      equity_as_of: "2026-09-29T20:00:00Z",
+      perp_symbol: "xyz:HOOD",
+      perp_mark: 119.24,
+      perp_oracle: 119.15,
+      perp_open_interest: 404701.2920000001,
+      perp_day_volume_usd: 25971140.9544100165,
+      perp_funding_apr_percent: 24.392,
+      basis_percent: 2.5985,
+      basis_absolute: 3.02,
+      basis_vs_prev_close_percent: 2.3871,
+      direction: "premium",
+      comparable: true,
+      excluded_reason: null,
+    });
+    expect(res).toMatchObject({
+      source: "market-data",
+      as_of: "2026-09-30T07:08:13Z",
+      venue_map: { xyz: "XYZ" },
+      us_market_open: false,
+      count: 7,
+      total_available: 7,
+    });
+    expect(res.provenance).toEqual({
+      kind: "recorded",
+      as_of: "2026-09-30T07:08:13Z",
+      source:
+        "Third-party public recordings: Hyperliquid info API metaAndAssetCtxs (dex xyz, mainnet) recorded 2026-09-30 (joztern755/quantscriptmarket@d2c74fa), and Stooq daily closes of 2026-09-28 and 2026-09-29 (DrRobAnthony/market-data@021bd8e)",
+    });
+    expect(res.note).toBe(
+      "Recorded snapshot of 2026-09-30T07:08:13Z, not live data (provenance.source names the recordings); set MARKET_PROVIDER=live for live data.",
+    );
+    expect(res.sections).toEqual([
+      { title: "premium", tickers: ["HOOD", "TSLA", "NFLX", "AMZN", "AMD"] },
+      { title: "discount", tickers: ["COIN"] },
+      { title: "flat", tickers: ["PLTR"] },
+      { title: "not_comparable", tickers: [] },
+    ]);
+    // 03:08 in New York: closed, so the reading gives the overnight move the perps imply (mean of the seven
+    // basis_vs_prev_close_percent: +0.32%).
+    expect(res.reading).toContain("The US market is closed: perps imply an average move of +0.32% against the previous close.");
+  });
+
+  it("keeps only the perps that are US stocks, and none delisted", () => {
+    // The snapshot's TSLA entries, next to an index and a commodity name (no context values needed to drop them).
+    const snap = loadRecordedBasisSnapshot().metaAndAssetCtxs.xyz as [{ universe: { name: string }[] }, Record<string, unknown>[]];
+    const tsla = [snap[0].universe[0]!, snap[1][0]!];
+    const doc = [
+      { universe: [{ name: "xyz:XYZ100" }, tsla[0], { name: "xyz:GOLD" }, { ...tsla[0], name: "xyz:AMZN", isDelisted: true }] },
+      [{}, tsla[1], {}, {}],
+    ];
+    expect(equityPerpContexts("xyz", doc, equityPerpTickers())).toEqual([
+      {
+        dex: "xyz",
+        symbol: "xyz:TSLA",
+        name: "TSLA",
+        markPx: 354.62,
+        oraclePx: 354.4,
+        funding: 0.0000218806,
+        openInterest: 152492.282,
+        dayNtlVlm: 18064933.8466800079,
+      },
+    ]);
+  });
+
+  it("in a data root without a snapshot, basis answers 403 not_included", async () => {
     tempRoot();
     const err = await getBasis({ limit: 100, min_basis: 0 }, { providers: embeddedProviders() }).catch((e) => e);
     expect(err).toBeInstanceOf(AppError);
@@ -96,9 +193,10 @@ describe("embedded basis and rates", () => {
   });
 
   it("a snapshot that is not a recording is never served, even at the snapshot's path", async () => {
+    // The committed snapshot with its kind changed: only "recorded" is served.
     const file = tempRoot();
     for (const kind of ["fixture", undefined, "Recorded"]) {
-      const doc = loadBasisShapeFixture() as { provenance: Record<string, unknown> };
+      const doc = loadRecordedBasisSnapshot() as { provenance: Record<string, unknown> };
       if (kind === undefined) delete doc.provenance.kind;
       else doc.provenance.kind = kind;
       fs.writeFileSync(file, JSON.stringify(doc));

@@ -27,6 +27,7 @@ export async function getBasis(q: { limit: number; min_basis: number }, deps: { 
     rows,
     sections: buildSections(rows),
     note: perps.note,
+    provenance: perps.provenance,
     total_available: all.length,
   };
 }

@@ -65,7 +65,8 @@ export const embeddedAggregates: AggregatesProvider = {
 };
 
 type PerpSnapshot = {
-  provenance: { kind: string; recorded_at: string; note: string };
+  /** `source` names the recordings in one line; snapshots written before it existed have only the note. */
+  provenance: { kind: string; recorded_at: string; source?: string; note: string };
   perpDexs: ({ name: string; fullName: string } | null)[];
   metaAndAssetCtxs: Record<string, [{ universe: { name: string; isDelisted?: boolean }[] }, Record<string, unknown>[]]>;
   equityQuotes: Record<string, { price: number; prev_close: number; as_of: string }>;
@@ -129,8 +130,9 @@ export const embeddedPerps: PerpsProvider = {
     const venues: Record<string, string> = {};
     for (const d of s.perpDexs) if (d) venues[d.name] = d.fullName ?? d.name;
     const contexts = Object.entries(s.metaAndAssetCtxs).flatMap(([dex, doc]) => equityPerpContexts(dex, doc, equityPerpTickers()));
-    const note = `Embedded snapshot recorded ${s.provenance.recorded_at}; set MARKET_PROVIDER=live for live data.`;
-    return { as_of: s.provenance.recorded_at, venues, contexts, note };
+    const { kind, recorded_at: at, source, note: recordNote } = s.provenance;
+    const note = `Recorded snapshot of ${at}, not live data (provenance.source names the recordings); set MARKET_PROVIDER=live for live data.`;
+    return { as_of: at, venues, contexts, note, provenance: { kind, source: source ?? recordNote, as_of: at } };
   },
 };
 

@@ -1,6 +1,6 @@
 // The live adapters against recorded, real-shaped responses served by a local HTTP server (Hyperliquid and
-// the basis quotes from the test-only shape fixture, server/market/test/fixtures; Massive's next_url paging
-// from pages scripted per test in the documented shape).
+// the basis quotes from the committed equity-perp snapshot, data/market/perps, replayed as the venues answer;
+// Massive's next_url paging from pages scripted per test in the documented shape).
 import fs from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
@@ -10,12 +10,12 @@ import { aggregatesResponse, avgInterestRatesResponse, basisResponse } from "../
 import { getAggregates } from "../aggregates/get-aggregates";
 import { getBasis } from "../basis/get-basis";
 import { getAvgInterestRates } from "../rates/get-avg-interest-rates";
-import { loadBasisShapeFixture } from "../test/basis-replay";
+import { loadRecordedBasisSnapshot, massiveDailyBarsFor } from "../test/basis-replay";
 import { liveProviders, type LiveConfig } from "./live";
 
 const rec = (f: string) => fs.readFileSync(path.join(process.cwd(), "data/market/recorded", f), "utf8");
-// Hyperliquid perps and basis quotes: the test-only shape fixture (invented values in the vendors' shapes).
-const snapshot = loadBasisShapeFixture();
+// Hyperliquid perps and basis quotes: the committed snapshot (real recordings, data/market/perps/SOURCES.md).
+const snapshot = loadRecordedBasisSnapshot();
 const treasury = fs.readFileSync(path.join(process.cwd(), "data/market/treasury/avg-interest-rates.json"), "utf8");
 
 type Seen = { method: string; url: string; body: string };
@@ -54,23 +54,8 @@ beforeAll(async () => {
       if (url.pathname.startsWith("/v2/aggs/ticker/AAPL/range/1/minute/")) return send(403, rec("massive-not-authorized.json"));
       if (url.pathname.startsWith("/v2/aggs/ticker/ZZZZQ/")) return send(200, rec("massive-aggs-empty.json"));
       if (url.pathname === "/v3/reference/tickers/ZZZZQ") return send(404, rec("massive-ticker-not-found.json"));
-      if (url.pathname.startsWith("/v2/aggs/ticker/")) {
-        // Quotes for the basis screen: two daily bars per ticker from the snapshot's quotes.
-        const t = url.pathname.split("/")[4]!;
-        const q = snapshot.equityQuotes[t];
-        if (!q) return send(200, JSON.stringify({ ticker: t, resultsCount: 0, status: "OK", adjusted: true }));
-        const bar = (c: number, t: number) => ({ o: c, h: c, l: c, c, v: 1000, vw: c, n: 10, t });
-        return send(
-          200,
-          JSON.stringify({
-            ticker: t,
-            resultsCount: 2,
-            status: "OK",
-            adjusted: true,
-            results: [bar(q.prev_close, 1755230400000), bar(q.price, 1755489600000)],
-          }),
-        );
-      }
+      // Quotes for the basis screen: each ticker's two closes as Massive daily bars.
+      if (url.pathname.startsWith("/v2/aggs/ticker/")) return send(200, massiveDailyBarsFor(url.pathname.split("/")[4]!, snapshot));
       if (url.pathname === "/services/api/fiscal_service/v2/accounting/od/avg_interest_rates") return send(200, treasury);
       if (url.pathname === "/info" && req.method === "POST") {
         const b = JSON.parse(body);
@@ -320,16 +305,19 @@ describe("hyperliquid adapter", () => {
   it("lists HIP-3 dexes, reads metaAndAssetCtxs per dex and keeps the US stocks", async () => {
     const res = await getBasis({ limit: 100, min_basis: 0 }, { providers: liveProviders(cfg()) });
     expect(basisResponse.parse(res)).toBeTruthy();
-    expect(res.venue_map).toEqual({ xyz: "XYZ", flx: "Felix Exchange" });
+    expect(res.venue_map).toEqual({ xyz: "XYZ" });
     const posts = seen.filter((s) => s.method === "POST").map((s) => JSON.parse(s.body));
-    expect(posts).toEqual(expect.arrayContaining([{ type: "perpDexs" }, { type: "metaAndAssetCtxs", dex: "xyz" }, { type: "metaAndAssetCtxs", dex: "flx" }]));
-    expect(res.rows.map((r) => r.perp_symbol)).not.toContain("xyz:GOLD");
+    expect(posts).toEqual([{ type: "perpDexs" }, { type: "metaAndAssetCtxs", dex: "xyz" }]);
+    expect(res.rows.map((r) => r.ticker)).toEqual(["HOOD", "COIN", "TSLA", "NFLX", "AMZN", "AMD", "PLTR"]);
+    // The daily bars' last two closes become price and prev_close, stamped 16:00 New York of the last session.
     expect(res.rows.find((r) => r.perp_symbol === "xyz:TSLA")).toMatchObject({
-      equity_price: 330.56,
-      equity_prev_close: 335.58,
-      perp_mark: 347.8,
+      equity_price: 352.84,
+      equity_prev_close: 357.45,
+      equity_as_of: "2026-09-29T20:00:00Z",
+      perp_mark: 354.62,
       comparable: true,
     });
+    expect(res.provenance).toBeNull();
     expect(res.note).toBeNull();
   });
 });

@@ -244,7 +244,7 @@ export function hyperliquidPerps(cfg: LiveConfig, now: () => Date = () => new Da
           }),
         )
       ).flat();
-      return { as_of: now().toISOString(), venues, contexts, note: null };
+      return { as_of: now().toISOString(), venues, contexts, note: null, provenance: null };
     },
   };
 }

@@ -54,9 +54,12 @@ export type PerpContext = {
   dayNtlVlm: number | null;
 };
 
+/** Where recorded perp data came from and the moment it describes; live data has none. */
+export type PerpsProvenance = { kind: string; source: string; as_of: string };
+
 export interface PerpsProvider {
   readonly name: string;
-  getPerps(): Promise<{ as_of: string; venues: Record<string, string>; contexts: PerpContext[]; note: string | null }>;
+  getPerps(): Promise<{ as_of: string; venues: Record<string, string>; contexts: PerpContext[]; note: string | null; provenance: PerpsProvenance | null }>;
 }
 
 export type TreasuryRateRow = { security_type_desc: string; security_desc: string; avg_interest_rate_amt: string | null; src_line_nbr: number };

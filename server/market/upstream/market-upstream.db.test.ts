@@ -1,13 +1,13 @@
 // The upstream over its route handler: signed requests for all seven operations (bodies checked against
-// the part 2 contracts), signature refusals, bad parameters, vendor-style errors, the backtest PNG. Basis
-// has no recorded snapshot in the embedded data (403 not_included); it is proven end to end with the live
-// providers against Hyperliquid and Massive replayed by a local HTTP server.
+// the part 2 contracts), signature refusals, bad parameters, vendor-style errors, the backtest PNG. Basis is
+// served from the committed recorded snapshot (data/market/perps) and, end to end with the live providers,
+// from Hyperliquid and Massive replayed by a local HTTP server.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GET as artifactGET } from "../../../app/artifacts/[file]/route";
 import { GET } from "../../../app/upstream/market/v1/[...path]/route";
 import * as c from "../../contracts/market";
 import { db } from "../../db/client";
-import { embeddedProviders, NO_RECORDED_PERP_SNAPSHOT } from "../providers/embedded";
+import { embeddedProviders } from "../providers/embedded";
 import { setMarketProvidersForTests } from "../providers/get-market-providers";
 import { liveProviders } from "../providers/live";
 import { captureArchive } from "../archive/capture-archive";
@@ -32,11 +32,9 @@ beforeAll(async () => {
     const r = await captureArchive({ now: () => new Date(`${d}T12:00:00Z`), providers: embeddedProviders() });
     expect(r.type).toBe("ran");
     if (r.type !== "ran") continue;
-    // Basis is not in the embedded data: not_available, no row, not a failure.
-    expect(r.outcomes.filter((o) => o.feed !== "basis").every((o) => o.status === "captured")).toBe(true);
-    expect(r.outcomes.filter((o) => o.feed === "basis")).toEqual([
-      { feed: "basis", entity: "us_equity_perps", status: "not_available", detail: NO_RECORDED_PERP_SNAPSHOT },
-    ]);
+    // Every built-in feed is captured, basis included (the embedded snapshot).
+    expect(r.outcomes.map((o) => o.status)).toEqual(r.outcomes.map(() => "captured"));
+    expect(r.outcomes.map((o) => o.feed)).toContain("basis");
   }
 });
 
@@ -54,11 +52,19 @@ describe("signed calls answer every operation with its contract", () => {
     expect(c.avgInterestRatesResponse.parse(body).source).toBe("us_treasury");
   });
 
-  it("basis: 403 not_included, as a vendor answers for data it does not hold (no recorded snapshot)", async () => {
-    const { status, body, res } = await get("/basis?limit=5&min_basis=0.5");
-    expect(status).toBe(403);
+  it("basis: 200 from the recorded snapshot, part 2 schema, its 7 tickers widest dislocation first", async () => {
+    const { status, body, res } = await get("/basis");
+    expect(status).toBe(200);
     expect(res.headers.get("content-type")).toContain("application/json");
-    expect(body).toEqual({ error: "not_included", detail: NO_RECORDED_PERP_SNAPSHOT });
+    const b = c.basisResponse.parse(body);
+    for (const row of body.rows) expect(Object.keys(row).sort()).toEqual(Object.keys(c.basisRow.shape).sort());
+    // |(mark - close) / close|: HOOD 2.60%, COIN 0.55%, TSLA 0.50%, NFLX 0.36%, AMZN 0.21%, AMD 0.08%, PLTR 0.01%.
+    expect(b.rows.map((r) => r.ticker)).toEqual(["HOOD", "COIN", "TSLA", "NFLX", "AMZN", "AMD", "PLTR"]);
+    expect(b).toMatchObject({ source: "market-data", as_of: "2026-09-30T07:08:13Z", count: 7, total_available: 7, us_market_open: false });
+    expect(b.provenance).toMatchObject({ kind: "recorded", as_of: "2026-09-30T07:08:13Z" });
+    expect(b.provenance!.source).toContain("Hyperliquid");
+    const wide = await get("/basis?limit=5&min_basis=0.5");
+    expect(c.basisResponse.parse(wide.body).rows.map((r) => r.ticker)).toEqual(["HOOD", "COIN", "TSLA"]);
   });
 
   it("archive catalog, day and range; coverage matches the captured days", async () => {
@@ -83,12 +89,17 @@ describe("signed calls answer every operation with its contract", () => {
     expect(r.days.map((d) => d.observed_date)).toEqual(DAYS);
     expect(r.days[0]).not.toHaveProperty("payload");
 
-    // Basis was not available from the embedded provider: still listed, never captured.
-    expect(parsed.feeds.find((f) => f.feed === "basis")!.entities).toEqual([{ entity: "us_equity_perps", coverage: null }]);
+    // Basis is captured from the embedded snapshot like the other feeds; its payload is the basis response.
+    expect(parsed.feeds.find((f) => f.feed === "basis")!.entities).toEqual([
+      { entity: "us_equity_perps", coverage: { first_date: "2090-01-01", last_date: "2090-01-03", days: 3 } },
+    ]);
     const basisRange = await get("/archive/basis/range?limit=366");
     expect(basisRange.status).toBe(200);
-    expect(c.archiveRangeResponse.parse(basisRange.body)).toMatchObject({ feed: "basis", count: 0, days: [] });
-    expect(await get("/archive/basis")).toMatchObject({ status: 404, body: { error: "archive_day_not_found" } });
+    const br = c.archiveRangeResponse.parse(basisRange.body);
+    expect(br).toMatchObject({ feed: "basis", count: 3 });
+    expect(br.days[0]!.summary).toEqual({ count: 7, comparable: 7, us_market_open: false, widest_ticker: "HOOD", widest_basis_percent: 2.5985 });
+    const basisDay = c.archiveSnapshotResponse.parse((await get("/archive/basis")).body).snapshot;
+    expect(c.basisResponse.parse(basisDay.payload).rows).toHaveLength(7);
   });
 
   it("backtest, with a PNG that decodes and is served at artifact.url", async () => {
@@ -165,11 +176,13 @@ describe("basis end to end with the live providers (Hyperliquid and Massive repl
     expect(b.count).toBeGreaterThan(0);
     expect(b.count).toBeLessThanOrEqual(5);
     expect(b.rows.every((r) => r.comparable && Math.abs(r.basis_percent!) >= 0.5)).toBe(true);
-    expect(b.venue_map).toEqual({ xyz: "XYZ", flx: "Felix Exchange" });
+    expect(b.rows.map((r) => r.ticker)).toEqual(["HOOD", "COIN", "TSLA"]);
+    expect(b.venue_map).toEqual({ xyz: "XYZ" });
     expect(b.note).toBeNull();
-    expect(b.total_available).toBeGreaterThan(b.count);
+    expect(b.provenance).toBeNull();
+    expect(b.total_available).toBe(7);
     const posts = replay.seen.filter((s) => s.method === "POST").map((s) => JSON.parse(s.body));
-    expect(posts).toEqual(expect.arrayContaining([{ type: "perpDexs" }, { type: "metaAndAssetCtxs", dex: "xyz" }, { type: "metaAndAssetCtxs", dex: "flx" }]));
+    expect(posts).toEqual([{ type: "perpDexs" }, { type: "metaAndAssetCtxs", dex: "xyz" }]);
     expect(replay.seen.some((s) => s.method === "GET" && s.url.startsWith("/v2/aggs/ticker/TSLA/range/1/day/"))).toBe(true);
   });
 
