@@ -5,6 +5,7 @@ import os from "node:os";
 import path from "node:path";
 import { seedMarketSeller } from "../prisma/seed";
 import { createDb } from "../server/db/client";
+import { e2eStackPointer } from "./lib/e2e-stack";
 import { startNextServer, waitForHttp } from "./lib/next-server";
 import { startStack } from "./lib/stack";
 import { TEST_ENV } from "./test/test-env";
@@ -34,9 +35,12 @@ async function main() {
   await seedMarketSeller(db, SECOND_SELLER);
   await db.$disconnect();
   fs.writeFileSync(path.join(dir, "stack.json"), JSON.stringify(stack.env));
+  // Where specs find the stack (a second app instance on the same database, the chain's RPC): a name per port.
+  fs.writeFileSync(e2eStackPointer(port), path.join(dir, "stack.json"));
   const server = startNextServer({ port, env: { ...TEST_ENV, ...stack.env, E2E_STACK_FILE: path.join(dir, "stack.json") }, quiet: false });
   const stop = async () => {
     server.kill("SIGTERM");
+    fs.rmSync(e2eStackPointer(port), { force: true });
     await stack.stop();
     fs.rmSync(dir, { recursive: true, force: true });
     process.exit(0);

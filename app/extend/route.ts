@@ -1,10 +1,7 @@
-import { purchaseNotAvailable } from "@/server/catalog/plan-purchase";
+import { handlePlanPurchase } from "@/server/gateway/handle-plan-purchase";
 import { methods } from "@/server/http/route";
 
-// POST /extend - top up a plan (not yet offered: 501, nothing charged)
-export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
-  POST: async (ctx) => {
-    await ctx.catalog();
-    return purchaseNotAvailable();
-  },
-});
+export const dynamic = "force-dynamic";
+
+// POST /extend - top up credit on a plan the bearer already holds (planId, or the only one)
+export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = methods({ POST: (ctx) => handlePlanPurchase(ctx, "extend") });

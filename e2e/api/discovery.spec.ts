@@ -217,7 +217,8 @@ test.describe("plan purchase rules", () => {
     expect(await post(`/plans/${credit.id}/purchase`, { amountUsd: "10.005" })).toMatchObject({ status: 400, body: { error: "amount_not_cent_increment" } });
     expect(await post(`/plans/${credit.id}/purchase`, { amountUsd: "1.00" })).toMatchObject({ status: 400, body: { error: "amount_below_minimum" } });
     expect(await post(`/plans/${credit.id}/purchase`, { amountUsd: "9999.00" })).toMatchObject({ status: 400, body: { error: "amount_above_maximum" } });
-    expect(await post(`/plans/${credit.id}/purchase`, { amountUsd: "25.00" })).toMatchObject({ status: 501, body: { error: "not_implemented" } });
+    // A valid purchase asks who buys: the agent credential the credit is for (then a 402 for the amount).
+    expect(await post(`/plans/${credit.id}/purchase`, { amountUsd: "25.00" })).toMatchObject({ status: 401, body: { error: "bearer_required" } });
     const bad = await request.post(`/plans/${credit.id}/purchase`, { data: "{oops", headers: { "content-type": "application/json" } });
     expect(bad.status()).toBe(400);
     expect((await bad.json()).error).toBe("invalid_request");

@@ -5,6 +5,7 @@
 //  - free:      the unpaid call, GET /api/v1/aggregates/AAPL without payment (402 with every rail's offer)
 //  - paid x402: the same call with a fresh x402 proof from the official client (verify + lock + proxy + settle on anvil)
 //  - paid mpp:  the same call with a fresh MPP credential from the official mppx client
+//  - plan:      the same call with an agent's bearer, drawn from plan credit bought beforehand (the credits rail)
 // For each paid rail the gateway's own work is read from its Server-Timing: `own` = total - upstream - chain (RPC
 // round trips and receipt waits), reported as own_p50_ms / own_p99_ms next to the phases' medians.
 import { x402Client, x402HTTPClient } from "@x402/core/client";
@@ -97,20 +98,51 @@ export async function run(ctx: BenchContext) {
   }
   const paid = (p: Record<string, string>) => () => fetch(gatewayUrl, { headers: p });
 
+  // An agent with plan credit: registered, token exchanged, $100 bought with the official x402 client.
+  const reg = await (
+    await fetch(`${ctx.baseUrl}/agent/identity`, { method: "POST", headers: { "content-type": "application/json" }, body: '{"type":"anonymous"}' })
+  ).json();
+  const tok = await (
+    await fetch(`${ctx.baseUrl}/oauth2/token`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ grant_type: "urn:ietf:params:oauth:grant-type:jwt-bearer", assertion: reg.identity.assertion }),
+    })
+  ).json();
+  const bearer = { authorization: `Bearer ${tok.access_token}` };
+  {
+    const planUrl = ((await (await fetch(`${ctx.baseUrl}/manifest.json`)).json()).plans as { slug: string; purchase: { url: string } }[]).find(
+      (p) => p.slug === "research-credits",
+    )!.purchase.url;
+    const buy = (headers: Record<string, string> = {}) =>
+      fetch(planUrl, { method: "POST", headers: { "content-type": "application/json", ...bearer, ...headers }, body: '{"amountUsd":"100.00"}' });
+    const c = new x402Client();
+    registerExactEvmScheme(c, { signer: privateKeyToAccount(anvilPrivateKey(9)) });
+    c.setSpendControls({ maxAmountPerPayment: "$100" });
+    const http = new x402HTTPClient(c);
+    const challenge = await buy();
+    const required = http.getPaymentRequiredResponse((h) => challenge.headers.get(h), await challenge.json());
+    const bought = await buy(http.encodePaymentSignatureHeader(await http.createPaymentPayload(required)));
+    if (bought.status !== 200) throw new Error(`plan purchase failed: ${bought.status} ${await bought.text()}`);
+  }
+  const plan = () => fetch(gatewayUrl, { headers: bearer });
+
   // Warm-up (JIT, pools, catalog cache, first chain calls).
   for (let i = 0; i < 20; i++) await timed(direct, 200);
   for (let i = 0; i < 20; i++) await timed(challenge, 402);
   for (const rail of ["x402", "mpp"] as const) for (const p of await proofs(rail, 10)) await timed(paid(p), 200);
+  for (let i = 0; i < 20; i++) await timed(plan, 200);
 
   // Sequential latency, interleaved case by case so every case sees the same machine state.
-  const seq = { direct: [] as number[], free: [] as number[], x402: [] as number[], mpp: [] as number[] };
-  const phases = { x402: new Map() as Phases, mpp: new Map() as Phases };
+  const seq = { direct: [] as number[], free: [] as number[], x402: [] as number[], mpp: [] as number[], plan: [] as number[] };
+  const phases = { x402: new Map() as Phases, mpp: new Map() as Phases, plan: new Map() as Phases };
   const seqProofs = { x402: await proofs("x402", N), mpp: await proofs("mpp", N) };
   for (let i = 0; i < N; i++) {
     seq.direct.push(await timed(direct, 200));
     seq.free.push(await timed(challenge, 402));
     seq.x402.push(await timed(paid(seqProofs.x402[i]!), 200, phases.x402));
     seq.mpp.push(await timed(paid(seqProofs.mpp[i]!), 200, phases.mpp));
+    seq.plan.push(await timed(plan, 200, phases.plan));
   }
   // Throughput with CONCURRENCY callers.
   const directLoad = await pool(N, CONCURRENCY, () => timed(direct, 200));
@@ -118,11 +150,25 @@ export async function run(ctx: BenchContext) {
   const loadProofs = { x402: await proofs("x402", N), mpp: await proofs("mpp", N) };
   const x402Load = await pool(N, CONCURRENCY, (i) => timed(paid(loadProofs.x402[i]!), 200));
   const mppLoad = await pool(N, CONCURRENCY, (i) => timed(paid(loadProofs.mpp[i]!), 200));
+  const planLoad = await pool(N, CONCURRENCY, () => timed(plan, 200));
 
   ctx.record("upstream direct GET aggregates (signed)", seq.direct, { rps_8conn: directLoad.rps });
   ctx.record("gateway free: unpaid call -> 402 challenge", seq.free, { rps_8conn: freeLoad.rps });
   ctx.record("gateway paid x402: verify+lock+proxy+settle", seq.x402, { rps_8conn: x402Load.rps, ...breakdown(phases.x402) });
   ctx.record("gateway paid mpp: verify+lock+proxy+settle", seq.mpp, { rps_8conn: mppLoad.rps, ...breakdown(phases.mpp) });
+  const directP = (p: number) => pct(seq.direct, p);
+  ctx.record("gateway plan-covered call (credits: reserve+proxy, capture off path)", seq.plan, {
+    rps_8conn: planLoad.rps,
+    over_direct_p50_ms: (pct(seq.plan, 50) - directP(50)).toFixed(2),
+    over_direct_p99_ms: (pct(seq.plan, 99) - directP(99)).toFixed(2),
+    rps_vs_x402: (planLoad.rps / x402Load.rps).toFixed(1),
+    ...breakdown(phases.plan),
+  });
+  ctx.ratio(
+    "gateway overhead, plan-covered call",
+    "gateway plan-covered call (credits: reserve+proxy, capture off path)",
+    "upstream direct GET aggregates (signed)",
+  );
   ctx.ratio("gateway overhead, paid x402 call", "gateway paid x402: verify+lock+proxy+settle", "upstream direct GET aggregates (signed)");
   ctx.ratio("gateway overhead, paid mpp call", "gateway paid mpp: verify+lock+proxy+settle", "upstream direct GET aggregates (signed)");
   ctx.ratio("gateway overhead, free (402) call", "gateway free: unpaid call -> 402 challenge", "upstream direct GET aggregates (signed)");

@@ -53,6 +53,48 @@ export const paymentStatusResponse = z.object({
     .meta({ description: "Once refunded: the seller's transfer back, checked on chain when recorded." }),
 });
 
+const usd = z.string().meta({ description: "USD, six decimals." });
+
+/** A plan the bearer holds credit on: the balance over every grant (one per purchase or top-up). */
+const planBalance = z.object({
+  id: z.string(),
+  slug: z.string(),
+  name: z.string(),
+  status: z.string().meta({ description: "live, or retired: no longer sold, its credit keeps working." }),
+  meters: z.array(z.string()).meta({ description: "The meters the plan's credit pays for." }),
+  balanceUsd: usd,
+  purchasedUsd: usd,
+  expiresAt: z.string().meta({ description: "The last moment any of this credit can be drawn." }),
+  grants: z.array(
+    z.object({
+      id: z.string(),
+      amountUsd: usd,
+      remainingUsd: usd,
+      expiresAt: z.string(),
+      sourcePaymentId: z.string().meta({ description: "The payment that bought it (GET /payments/{id})." }),
+      credential: z.string().meta({ description: "The credential that bought it." }),
+    }),
+  ),
+});
+
+/** GET /agent/entitlements. */
+export const entitlementsResponse = z.object({
+  agent: z.object({ id: z.string(), type: z.string(), claimed: z.boolean(), human: z.object({ id: z.string(), email: z.string() }).nullable() }),
+  credentials: z.array(z.string()).meta({ description: "This credential and every other one the same human claimed here: they share plans and free units." }),
+  plans: z.array(planBalance),
+  includedUnits: z
+    .array(z.object({ meter: z.string(), included: z.number().int(), used: z.number().int(), left: z.number().int() }))
+    .meta({ description: "Free units per meter, for a claimed human (once per human, whichever credential uses them). Empty before a claim." }),
+});
+
+/** POST /plans/{planId}/purchase and POST /extend, once paid. */
+export const purchaseResponse = z.object({
+  status: z.literal("credited"),
+  payment: z.object({ id: z.string(), rail: z.string().nullable(), transaction: z.string().nullable() }),
+  grant: z.object({ id: z.string(), plan: z.string(), amountUsd: usd, remainingUsd: usd, expiresAt: z.string(), credential: z.string() }),
+  plan: planBalance.nullable(),
+});
+
 export const PLATFORM_CONTRACTS: OperationContract[] = [
   {
     key: "openapi",
@@ -136,8 +178,9 @@ export const PLATFORM_CONTRACTS: OperationContract[] = [
     path: "/agent/entitlements",
     upstreamPath: "",
     summary: "Active plans and remaining credit for the bearer",
-    description: "For this credential plus every credential claimed by the same human.",
-    response: loose,
+    description:
+      "For this credential plus every credential claimed by the same human: each plan's balance and grants (amount, remaining, expiry, the payment that bought it), and the free included units left.",
+    response: entitlementsResponse,
     keywords: ["plans", "credit", "balance"],
   },
   {
@@ -187,11 +230,15 @@ export const PLATFORM_CONTRACTS: OperationContract[] = [
     method: "POST",
     path: "/plans/{planId}/purchase",
     upstreamPath: "",
-    summary: "Buy a plan (bearer plus payment)",
-    description: "JSON body: amountUsd (whole-cent decimal, required for credit plans), checkout (boolean). Pay-as-you-go plans cannot be purchased.",
+    summary: "Buy credit on a plan (bearer plus payment)",
+    description:
+      "JSON body: amountUsd (whole-cent decimal, required for credit plans), checkout (boolean). Pay-as-you-go plans cannot be purchased. " +
+      "Send the agent bearer (Authorization: Bearer, or SVC-Agent-Authorization on MPP): without a payment the answer is a 402 for amountUsd, " +
+      "bound to the plan, the amount and the credential; pay it on any rail and retry the same request with the proof to be credited once " +
+      "(a replay answers the same; another amountUsd with that proof is payment_amount_mismatch). Plan-covered calls then need only the bearer.",
     pathParams: z.object({ planId: z.string() }),
     body: loose,
-    response: loose,
+    response: purchaseResponse,
     keywords: ["buy", "purchase", "credit", "plan"],
   },
   {
@@ -199,10 +246,11 @@ export const PLATFORM_CONTRACTS: OperationContract[] = [
     method: "POST",
     path: "/extend",
     upstreamPath: "",
-    summary: "Top up a plan",
-    description: "Same headers and amountUsd as a purchase.",
+    summary: "Top up credit on a plan you hold",
+    description:
+      "Same headers, amountUsd and payment as a purchase; planId names the plan (optional when the bearer holds credit on exactly one). No plan held: 403 access_not_found.",
     body: loose,
-    response: loose,
+    response: purchaseResponse,
     keywords: ["top up", "extend", "credit"],
   },
 ];

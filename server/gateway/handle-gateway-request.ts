@@ -11,7 +11,7 @@ import { priceCall } from "./paid-call";
 import { proxyUpstream } from "./proxy-upstream";
 import { enforceRateLimits } from "./rate-limit";
 import { renderChallenge, renderOutcome } from "./render-outcome";
-import { servePaidCall } from "./serve-paid-call";
+import { servePaidCall, upstreamDelivery } from "./serve-paid-call";
 import { AppError } from "../errors";
 
 export async function handleGatewayRequest(ctx: RouteContext): Promise<Response> {
@@ -49,11 +49,13 @@ async function handle(ctx: RouteContext): Promise<Response> {
   const outcome =
     proof.type === "malformed"
       ? ({ type: "refused", call, rail: proof.rail, error: proof.error } as const)
-      : await servePaidCall(call, priced.upstream, proof.rail, proof.proof, { headers: ctx.req.headers, origin: ctx.origin }, timings);
+      : await servePaidCall(call, proof.rail, proof.proof, upstreamDelivery(priced.upstream, { headers: ctx.req.headers, origin: ctx.origin }), timings);
   if (outcome.type === "refused") {
     const fresh = outcome.rail.refusal?.freshChallenge ? await createChallenge(call) : undefined;
     return renderOutcome(outcome, { freshChallenge: fresh });
   }
+  // An implicit rail that covers nothing here (no plan for this meter, credit used up): pay-as-you-go, as without it.
+  if (outcome.type === "declined") return renderChallenge(await createChallenge(call, { reason: outcome.reason, detail: outcome.detail }));
   const total = performance.now() - t0;
   const chain = chainMsSoFar();
   const own = total - chain - upstreamMs;

@@ -68,6 +68,7 @@ export async function priceCall(ctx: RouteContext): Promise<PricedCall> {
 
   const query = canonicalQuery(ctx.url.searchParams);
   const call: PaidCall = {
+    purpose: "call",
     sellerId: seller.id,
     payTo: seller.payToAddress,
     origin: ctx.origin,
@@ -77,6 +78,7 @@ export async function priceCall(ctx: RouteContext): Promise<PricedCall> {
     canonicalQuery: query,
     operationKey: op.key,
     meterKey: op.meter?.key ?? null,
+    includedUnits: op.meter?.includedUnits ?? 0,
     serviceSlug: op.service.slug,
     summary: op.summary,
     amountMicros: price,

@@ -16,6 +16,7 @@ async function quoteCall(ctx: RouteContext): Promise<PaidCall> {
     throw new AppError("payout_address_required", { detail: "the seller has not finished setup (no payout address to receive payments)" });
   const query = canonicalQuery("");
   return {
+    purpose: "call",
     sellerId: seller.id,
     payTo: seller.payToAddress,
     origin: ctx.origin,
@@ -25,6 +26,7 @@ async function quoteCall(ctx: RouteContext): Promise<PaidCall> {
     canonicalQuery: query,
     operationKey: "advisor_quote",
     meterKey: "advisor",
+    includedUnits: 0,
     serviceSlug: "agent-advisor",
     summary: "Free quote: a $0 wallet proof, never a purchase",
     amountMicros: 0n,

@@ -46,6 +46,7 @@ export function renderOutcome(o: GatewayOutcome, opts: { freshChallenge?: Challe
   if (o.type === "free") return passThrough(o.upstream, { "svc-billing": billing({ status: "free", amount_usd: "0.000000" }) }, false);
   if (o.type === "challenge") throw new Error("render the challenge with renderChallenge");
   if (o.type === "refused") return renderRefusal(o, opts.freshChallenge);
+  if (o.type === "declined") throw new Error("render a declined proof with renderChallenge");
 
   const { call, hold } = o;
   const id = hold.payment.id;
@@ -57,7 +58,14 @@ export function renderOutcome(o: GatewayOutcome, opts: { freshChallenge?: Challe
         o.upstream,
         {
           ...o.receipt,
-          "svc-billing": billing({ ...common, units: o.units, amount_usd: microsToUsd(call.amountMicros), status: "charged", tx: o.transaction }),
+          "svc-billing": billing({
+            ...common,
+            units: o.units,
+            amount_usd: microsToUsd(hold.payment.amountMicros),
+            status: "charged",
+            tx: o.transaction,
+            ...hold.billing,
+          }),
           "svc-payment-id": id,
           ...timing,
         },

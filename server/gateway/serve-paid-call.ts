@@ -7,6 +7,7 @@ import type { AppError } from "../errors";
 import { chargeHeldPayment } from "../payments/settle-payment";
 import { scheduleSettlement } from "../payments/payments.queries";
 import type { Hold, PaidCall, Rail } from "../payments/rails/rail";
+import type { CatalogMeter } from "../catalog/catalog";
 import type { UpstreamTarget } from "./paid-call";
 import { proxyUpstream, type UpstreamResult } from "./proxy-upstream";
 import { parseUsageHeader } from "./usage-header";
@@ -16,6 +17,7 @@ export type UpstreamResponse = Extract<UpstreamResult, { type: "response" }>;
 export type GatewayOutcome =
   | { type: "challenge"; call: PaidCall }
   | { type: "refused"; call: PaidCall; rail: Rail<unknown>; error: AppError }
+  | { type: "declined"; call: PaidCall; rail: Rail<unknown>; reason?: string; detail?: string }
   | { type: "charged"; call: PaidCall; upstream: UpstreamResponse; hold: Hold; transaction: string | null; units: number; receipt: Record<string, string> }
   | { type: "settlement_pending"; call: PaidCall; upstream: UpstreamResponse; hold: Hold; units: number }
   | { type: "settlement_failed"; call: PaidCall; hold: Hold; reason: string }
@@ -37,27 +39,27 @@ function faultPoint(point: "exit_after_lock" | "exit_after_outbox"): void {
   if (e.NODE_ENV === "test" && e.GATEWAY_FAULT === point) process.exit(86);
 }
 
-export async function servePaidCall(
-  call: PaidCall,
-  target: UpstreamTarget,
-  rail: Rail<unknown>,
-  proof: unknown,
-  request: { headers: Headers; origin: string },
-  timings: Timings,
-): Promise<GatewayOutcome> {
+/** What a paid call buys: the upstream's answer (a data call), or what the purchase delivers, and the meters to bill. */
+export type Delivery = { deliver: () => Promise<UpstreamResult>; meters: CatalogMeter[] };
+
+/** The delivery of a data call: its upstream, signed with the seller's secret. */
+export function upstreamDelivery(target: UpstreamTarget, request: { headers: Headers; origin: string }): Delivery {
+  return {
+    deliver: () =>
+      proxyUpstream({ url: target.url, method: target.method, signingSecret: target.signingSecret, requestHeaders: request.headers, origin: request.origin }),
+    meters: target.catalog.meters,
+  };
+}
+
+export async function servePaidCall(call: PaidCall, rail: Rail<unknown>, proof: unknown, delivery: Delivery, timings: Timings): Promise<GatewayOutcome> {
   const accepted = await rail.accept(call, proof);
   timings.lap("accept");
   if (accepted.type === "refused") return { type: "refused", call, rail, error: accepted.error };
+  if (accepted.type === "declined") return { type: "declined", call, rail, reason: accepted.reason, detail: accepted.detail };
   const { hold } = accepted;
   faultPoint("exit_after_lock");
 
-  const upstream = await proxyUpstream({
-    url: target.url,
-    method: target.method,
-    signingSecret: target.signingSecret,
-    requestHeaders: request.headers,
-    origin: request.origin,
-  });
+  const upstream = await delivery.deliver();
   timings.lap("upstream");
   if (upstream.type !== "response") {
     const reason = upstream.type === "timeout" ? "upstream_timeout" : "upstream_unreachable";
@@ -68,13 +70,19 @@ export async function servePaidCall(
     await rail.release(hold.payment.id, "upstream_error", upstream.status);
     return { type: "released", call, hold, upstream, reason: "upstream_error" };
   }
-  const meterKey = target.op.meter?.key ?? null;
-  const usage = parseUsageHeader(upstream.usageHeader, target.catalog.meters, meterKey);
+  const meterKey = call.meterKey;
+  const usage = parseUsageHeader(upstream.usageHeader, delivery.meters, meterKey);
   if (usage.type === "error") {
     await rail.release(hold.payment.id, usage.code, upstream.status);
     return { type: "released", call, hold, upstream, reason: "usage_error", usageError: usage.code };
   }
   const units = meterKey ? (usage.units.get(meterKey) ?? 1) : 1;
+  if (rail.capture) {
+    // Reserved before the call; charged off the response path (the reconciler releases it if that never lands).
+    rail.capture(hold, { units, upstreamStatus: upstream.status });
+    timings.lap("capture");
+    return { type: "charged", call, upstream, hold, transaction: null, units, receipt: rail.receipt(hold, null) };
+  }
   if (!(await scheduleSettlement(hold.payment.id, upstream.status, units, env().PAYMENT_LEASE_SECONDS)))
     return { type: "released", call, hold, upstream, reason: "released_meanwhile" };
   faultPoint("exit_after_outbox");

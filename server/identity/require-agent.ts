@@ -2,10 +2,9 @@
 // (entitlements, plan purchase, extend): `authenticateAgent` returns the outcome as a value, `requireAgent`
 // throws bearer_required / invalid_token with the part 7 reason.
 import { AppError } from "../errors";
-import { ACCESS_TOKEN_TYP, ASSERTION_TYP } from "./constants";
 import { findCredentialById } from "./identity.queries";
-import { verifyOwnToken, type AgentClaims } from "./issue-tokens";
 import { AGENT_AUTHORIZATION_HEADER, parseAgentAuthorization } from "./parse-agent-authorization";
+import { verifyAccessToken } from "./verify-access-token";
 
 export type AgentPrincipal = {
   credentialId: string;
@@ -33,26 +32,8 @@ export async function authenticateAgent(req: Request, sellerId: string): Promise
   if (parsed.type === "none") return { type: "none" };
   if (parsed.type === "error") return { type: "invalid", reason: parsed.reason, detail: parsed.detail };
 
-  const v = await verifyOwnToken<AgentClaims>(parsed.token, ACCESS_TOKEN_TYP);
-  switch (v.type) {
-    case "malformed":
-    case "foreign":
-      return {
-        type: "invalid",
-        reason: "unrecognized_agent_credential",
-        detail: "the bearer was not issued by this identity platform; register at /agent/identity and exchange at /oauth2/token",
-      };
-    case "expired":
-      return { type: "invalid", reason: "token_expired", detail: "the access token expired; exchange the assertion again at /oauth2/token" };
-    case "invalid": {
-      const isAssertion = (await verifyOwnToken(parsed.token, ASSERTION_TYP)).type === "valid";
-      return {
-        type: "invalid",
-        reason: "token_invalid",
-        detail: isAssertion ? "that is the identity assertion; exchange it at /oauth2/token for an access token" : "the access token did not verify",
-      };
-    }
-  }
+  const v = await verifyAccessToken(parsed.token);
+  if (v.type === "invalid") return { type: "invalid", reason: v.reason, detail: v.detail };
   const c = v.claims;
   if (c.sid !== sellerId) return { type: "invalid", reason: "token_invalid", detail: "the access token belongs to another storefront" };
   const credential = await findCredentialById(c.sub);

@@ -9,6 +9,7 @@ export const ID_PREFIXES = {
   art: "backtest artifact",
   aud: "audit log row",
   cla: "claim attempt",
+  grt: "credit grant (prepaid plan credit)",
   hsc: "human sign-in code",
   hum: "human",
   led: "ledger entry",

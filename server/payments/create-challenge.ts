@@ -11,7 +11,10 @@ import type { PaidCall } from "./rails/rail";
 
 export type Challenge = { paymentId: string; body: Record<string, unknown>; headers: Headers };
 
-export async function createChallenge(call: PaidCall, opts: { detail?: string } = {}): Promise<Challenge> {
+export async function createChallenge(
+  call: PaidCall,
+  opts: { detail?: string; reason?: string; purchase?: { planId: string; kind: "purchase" | "extend" }; extraBody?: Record<string, unknown> } = {},
+): Promise<Challenge> {
   const paymentId = newId("pay");
   const expiresAt = Math.floor(Date.now() / 1000) + env().PAYMENT_CHALLENGE_TTL_SECONDS;
   await createChallengedPayment({
@@ -27,6 +30,8 @@ export async function createChallenge(call: PaidCall, opts: { detail?: string } 
     asset: USDC_ADDRESS,
     payTo: call.payTo,
     expiresAt: new Date(expiresAt * 1000),
+    credentialId: call.credentialId ?? null,
+    purchase: opts.purchase ?? null,
   });
   const rails = RAILS.filter((r) => r.canOffer(call));
   const offers = await Promise.all(rails.map((r) => r.offer(call, { paymentId, expiresAt })));
@@ -38,6 +43,8 @@ export async function createChallenge(call: PaidCall, opts: { detail?: string } 
   }
   const body: Record<string, unknown> = {
     error: "payment_required",
+    // SERVICE.md part 7: a reason may refine payment_required (usage_exhausted: the plan's credit ran out).
+    ...(opts.reason ? { reason: opts.reason } : {}),
     detail:
       opts.detail ??
       `this call costs ${microsToUsd(call.amountMicros)} USD; pay one of the offers and retry the same request: ${rails.map((r) => r.howToPay).join("; ")}`,
@@ -52,7 +59,7 @@ export async function createChallenge(call: PaidCall, opts: { detail?: string } 
       operation: call.operationKey,
       meter: call.meterKey,
       service: call.serviceSlug,
-      access: "payg",
+      access: call.purpose === "purchase" ? "purchase" : "payg",
       rails: rails.map((r) => r.name),
       expires_at: new Date(expiresAt * 1000).toISOString(),
     },
@@ -62,6 +69,7 @@ export async function createChallenge(call: PaidCall, opts: { detail?: string } 
       ? { card: { payUrl: `${call.origin}/payments/${paymentId}/pay`, statusUrl: `${call.origin}/payments/${paymentId}` } }
       : {}),
     ...railFields,
+    ...opts.extraBody,
   };
   return { paymentId, body, headers };
 }

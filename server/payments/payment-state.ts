@@ -48,6 +48,23 @@ export function paymentStateError(p: { id: string; status: PaymentStatus }): App
   }
 }
 
+/**
+ * A proof for a challenge of this very request, issued at other terms: a call's price changed since (request a fresh
+ * 402), or a purchase retried with another `amountUsd` than its challenge (SERVICE.md part 7: payment_amount_mismatch).
+ */
+export function termsChanged(purpose: "call" | "purchase", paymentId: string): AppError {
+  if (purpose === "purchase")
+    return new AppError("payment_amount_mismatch", {
+      detail: "this payment was made for another amountUsd; retry with the amount of its 402, or request a fresh 402 for this amount",
+      extra: { payment_id: paymentId },
+    });
+  return new AppError("payment_invalid", {
+    reason: "terms_changed",
+    detail: "the price or recipient changed since this challenge was issued; request a fresh 402",
+    extra: { payment_id: paymentId },
+  });
+}
+
 export function requestMismatch(paymentId: string): AppError {
   return new AppError("payment_request_mismatch", {
     detail: "this payment was made for a different request (method, path or query); request a fresh 402 for this one",

@@ -25,13 +25,38 @@ export type NewChallenge = {
   asset: string | null;
   payTo: string | null;
   expiresAt: Date;
+  /** The agent credential the payment is for (plan purchases). */
+  credentialId?: string | null;
+  /** A plan purchase: what the payment buys, written in the same statement (the grant is made from it when charged). */
+  purchase?: { planId: string; kind: "purchase" | "extend" } | null;
 };
 
 export async function createChallengedPayment(p: NewChallenge): Promise<void> {
   await sql(
-    `insert into payments (id, seller_id, status, method, path, query, operation_key, meter_key, amount_micros, network, asset, pay_to, expires_at, created_at, updated_at)
-     values ($1, $2, 'challenged', $3, $4, $5, $6, $7, $8, $9, $10, $11, $12::timestamptz at time zone 'UTC', now() at time zone 'UTC', now() at time zone 'UTC')`,
-    [p.id, p.sellerId, p.method, p.path, p.query, p.operationKey, p.meterKey, p.amountMicros, p.network, p.asset, p.payTo, utc(p.expiresAt)],
+    `with p as (
+       insert into payments (id, seller_id, status, method, path, query, operation_key, meter_key, amount_micros, network, asset, pay_to, credential_id, expires_at, created_at, updated_at)
+       values ($1, $2, 'challenged', $3, $4, $5, $6, $7, $8, $9, $10, $11, $13, $12::timestamptz at time zone 'UTC', now() at time zone 'UTC', now() at time zone 'UTC')
+       returning id
+     )
+     insert into plan_purchases (payment_id, seller_id, plan_id, credential_id, kind, amount_micros, created_at)
+     select p.id, $2, $14, $13, $15, $8, now() at time zone 'UTC' from p where $14::text is not null`,
+    [
+      p.id,
+      p.sellerId,
+      p.method,
+      p.path,
+      p.query,
+      p.operationKey,
+      p.meterKey,
+      p.amountMicros,
+      p.network,
+      p.asset,
+      p.payTo,
+      utc(p.expiresAt),
+      p.credentialId ?? null,
+      p.purchase?.planId ?? null,
+      p.purchase?.kind ?? "purchase",
+    ],
   );
 }
 
@@ -174,10 +199,18 @@ export async function recordSettlementSuccess(paymentId: string, transaction: st
        update payments set status = $3::payment_status, transaction = $2, settled_at = now() at time zone 'UTC', locked_until = null, updated_at = now() at time zone 'UTC'
        where id = $1 and status = 'verified' and exists (select 1 from s)
        returning id, seller_id, meter_key, amount_micros, currency
+     ), grant_made as (
+       -- A plan purchase's credit, in the same statement as its charge: paid once, credited once (unique source payment).
+       insert into credit_grants (id, seller_id, plan_id, credential_id, source_payment_id, amount_micros, remaining_micros, expires_at, created_at)
+       select $5, pp.seller_id, pp.plan_id, pp.credential_id, pp.payment_id, pp.amount_micros, pp.amount_micros,
+         (now() at time zone 'UTC') + make_interval(days => pl.credit_validity_days), now() at time zone 'UTC'
+       from p join plan_purchases pp on pp.payment_id = p.id join plans pl on pl.id = pp.plan_id
+       on conflict (source_payment_id) do nothing
+       returning 1
      )
      insert into ledger_entries (id, seller_id, payment_id, kind, meter_key, units, amount_micros, currency, created_at)
      select $4, p.seller_id, p.id, 'charge', p.meter_key, s.units, p.amount_micros, p.currency, now() at time zone 'UTC' from p, s`,
-    [paymentId, transaction, then, newId("led")],
+    [paymentId, transaction, then, newId("led"), newId("grt")],
   );
   return rowCount === 1;
 }

@@ -9,7 +9,9 @@ import { anvilAddress } from "../../scripts/lib/local-chain";
 import { authorizationFate } from "../chain/authorization";
 import { USDC_ADDRESS } from "../chain/config";
 import { db } from "../db/client";
-import { callGateway, createGatewaySeller, payOn, startChainForTests, startFakeUpstream, usdcBalance } from "../testing/gateway";
+import { callGateway, createGatewaySeller, payChallenge, payOn, startChainForTests, startFakeUpstream, usdcBalance } from "../testing/gateway";
+import { registerAnonymous, routedStore } from "../testing/identity-harness";
+import * as purchaseRoute from "../../app/plans/[planId]/purchase/route";
 import { facilitatorInput, type StoredAuthorization as StoredProof } from "./eip3009/authorization";
 import { getFacilitator } from "./eip3009/facilitator";
 import { reconcileOnce } from "./reconciler";
@@ -34,7 +36,7 @@ async function proofFor(rail: "x402" | "mpp", payerIndex: number): Promise<Paid>
 }
 
 /** Run one paid call in a child process that dies at `fault`. */
-function crashAt(fault: "exit_after_lock" | "exit_after_outbox", proof: Paid): Promise<number | null> {
+function crashAt(fault: "exit_after_lock" | "exit_after_outbox", proof: Pick<Paid, "headers">): Promise<number | null> {
   const tsx = path.join(process.cwd(), "node_modules", "tsx", "dist", "cli.mjs");
   const child = spawn(process.execPath, [tsx, "--conditions=react-server", path.join(import.meta.dirname, "..", "testing", "crash-child.ts")], {
     env: {
@@ -134,5 +136,35 @@ describe.each(["x402", "mpp"] as const)("settlement reconciler, %s", (rail) => {
     expect(await usdc(payer)).toBe(before - 20_000n);
     const fate = await authorizationFate(chain.rpcUrl, USDC_ADDRESS, payer, (payment.railData as unknown as StoredProof).authorization.nonce as `0x${string}`);
     expect(fate).toEqual({ used: true, transaction: after.transaction });
+  }, 30_000);
+});
+
+describe("settlement reconciler, credits", () => {
+  it("killed between the reservation and its capture: the reservation is released after its lease, the credit is back", async () => {
+    const store = routedStore(seller.host);
+    const agent = await registerAnonymous(store);
+    const plan = await db.plan.findFirstOrThrow({ where: { sellerId: seller.sellerId, slug: "research-credits" } });
+    const buy = (headers: Record<string, string>) =>
+      purchaseRoute.POST(
+        new Request(`http://${seller.host}/plans/${plan.id}/purchase`, {
+          method: "POST",
+          headers: { host: seller.host, "content-type": "application/json", authorization: `Bearer ${agent.token}`, ...headers },
+          body: JSON.stringify({ amountUsd: "5.00" }),
+        }),
+        { params: Promise.resolve({ planId: plan.id }) },
+      );
+    expect((await buy(await payChallenge(await buy({}), 7, { maxAmountPerPayment: "$10" }))).status).toBe(200);
+    const balance = async () => (await db.creditGrant.findFirstOrThrow({ where: { credentialId: agent.credentialId } })).remainingMicros;
+    expect(await balance()).toBe(5_000_000n);
+
+    expect(await crashAt("exit_after_lock", { headers: { authorization: `Bearer ${agent.token}` } })).toBe(86);
+    const held = await db.payment.findFirstOrThrow({ where: { credentialId: agent.credentialId, rail: "credits" } });
+    expect(held.status).toBe("verified");
+    expect(await balance()).toBe(5_000_000n - 20_000n);
+    expect((await reconcileOnce()).released).toBe(0);
+    await waitForLease();
+    await Promise.all([reconcileOnce(), reconcileOnce()]);
+    expect((await db.payment.findUniqueOrThrow({ where: { id: held.id } })).status).toBe("released");
+    expect(await balance()).toBe(5_000_000n);
   }, 30_000);
 });

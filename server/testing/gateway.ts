@@ -55,16 +55,24 @@ export function callGateway(host: string, pathAndQuery: string, init: { method?:
   return handler(new Request(`http://${host}${pathAndQuery}`, { method, headers: { ...init.headers, host } }), { params: Promise.resolve({}) });
 }
 
-/** The official x402 client paying with anvil account `payerIndex`. */
-export function officialX402Client(payerIndex: number): x402Client {
+/**
+ * The official x402 client paying with anvil account `payerIndex`. Its default spend control pays at most $1 a
+ * payment; an agent buying plan credit raises it on purpose (`maxAmountPerPayment`, e.g. "$100").
+ */
+export function officialX402Client(payerIndex: number, opts: { maxAmountPerPayment?: string } = {}): x402Client {
   const client = new x402Client();
   registerExactEvmScheme(client, { signer: privateKeyToAccount(anvilPrivateKey(payerIndex)) });
+  if (opts.maxAmountPerPayment) client.setSpendControls({ maxAmountPerPayment: opts.maxAmountPerPayment as `$${string}` });
   return client;
 }
 
 /** The proof headers the official client sends for this 402; `v1` reads only the body (what v1 clients do). */
-export async function payChallenge(res: Response, payerIndex: number, opts: { v1?: boolean } = {}): Promise<Record<string, string>> {
-  const client = new x402HTTPClient(officialX402Client(payerIndex));
+export async function payChallenge(
+  res: Response,
+  payerIndex: number,
+  opts: { v1?: boolean; maxAmountPerPayment?: string } = {},
+): Promise<Record<string, string>> {
+  const client = new x402HTTPClient(officialX402Client(payerIndex, opts));
   const required = client.getPaymentRequiredResponse((name) => (opts.v1 ? null : res.headers.get(name)), await res.json());
   return client.encodePaymentSignatureHeader(await client.createPaymentPayload(required));
 }

@@ -42,6 +42,11 @@ export async function makeStore(label: string): Promise<{ sellerId: string; host
     payTo: null,
     signingSecret: "s".repeat(32),
   });
+  return { sellerId, host, ...routedStore(host) };
+}
+
+/** The identity routes of the storefront on `host`, in process, as a fetch (any seller: a gateway test's too). */
+export function routedStore(host: string): { origin: string; fetch: typeof fetch } {
   const origin = `http://${host}`;
   const routed: typeof fetch = async (input, init) => {
     const req = new Request(input instanceof Request ? input : String(input), init);
@@ -53,7 +58,30 @@ export async function makeStore(label: string): Promise<{ sellerId: string; host
     const body = ["GET", "HEAD"].includes(req.method) ? undefined : await req.text();
     return mod[req.method]!(new Request(req.url, { method: req.method, headers, body }), { params: Promise.resolve({}) });
   };
-  return { sellerId, host, origin, fetch: routed };
+  return { origin, fetch: routed };
+}
+
+type Store = { origin: string; fetch: typeof fetch };
+
+/** A fresh anonymous credential and an access token for it. */
+export async function registerAnonymous(store: Store): Promise<{ credentialId: string; assertion: string; token: string; claimToken: string }> {
+  const reg = await postJson(store, "/agent/identity", { type: "anonymous" });
+  if (reg.status !== 201) throw new Error(`registration failed: ${JSON.stringify(reg.body)}`);
+  const token = (await exchange(store, reg.body.identity.assertion)).body.access_token as string;
+  return { credentialId: reg.body.identity.id, assertion: reg.body.identity.assertion, token, claimToken: reg.body.claim.token };
+}
+
+/** Claim a credential for the human with `email` (signed in through the real email-code path); a fresh post-claim token. */
+export async function claimCredential(store: Store, claimToken: string, email: string): Promise<{ humanId: string; token: string }> {
+  const { confirmClaimAttempt } = await import("../identity/confirm-claim");
+  const start = await postJson(store, "/agent/identity/claim", { claim_token: claimToken });
+  if (start.status !== 201) throw new Error(`claim failed: ${JSON.stringify(start.body)}`);
+  const human = await signInHuman(email);
+  const c = await confirmClaimAttempt(linkTokenOf(start.body.attempt.verification_uri), human);
+  if (c.type !== "confirmed") throw new Error(c.detail);
+  const done = await postJson(store, "/agent/identity/claim/complete", { claim_token: claimToken, user_code: c.userCode });
+  const token = (await exchange(store, done.body.identity.assertion)).body.access_token as string;
+  return { humanId: human.id, token };
 }
 
 /** JSON POST against a store; returns status and parsed body. */

@@ -2,12 +2,13 @@
 // Everything else asks it: which rails exist (discovery), which proof a request carries (the gateway, the quote),
 // which rail settles a payment (the outbox, the reconciler).
 import { AppError } from "../../errors";
+import { creditsRail } from "./credits";
 import { mppRail } from "./mpp";
 import type { Rail, RailName } from "./rail";
 import { x402Rail } from "./x402";
 
 /** Every rail that really works, in the order their offers appear. A rail that is not here is not advertised. */
-export const RAILS: readonly Rail<unknown>[] = [x402Rail as Rail<unknown>, mppRail as Rail<unknown>];
+export const RAILS: readonly Rail<unknown>[] = [x402Rail as Rail<unknown>, mppRail as Rail<unknown>, creditsRail as Rail<unknown>];
 
 export function railFor(name: string | null): Rail<unknown> {
   const rail = RAILS.find((r) => r.name === name);
@@ -32,9 +33,20 @@ export function readPaymentProof(headers: Headers): PaymentProof {
     });
   const found: { rail: Rail<unknown>; read: ReturnType<Rail<unknown>["readProof"]> }[] = [];
   for (const rail of RAILS) {
+    if (rail.implicit) continue;
     const read = rail.readProof(headers);
     if (read.type !== "absent") found.push({ rail, read });
   }
+  // No payment proof: an implicit rail (the agent's bearer and its plan) may still pay.
+  if (!found.length)
+    for (const rail of RAILS) {
+      if (!rail.implicit) continue;
+      const read = rail.readProof(headers);
+      if (read.type !== "absent") {
+        found.push({ rail, read });
+        break;
+      }
+    }
   if (found.length > 1) {
     const names = found.map((f) => `${f.rail.name} (${f.read.type === "present" ? f.read.header : "malformed"})`);
     throw new AppError("invalid_request", {

@@ -11,6 +11,8 @@ export type RailName = "x402" | "mpp" | "card" | "credits";
  * every step: nothing below recomputes the canonical query, the price or the binding.
  */
 export type PaidCall = {
+  /** A data call (proxied to the upstream), or a plan purchase / top-up (credits a grant when charged). */
+  purpose: "call" | "purchase";
   sellerId: string;
   /** The seller's payout address (wallet rails pay it). */
   payTo: string;
@@ -22,6 +24,8 @@ export type PaidCall = {
   canonicalQuery: string;
   operationKey: string;
   meterKey: string | null;
+  /** The meter's free units per claimed human (0: none). */
+  includedUnits: number;
   serviceSlug: string;
   summary: string;
   amountMicros: bigint;
@@ -30,6 +34,8 @@ export type PaidCall = {
    * opaque data through the client (MPP) bind their challenge to it; the challenge HMAC keeps it honest.
    */
   binding: string;
+  /** Purchases only: the buyer's agent credential the payment is bound to (the plan is bought for it). */
+  credentialId?: string;
 };
 
 /** The unpaid challenge (a payment row in state `challenged`) that every rail of one 402 offers to settle. */
@@ -48,9 +54,21 @@ export type HeldPayment = Pick<PaymentRow, "id" | "sellerId" | "amountMicros" | 
  * A payment this request holds: verified and locked for exactly this call, not yet charged. It carries what the
  * rail wrote, so charging it inline needs no second read of the row.
  */
-export type Hold = { rail: RailName; payment: HeldPayment };
+export type Hold = {
+  rail: RailName;
+  payment: HeldPayment;
+  /** Fields this rail adds to `svc-billing` on the paid answer (credits: the balance left). */
+  billing?: Record<string, string>;
+};
 
-export type AcceptOutcome = { type: "held"; hold: Hold } | { type: "refused"; error: AppError };
+export type AcceptOutcome =
+  | { type: "held"; hold: Hold }
+  | { type: "refused"; error: AppError }
+  /**
+   * Not payable this way, and not an error (an implicit rail whose credential covers nothing here): the caller gets
+   * the ordinary 402, with `reason` refining it (SERVICE.md part 7: `usage_exhausted`) and the plans that would cover it.
+   */
+  | { type: "declined"; reason?: string; detail?: string };
 
 export type SettleOutcome =
   | { type: "settled"; transaction: string | null; payer?: string }
@@ -67,6 +85,11 @@ export type DiscoveryOffer = { protocol: RailName; intent: "charge"; method: str
 
 export interface Rail<P = unknown> {
   readonly name: RailName;
+  /**
+   * An implicit rail's proof is a credential the request carries anyway (credits: the agent's bearer token), not a
+   * payment: it is consulted only when the request carries no payment proof, and never counts as a second one.
+   */
+  readonly implicit?: boolean;
   /** One line for the 402's `detail`: how to pay on this rail. */
   readonly howToPay: string;
   /** Discovery: this rail's block under `payment` in /manifest.json (how it is paid, where it settles). */
@@ -87,6 +110,12 @@ export interface Rail<P = unknown> {
   accept(call: PaidCall, proof: P): Promise<AcceptOutcome>;
   /** Charge a held payment. Called from the settlement outbox (and by the reconciler after a crash, `retry`). */
   settle(payment: HeldPayment, opts: { retry: boolean }): Promise<SettleOutcome>;
+  /**
+   * Rails that charge off the response path (credits: the draw is already reserved) take the served call here; the
+   * gateway then writes no outbox row and does not wait. A crash before the capture lands releases the reservation
+   * after its lease (the reconciler), in the caller's favour.
+   */
+  capture?(hold: Hold, served: { units: number; upstreamStatus: number }): void;
   /** Undo a hold that will not be charged (upstream 5xx, timeout, unbillable usage, abandoned). */
   release(paymentId: string, reason: string, upstreamStatus?: number): Promise<boolean>;
   /** Response headers of a charged call (PAYMENT-RESPONSE, Payment-Receipt, ...). Never on errors. */

@@ -1,12 +1,7 @@
-import { checkPurchaseAmount, findPlan, parsePurchaseBody, purchaseNotAvailable } from "@/server/catalog/plan-purchase";
-import { readJson } from "@/server/http/parse";
+import { handlePlanPurchase } from "@/server/gateway/handle-plan-purchase";
 import { methods } from "@/server/http/route";
 
-// POST /plans/{planId}/purchase - buy a credit plan (amount rules enforced; purchase itself not yet offered)
-export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
-  POST: async (ctx) => {
-    const plan = findPlan(await ctx.catalog(), String(ctx.params.planId));
-    checkPurchaseAmount(plan, parsePurchaseBody(await readJson(ctx.req, { optional: true })));
-    return purchaseNotAvailable();
-  },
-});
+export const dynamic = "force-dynamic";
+
+// POST /plans/{planId}/purchase - buy credit on a plan: the bearer plus a payment on any rail (a 402 without one)
+export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = methods({ POST: (ctx) => handlePlanPurchase(ctx, "purchase") });

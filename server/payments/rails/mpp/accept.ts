@@ -10,7 +10,7 @@ import { env } from "../../../env";
 import { AppError } from "../../../errors";
 import { authorizationLockKey, facilitatorInput, type Eip3009Authorization, type StoredAuthorization } from "../../eip3009/authorization";
 import { getFacilitator } from "../../eip3009/facilitator";
-import { paymentStateError, requestMismatch } from "../../payment-state";
+import { paymentStateError, requestMismatch, termsChanged } from "../../payment-state";
 import { findPayment, findPaymentByLockKey, lockChallengedPayment, type PaymentRow } from "../../payments.queries";
 import type { AcceptOutcome, HeldPayment, PaidCall } from "../rail";
 import { challengeIsOurs, mppxServer } from "./mppx-server";
@@ -71,7 +71,7 @@ export async function acceptMpp(call: PaidCall, proof: MppProof): Promise<Accept
     r.methodDetails?.chainId === CHAIN_ID;
   if (!sameTerms)
     return challengeIsOurs(challenge)
-      ? invalid("terms_changed", "the price or recipient changed since this challenge was issued; request a fresh 402", paymentId)
+      ? refused(termsChanged(call.purpose, paymentId))
       : invalid("challenge_invalid", "the challenge was not issued by this storefront", paymentId);
 
   try {

@@ -7,7 +7,7 @@ import { env } from "../../../env";
 import { AppError } from "../../../errors";
 import { authorizationLockKey, facilitatorInput, type StoredAuthorization } from "../../eip3009/authorization";
 import { getFacilitator } from "../../eip3009/facilitator";
-import { paymentStateError, requestMismatch } from "../../payment-state";
+import { paymentStateError, requestMismatch, termsChanged } from "../../payment-state";
 import { findPayment, findPaymentByLockKey, insertHeldPayment, lockChallengedPayment, type PaymentRow } from "../../payments.queries";
 import type { AcceptOutcome, HeldPayment, PaidCall } from "../rail";
 import { verifyChallenge } from "./challenge-token";
@@ -59,7 +59,7 @@ async function challengeOf(call: PaidCall, proof: DecodedProof): Promise<{ payme
     return invalid("challenge_invalid", "the challenge does not verify for this request", { payment_id: paymentId });
   }
   if (BigInt(accepted.amount) !== call.amountMicros || accepted.payTo.toLowerCase() !== call.payTo.toLowerCase())
-    return invalid("terms_changed", "the price or recipient changed since this challenge was issued; request a fresh 402", { payment_id: paymentId });
+    return refused(termsChanged(call.purpose, paymentId));
   if (expiresAt * 1000 <= Date.now()) return invalid("challenge_expired", "the challenge expired; request a fresh 402", { payment_id: paymentId });
   return { paymentId, extra: { ...e } };
 }
@@ -67,6 +67,9 @@ async function challengeOf(call: PaidCall, proof: DecodedProof): Promise<{ payme
 export async function acceptX402(call: PaidCall, proof: DecodedProof): Promise<AcceptOutcome> {
   let challengedId: string | null = null;
   let extra: Record<string, unknown> = offerExtra({ paymentId: "", challenge: "", expiresAt: 0 });
+  // A purchase is bound to its challenge (plan, amount, buyer): only a proof that echoes it (x402 v2) can pay one.
+  if (proof.version === 1 && call.purpose === "purchase")
+    return invalid("challenge_missing", "a plan purchase must be paid with the challenge of its 402 (x402 v2: PAYMENT-SIGNATURE with the accepted offer)");
   if (proof.version === 2) {
     const c = await challengeOf(call, proof);
     if ("type" in c) return c;

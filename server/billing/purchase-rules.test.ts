@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { CatalogPlan } from "./catalog";
-import { checkPurchaseAmount } from "./plan-purchase";
+import type { CatalogPlan } from "../catalog/catalog";
+import { checkPurchaseAmount } from "./purchase-rules";
 
 const credit: CatalogPlan = {
   id: "pln_1",

@@ -1,15 +1,17 @@
-// POST /plans/{planId}/purchase and /extend, up to the point this release supports: the plan lookup and the
-// amount rules of SERVICE.md part 7 are enforced; taking the money (credit balances) arrives with the plans
-// work, so a valid request answers 501 not_implemented and nothing is charged.
+// The rules of a plan purchase or top-up (SERVICE.md part 7), checked before any payment: the plan exists and is
+// for sale, it is not pay-as-you-go, and `amountUsd` is a whole-cent amount within the plan's bounds (and the card
+// floor when paying by card).
 import { z } from "zod";
 import { AppError } from "../errors";
 import { parseWith } from "../validation";
 import { CARD_MINIMUM_MICROS, isWholeCents, microsToCents, parseUsd } from "../lib/money";
-import type { Catalog, CatalogPlan } from "./catalog";
+import type { Catalog, CatalogPlan } from "../catalog/catalog";
 
 export const purchaseBody = z.object({
   amountUsd: z.string().max(32).optional(),
   checkout: z.boolean().optional(),
+  /** POST /extend: the plan to top up (may be left out when the credential holds credit on exactly one plan). */
+  planId: z.string().max(64).optional(),
 });
 
 export function findPlan(catalog: Catalog, planId: string): CatalogPlan {
@@ -42,12 +44,6 @@ export function checkPurchaseAmount(plan: CatalogPlan, body: z.infer<typeof purc
       extra: { cardMinimumUsd: microsToCents(cardMin) },
     });
   return micros;
-}
-
-export function purchaseNotAvailable(): never {
-  throw new AppError("not_implemented", {
-    detail: "plan purchases and top-ups are not available on this storefront yet; pay-as-you-go works on every priced operation",
-  });
 }
 
 export function parsePurchaseBody(input: unknown) {

@@ -1,0 +1,217 @@
+// The only file of the billing domain that touches the database: plan purchases, credit grants, included units,
+// and the plan-covered calls' reservations (payments on the `credits` rail). Every balance change is one statement,
+// guarded by the balance itself (`remaining_micros >= price`), so no concurrency can overspend a grant.
+import { db, sql } from "../db/client";
+import { newId } from "../lib/ids";
+
+/** The payment fields of a plan-covered call, as the gateway computed them. */
+export type DrawRequest = {
+  paymentId: string;
+  sellerId: string;
+  credentialId: string;
+  /** The human the access token names (claimed credentials only): their other credentials' grants and free units. */
+  humanId: string | null;
+  method: string;
+  path: string;
+  query: string;
+  operationKey: string;
+  meterKey: string;
+  priceMicros: bigint;
+  /** The meter's free units per claimed human (the catalog's current value). */
+  includedUnits: number;
+  leaseSeconds: number;
+};
+
+export type DrawResult =
+  | { type: "reserved"; source: "included"; paymentId: string }
+  | { type: "reserved"; source: "credit"; paymentId: string; grantId: string; remainingMicros: bigint }
+  | { type: "uncovered" }
+  | { type: "credential_invalid" };
+
+/**
+ * One round trip: check the credential (this seller's, not revoked, not expired), take a free included unit if the
+ * human has one left, else debit the covering grant that expires first (guarded: never below zero; concurrent draws
+ * on one grant queue on its row lock and re-check), and write the held payment. Nothing is written when nothing
+ * covers the call.
+ */
+export async function reserveDraw(r: DrawRequest): Promise<DrawResult> {
+  const { rows } = await sql<{ cred_ok: boolean; included: boolean; grant_id: string | null; remaining: string | null; payment_id: string | null }>(
+    `with c as (
+       select id from agent_credentials
+       where id = $1 and seller_id = $2 and revoked_at is null and (expires_at is null or expires_at > now() at time zone 'UTC')
+     ), inc as (
+       insert into included_unit_usage (seller_id, human_id, meter_key, used, updated_at)
+       select $2, $3, $4, 1, now() at time zone 'UTC' from c where $3::text is not null and $6::int > 0
+       on conflict (seller_id, human_id, meter_key) do update set used = included_unit_usage.used + 1, updated_at = now() at time zone 'UTC'
+         where included_unit_usage.used < $6::int
+       returning 1 as ok
+     ), g as (
+       update credit_grants set remaining_micros = credit_grants.remaining_micros - $5::bigint
+       where credit_grants.id = (
+           select g2.id from credit_grants g2
+           join agent_credentials owner on owner.id = g2.credential_id
+           where exists (select 1 from c) and g2.seller_id = $2 and g2.remaining_micros >= $5::bigint
+             and g2.expires_at > now() at time zone 'UTC'
+             and (g2.credential_id = $1 or ($3::text is not null and owner.human_id = $3))
+             and exists (select 1 from plan_meters pm join meters m on m.id = pm.meter_id where pm.plan_id = g2.plan_id and m.key = $4)
+           order by g2.expires_at, g2.created_at
+           limit 1
+           for update of g2
+         )
+         and credit_grants.remaining_micros >= $5::bigint
+         and not exists (select 1 from inc)
+       returning credit_grants.id, credit_grants.remaining_micros
+     ), p as (
+       insert into payments (id, seller_id, status, rail, method, path, query, operation_key, meter_key, amount_micros, credential_id, payer, lock_key, rail_data,
+         expires_at, verified_at, locked_until, created_at, updated_at)
+       select $7, $2, 'verified', 'credits', $8, $9, $10, $11, $4,
+         case when exists (select 1 from inc) then 0 else $5::bigint end, $1, $1, 'credits:' || $7,
+         case when exists (select 1 from inc) then jsonb_build_object('source', 'included', 'humanId', $3::text)
+              else jsonb_build_object('source', 'credit', 'grantId', (select id from g)) end,
+         (now() at time zone 'UTC') + interval '1 day', now() at time zone 'UTC', (now() at time zone 'UTC') + make_interval(secs => $12),
+         now() at time zone 'UTC', now() at time zone 'UTC'
+       where exists (select 1 from inc) or exists (select 1 from g)
+       returning id
+     )
+     select exists (select 1 from c) as cred_ok, exists (select 1 from inc) as included, (select id from g) as grant_id,
+       (select remaining_micros::text from g) as remaining, (select id from p) as payment_id`,
+    [r.credentialId, r.sellerId, r.humanId, r.meterKey, r.priceMicros, r.includedUnits, r.paymentId, r.method, r.path, r.query, r.operationKey, r.leaseSeconds],
+  );
+  const row = rows[0]!;
+  if (!row.cred_ok) return { type: "credential_invalid" };
+  if (!row.payment_id) return { type: "uncovered" };
+  if (row.included) return { type: "reserved", source: "included", paymentId: row.payment_id };
+  return { type: "reserved", source: "credit", paymentId: row.payment_id, grantId: row.grant_id!, remainingMicros: BigInt(row.remaining!) };
+}
+
+/**
+ * Whether the credential (or its human) holds a live grant of a plan covering the meter at all: tells "your plan's
+ * credit ran out" (usage_exhausted) from "no plan covers this" when a draw found nothing. Only on that path.
+ */
+export async function hasCoveringGrant(sellerId: string, credentialId: string, humanId: string | null, meterKey: string): Promise<boolean> {
+  const { rows } = await sql(
+    `select 1 from credit_grants g2 join agent_credentials owner on owner.id = g2.credential_id
+     where g2.seller_id = $1 and g2.expires_at > now() at time zone 'UTC' and (g2.credential_id = $2 or ($3::text is not null and owner.human_id = $3))
+       and exists (select 1 from plan_meters pm join meters m on m.id = pm.meter_id where pm.plan_id = g2.plan_id and m.key = $4)
+     limit 1`,
+    [sellerId, credentialId, humanId, meterKey],
+  );
+  return rows.length > 0;
+}
+
+/**
+ * verified -> released, and the reservation back where it came from (the grant's balance, or the free unit), in one
+ * statement. Only a held draw that was not captured can be released.
+ */
+export async function releaseDraw(paymentId: string, reason: string, upstreamStatus?: number): Promise<boolean> {
+  const { rows } = await sql<{ id: string }>(
+    `with p as (
+       update payments set status = 'released', failure_reason = $2, upstream_status = $3, locked_until = null, updated_at = now() at time zone 'UTC'
+       where id = $1 and status = 'verified' and rail = 'credits'
+       returning id, seller_id, meter_key, amount_micros, rail_data
+     ), g as (
+       update credit_grants set remaining_micros = credit_grants.remaining_micros + p.amount_micros
+       from p where p.rail_data->>'source' = 'credit' and credit_grants.id = p.rail_data->>'grantId'
+       returning 1
+     ), i as (
+       update included_unit_usage set used = included_unit_usage.used - 1, updated_at = now() at time zone 'UTC'
+       from p where p.rail_data->>'source' = 'included' and included_unit_usage.seller_id = p.seller_id
+         and included_unit_usage.human_id = p.rail_data->>'humanId' and included_unit_usage.meter_key = p.meter_key and included_unit_usage.used > 0
+       returning 1
+     )
+     select id from p`,
+    [paymentId, reason, upstreamStatus ?? null],
+  );
+  return rows.length === 1;
+}
+
+/**
+ * verified -> consumed for served draws, with their ledger `draw` rows, in one statement for a whole batch. A draw
+ * moves no money (the money came in with the purchase, as a `charge`): the row records usage against prepaid credit.
+ */
+export async function captureDraws(draws: { paymentId: string; units: number; upstreamStatus: number }[]): Promise<number> {
+  if (!draws.length) return 0;
+  const { rowCount } = await sql(
+    `with v as (
+       select * from unnest($1::text[], $2::int[], $3::int[], $4::text[]) as v(id, units, status, ledger_id)
+     ), p as (
+       update payments set status = 'consumed', settled_at = now() at time zone 'UTC', upstream_status = v.status, locked_until = null,
+         updated_at = now() at time zone 'UTC'
+       from v where payments.id = v.id and payments.status = 'verified' and payments.rail = 'credits'
+       returning payments.id, payments.seller_id, payments.meter_key, payments.amount_micros, payments.currency, v.units, v.ledger_id
+     )
+     insert into ledger_entries (id, seller_id, payment_id, kind, meter_key, units, amount_micros, currency, created_at)
+     select p.ledger_id, p.seller_id, p.id, 'draw', p.meter_key, p.units, p.amount_micros, p.currency, now() at time zone 'UTC' from p`,
+    [draws.map((d) => d.paymentId), draws.map((d) => d.units), draws.map((d) => d.upstreamStatus), draws.map(() => newId("led"))],
+  );
+  return rowCount;
+}
+
+// ---------- purchases ----------
+
+export type PlanPurchaseRow = { paymentId: string; planId: string; credentialId: string; kind: string; amountMicros: bigint };
+
+/** What a purchase challenge is for; written with the challenge, read when its payment is charged. */
+export async function createPlanPurchase(p: PlanPurchaseRow & { sellerId: string }): Promise<void> {
+  await db.planPurchase.create({
+    data: { paymentId: p.paymentId, sellerId: p.sellerId, planId: p.planId, credentialId: p.credentialId, kind: p.kind, amountMicros: p.amountMicros },
+  });
+}
+
+export async function findPlanPurchase(paymentId: string) {
+  return db.planPurchase.findUnique({ where: { paymentId } });
+}
+
+export type GrantRow = {
+  id: string;
+  planId: string;
+  credentialId: string;
+  sourcePaymentId: string;
+  amountMicros: bigint;
+  remainingMicros: bigint;
+  expiresAt: Date;
+  createdAt: Date;
+};
+
+const grantSelect = {
+  id: true,
+  planId: true,
+  credentialId: true,
+  sourcePaymentId: true,
+  amountMicros: true,
+  remainingMicros: true,
+  expiresAt: true,
+  createdAt: true,
+} as const;
+
+export async function findGrantByPayment(paymentId: string): Promise<GrantRow | null> {
+  return db.creditGrant.findUnique({ where: { sourcePaymentId: paymentId }, select: grantSelect });
+}
+
+/** Live grants usable by a credential: its own, and those of every credential the same human claimed here. */
+export async function findUsableGrants(sellerId: string, credentialIds: string[]): Promise<GrantRow[]> {
+  return db.creditGrant.findMany({
+    where: { sellerId, credentialId: { in: credentialIds }, expiresAt: { gt: new Date() } },
+    select: grantSelect,
+    orderBy: [{ expiresAt: "asc" }, { createdAt: "asc" }],
+  });
+}
+
+export async function findIncludedUsage(sellerId: string, humanId: string): Promise<{ meterKey: string; used: number }[]> {
+  return db.includedUnitUsage.findMany({ where: { sellerId, humanId }, select: { meterKey: true, used: true } });
+}
+
+export type GrantWithPlan = GrantRow & { plan: { id: string; slug: string; name: string; status: string; meters: string[] } };
+
+/** Live grants for entitlements, with their plan (retired plans included: credit bought on them keeps working). */
+export async function findGrantsWithPlans(sellerId: string, credentialIds: string[]): Promise<GrantWithPlan[]> {
+  const rows = await db.creditGrant.findMany({
+    where: { sellerId, credentialId: { in: credentialIds }, expiresAt: { gt: new Date() } },
+    select: { ...grantSelect, plan: { select: { id: true, slug: true, name: true, status: true, meters: { select: { meter: { select: { key: true } } } } } } },
+    orderBy: [{ expiresAt: "asc" }, { createdAt: "asc" }],
+  });
+  return rows.map((r) => ({
+    ...r,
+    plan: { id: r.plan.id, slug: r.plan.slug, name: r.plan.name, status: r.plan.status, meters: r.plan.meters.map((m) => m.meter.key).sort() },
+  }));
+}

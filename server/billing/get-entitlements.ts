@@ -1,0 +1,67 @@
+// GET /agent/entitlements: who the bearer is, which credentials share its entitlements, the plans it holds credit
+// on (balance, what was bought, each grant with its source payment and expiry), and the free included units left
+// to its human. Amounts are USD strings with six decimals.
+import type { Catalog } from "../catalog/catalog";
+import { findLinkedCredentials } from "../identity/find-linked-credentials";
+import type { AgentPrincipal } from "../identity/require-agent";
+import { microsToUsd } from "../lib/money";
+import { findGrantsWithPlans, findIncludedUsage, type GrantWithPlan } from "./billing.queries";
+
+export type PlanBalance = {
+  id: string;
+  slug: string;
+  name: string;
+  status: string;
+  meters: string[];
+  balanceUsd: string;
+  purchasedUsd: string;
+  expiresAt: string;
+  grants: { id: string; amountUsd: string; remainingUsd: string; expiresAt: string; sourcePaymentId: string; credential: string }[];
+};
+
+export function planBalances(grants: GrantWithPlan[]): PlanBalance[] {
+  const byPlan = new Map<string, GrantWithPlan[]>();
+  for (const g of grants) byPlan.set(g.planId, [...(byPlan.get(g.planId) ?? []), g]);
+  return [...byPlan.values()].map((gs) => {
+    const p = gs[0]!.plan;
+    return {
+      id: p.id,
+      slug: p.slug,
+      name: p.name,
+      status: p.status,
+      meters: p.meters,
+      balanceUsd: microsToUsd(gs.reduce((s, g) => s + g.remainingMicros, 0n)),
+      purchasedUsd: microsToUsd(gs.reduce((s, g) => s + g.amountMicros, 0n)),
+      // The last day any of it can still be drawn (each grant lasts the plan's validity from its purchase).
+      expiresAt: gs.reduce((m, g) => (g.expiresAt > m ? g.expiresAt : m), gs[0]!.expiresAt).toISOString(),
+      grants: gs.map((g) => ({
+        id: g.id,
+        amountUsd: microsToUsd(g.amountMicros),
+        remainingUsd: microsToUsd(g.remainingMicros),
+        expiresAt: g.expiresAt.toISOString(),
+        sourcePaymentId: g.sourcePaymentId,
+        credential: g.credentialId,
+      })),
+    };
+  });
+}
+
+export async function getEntitlements(agent: AgentPrincipal, catalog: Catalog) {
+  const { human, credentials } = await findLinkedCredentials(agent);
+  const [grants, usage] = await Promise.all([findGrantsWithPlans(agent.sellerId, credentials), human ? findIncludedUsage(agent.sellerId, human.id) : []]);
+  // Free units are a claimed human's: a token issued before the claim does not see them (it does not upgrade itself).
+  const includedUnits = human
+    ? catalog.meters
+        .filter((m) => m.includedUnits > 0)
+        .map((m) => {
+          const used = Math.min(m.includedUnits, usage.find((u) => u.meterKey === m.key)?.used ?? 0);
+          return { meter: m.key, included: m.includedUnits, used, left: m.includedUnits - used };
+        })
+    : [];
+  return {
+    agent: { id: agent.credentialId, type: agent.kind, claimed: agent.claimed, human },
+    credentials,
+    plans: planBalances(grants),
+    includedUnits,
+  };
+}

@@ -1,0 +1,283 @@
+// Plans end to end, in process against real PostgreSQL and a real anvil chain: an agent buys credit with the official
+// x402 and MPP clients, plan-covered calls draw it down without a per-call payment (never below zero, whatever the
+// concurrency), failures release it, free included units unlock once per human, entitlements show it all.
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import * as extendRoute from "../../app/extend/route";
+import * as purchaseRoute from "../../app/plans/[planId]/purchase/route";
+import { anvilAddress } from "../../scripts/lib/local-chain";
+import { invalidateSeller } from "../catalog/resolve-seller";
+import { db } from "../db/client";
+import { callGateway, createGatewaySeller, payChallenge, payChallengeMpp, startChainForTests, startFakeUpstream, usdcBalance } from "../testing/gateway";
+import { claimCredential, getJson, registerAnonymous, routedStore } from "../testing/identity-harness";
+import { flushCaptures } from "./capture-queue";
+
+let chain: Awaited<ReturnType<typeof startChainForTests>>;
+let upstream: Awaited<ReturnType<typeof startFakeUpstream>>;
+let seller: Awaited<ReturnType<typeof createGatewaySeller>>;
+let store: ReturnType<typeof routedStore>;
+let planId: string;
+const SECRET = "fake-upstream-secret-0123456789";
+const AAPL = "/api/v1/aggregates/AAPL?from=2024-07-01&to=2024-07-31";
+const uniq = () => Math.random().toString(36).slice(2, 8);
+// The official x402 client pays at most $1 a payment unless the agent raises it, as one buying credit does.
+const BIG = { maxAmountPerPayment: "$100" };
+
+const usdc = (address: string) => usdcBalance(chain.rpcUrl, address);
+const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+
+function purchase(body: unknown, headers: Record<string, string> = {}, plan = planId): Promise<Response> {
+  return purchaseRoute.POST(
+    new Request(`http://${seller.host}/plans/${plan}/purchase`, {
+      method: "POST",
+      headers: { host: seller.host, "content-type": "application/json", ...headers },
+      body: JSON.stringify(body),
+    }),
+    { params: Promise.resolve({ planId: plan }) },
+  );
+}
+
+function extend(body: unknown, headers: Record<string, string> = {}): Promise<Response> {
+  return extendRoute.POST(
+    new Request(`http://${seller.host}/extend`, {
+      method: "POST",
+      headers: { host: seller.host, "content-type": "application/json", ...headers },
+      body: JSON.stringify(body),
+    }),
+    { params: Promise.resolve({}) },
+  );
+}
+
+/** Buy `amountUsd` of credit for the agent with x402 from anvil wallet `payer`; the 200 body. */
+async function buy(token: string, amountUsd: string, payer = 1) {
+  const challenge = await purchase({ amountUsd }, bearer(token));
+  expect(challenge.status).toBe(402);
+  const res = await purchase({ amountUsd }, { ...bearer(token), ...(await payChallenge(challenge, payer, BIG)) });
+  expect(res.status).toBe(200);
+  return res.json();
+}
+
+const entitlements = (token: string) => getJson(store, "/agent/entitlements", bearer(token));
+
+beforeAll(async () => {
+  chain = await startChainForTests();
+  upstream = await startFakeUpstream(SECRET);
+  seller = await createGatewaySeller(upstream.url, { signingSecret: SECRET });
+  store = routedStore(seller.host);
+  planId = (await db.plan.findFirstOrThrow({ where: { sellerId: seller.sellerId, slug: "research-credits" } })).id;
+}, 60_000);
+
+afterAll(async () => {
+  await upstream?.stop();
+  await chain?.stop();
+});
+
+beforeEach(() => {
+  upstream.state.mode = { status: 200 };
+});
+
+describe("buying credit on a plan", () => {
+  it("answers a 402 for the amount, then credits the plan once with the official x402 client; a replay answers the same", async () => {
+    const agent = await registerAnonymous(store);
+    // The rules before anything else, then the bearer.
+    expect((await purchase({ amountUsd: "4.99" }, bearer(agent.token))).status).toBe(400);
+    const noBearer = await purchase({ amountUsd: "5.00" });
+    expect(noBearer.status).toBe(401);
+    expect((await noBearer.json()).error).toBe("bearer_required");
+
+    const challenge = await purchase({ amountUsd: "5.00" }, bearer(agent.token));
+    expect(challenge.status).toBe(402);
+    const offer = await challenge.clone().json();
+    expect(offer).toMatchObject({
+      error: "payment_required",
+      payment: { amount: "5.000000", access: "purchase" },
+      purchase: { plan: { id: planId }, amountUsd: "5.00" },
+    });
+    expect(challenge.headers.get("www-authenticate")).toMatch(/^Payment /);
+    const payer = anvilAddress(1);
+    const before = await usdc(payer);
+    const proof = await payChallenge(challenge, 1, BIG);
+    const res = await purchase({ amountUsd: "5.00" }, { ...bearer(agent.token), ...proof });
+    expect(res.status).toBe(200);
+    const body = await res.json();
+    expect(body).toMatchObject({
+      status: "credited",
+      payment: { rail: "x402" },
+      grant: { amountUsd: "5.000000", remainingUsd: "5.000000", credential: agent.credentialId },
+      plan: { id: planId, balanceUsd: "5.000000" },
+    });
+    expect(res.headers.get("payment-response")).toBeTruthy();
+    expect(await usdc(payer)).toBe(before - 5_000_000n);
+    const paymentId = body.payment.id;
+    expect(await db.ledgerEntry.findMany({ where: { paymentId } })).toMatchObject([{ kind: "charge", amountMicros: 5_000_000n }]);
+
+    // The same proof again: the same result, nothing more credited or charged.
+    const replay = await purchase({ amountUsd: "5.00" }, { ...bearer(agent.token), ...proof });
+    expect(replay.status).toBe(200);
+    expect((await replay.json()).grant.id).toBe(body.grant.id);
+    // The same proof with another amount: the spec's 409.
+    const other = await purchase({ amountUsd: "6.00" }, { ...bearer(agent.token), ...proof });
+    expect(other.status).toBe(409);
+    expect((await other.json()).error).toBe("payment_amount_mismatch");
+    expect(await db.creditGrant.count({ where: { credentialId: agent.credentialId } })).toBe(1);
+    expect(await usdc(payer)).toBe(before - 5_000_000n);
+
+    const ent = await entitlements(agent.token);
+    expect(ent.body.plans).toMatchObject([
+      { id: planId, balanceUsd: "5.000000", purchasedUsd: "5.000000", grants: [{ id: body.grant.id, sourcePaymentId: paymentId }] },
+    ]);
+  });
+
+  it("buys with the official MPP client too, the bearer in SVC-Agent-Authorization", async () => {
+    const agent = await registerAnonymous(store);
+    const headers = { "svc-agent-authorization": `Bearer ${agent.token}` };
+    const challenge = await purchase({ amountUsd: "7.50" }, headers);
+    const res = await purchase({ amountUsd: "7.50" }, { ...headers, ...(await payChallengeMpp(challenge, 2)) });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({ payment: { rail: "mpp" }, grant: { amountUsd: "7.500000" } });
+    expect(res.headers.get("payment-receipt")).toBeTruthy();
+  });
+
+  it("a purchase proof sent a hundred times at once credits once", async () => {
+    const agent = await registerAnonymous(store);
+    const payer = anvilAddress(3);
+    const before = await usdc(payer);
+    const proof = await payChallenge(await purchase({ amountUsd: "5.00" }, bearer(agent.token)), 3, BIG);
+    const results = await Promise.all(Array.from({ length: 100 }, () => purchase({ amountUsd: "5.00" }, { ...bearer(agent.token), ...proof })));
+    const bodies = await Promise.all(results.map(async (r) => ({ status: r.status, body: await r.json() })));
+    const credited = bodies.filter((b) => b.status === 200);
+    expect(credited.length).toBeGreaterThanOrEqual(1);
+    expect(new Set(credited.map((b) => b.body.grant.id)).size).toBe(1);
+    for (const b of bodies.filter((x) => x.status !== 200)) expect(b).toMatchObject({ status: 409, body: { error: "payment_in_progress" } });
+    expect(await db.creditGrant.count({ where: { credentialId: agent.credentialId } })).toBe(1);
+    expect(await usdc(payer)).toBe(before - 5_000_000n);
+    expect((await entitlements(agent.token)).body.plans[0].balanceUsd).toBe("5.000000");
+  });
+
+  it("POST /extend tops up the plan held; without one it is access_not_found", async () => {
+    const agent = await registerAnonymous(store);
+    const none = await extend({ amountUsd: "5.00" }, bearer(agent.token));
+    expect(none.status).toBe(403);
+    expect((await none.json()).error).toBe("access_not_found");
+    await buy(agent.token, "5.00", 4);
+    const challenge = await extend({ amountUsd: "6.00" }, bearer(agent.token));
+    expect(challenge.status).toBe(402);
+    const res = await extend({ amountUsd: "6.00" }, { ...bearer(agent.token), ...(await payChallenge(challenge, 4, BIG)) });
+    expect(res.status).toBe(200);
+    expect((await res.json()).plan).toMatchObject({ id: planId, balanceUsd: "11.000000", purchasedUsd: "11.000000" });
+  });
+});
+
+describe("drawing credit", () => {
+  it("a covered call is served without a per-call payment, billed rail=credits with the balance left; captured off the response path", async () => {
+    const agent = await registerAnonymous(store);
+    await buy(agent.token, "5.00", 5);
+    const calls = upstream.state.calls;
+    const res = await callGateway(seller.host, AAPL, { headers: bearer(agent.token) });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("svc-billing")).toMatch(/rail=credits;.*amount_usd=0\.020000; status=charged;.*balance_usd=4\.980000/);
+    expect(upstream.state.calls).toBe(calls + 1);
+    expect(upstream.state.lastHeaders.authorization).toBeUndefined();
+    await flushCaptures();
+    const payment = await db.payment.findUniqueOrThrow({ where: { id: res.headers.get("svc-payment-id")! } });
+    expect(payment).toMatchObject({ rail: "credits", status: "consumed", amountMicros: 20_000n, credentialId: agent.credentialId });
+    expect(await db.ledgerEntry.findMany({ where: { paymentId: payment.id } })).toMatchObject([{ kind: "draw", amountMicros: 20_000n }]);
+    expect((await entitlements(agent.token)).body.plans[0].balanceUsd).toBe("4.980000");
+  });
+
+  it("an upstream 5xx leaves the balance as it was; no plan is the ordinary 402; an exhausted plan says usage_exhausted", async () => {
+    const agent = await registerAnonymous(store);
+    await buy(agent.token, "5.00", 5);
+    upstream.state.mode = { status: 503, body: { error: "down" } };
+    const failed = await callGateway(seller.host, AAPL, { headers: bearer(agent.token) });
+    expect(failed.status).toBe(503);
+    expect(failed.headers.get("svc-billing")).toContain("status=released");
+    expect((await entitlements(agent.token)).body.plans[0].balanceUsd).toBe("5.000000");
+    upstream.state.mode = { status: 200 };
+
+    const stranger = await registerAnonymous(store);
+    const payg = await callGateway(seller.host, AAPL, { headers: bearer(stranger.token) });
+    expect(payg.status).toBe(402);
+    expect((await payg.json()).reason).toBeUndefined();
+
+    await db.creditGrant.updateMany({ where: { credentialId: agent.credentialId }, data: { remainingMicros: 10_000n } });
+    const exhausted = await callGateway(seller.host, AAPL, { headers: bearer(agent.token) });
+    expect(exhausted.status).toBe(402);
+    expect(await exhausted.json()).toMatchObject({ error: "payment_required", reason: "usage_exhausted" });
+    // Pay-as-you-go still works for it.
+    expect(exhausted.headers.get("payment-required")).toBeTruthy();
+  });
+
+  it("never overspends: 1,000 concurrent calls against credit for exactly 37 serve 37 and leave 0", async () => {
+    const agent = await registerAnonymous(store);
+    await buy(agent.token, "5.00", 6);
+    await db.creditGrant.updateMany({ where: { credentialId: agent.credentialId }, data: { remainingMicros: 37n * 20_000n } });
+    const calls = upstream.state.calls;
+    const statuses: number[] = [];
+    // 1,000 requests in flight together (in batches of 250 so the test process keeps its sockets).
+    for (let b = 0; b < 4; b++) {
+      const rs = await Promise.all(Array.from({ length: 250 }, () => callGateway(seller.host, AAPL, { headers: bearer(agent.token) })));
+      statuses.push(...rs.map((r) => r.status));
+    }
+    expect(statuses.filter((s) => s === 200)).toHaveLength(37);
+    expect(statuses.filter((s) => s !== 200).every((s) => s === 402)).toBe(true);
+    expect(upstream.state.calls - calls).toBe(37);
+    const grant = await db.creditGrant.findFirstOrThrow({ where: { credentialId: agent.credentialId } });
+    expect(grant.remainingMicros).toBe(0n);
+    await flushCaptures();
+    expect(await db.payment.count({ where: { credentialId: agent.credentialId, rail: "credits", status: "consumed" } })).toBe(37);
+  }, 120_000);
+
+  it("credit is shared by the credentials one human claimed; an anonymous credential's credit dies with it", async () => {
+    const email = `pat-${uniq()}@example.com`;
+    const first = await registerAnonymous(store);
+    await buy(first.token, "5.00", 7);
+    const a = await claimCredential(store, first.claimToken, email);
+    const second = await registerAnonymous(store);
+    const b = await claimCredential(store, second.claimToken, email);
+    const res = await callGateway(seller.host, AAPL, { headers: bearer(b.token) });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("svc-billing")).toContain("balance_usd=4.980000");
+    expect((await entitlements(a.token)).body).toMatchObject({
+      credentials: expect.arrayContaining([first.credentialId, second.credentialId]),
+      plans: [{ balanceUsd: "4.980000" }],
+    });
+
+    const lonely = await registerAnonymous(store);
+    await buy(lonely.token, "5.00", 7);
+    await db.agentCredential.update({ where: { id: lonely.credentialId }, data: { expiresAt: new Date(Date.now() - 1000) } });
+    const dead = await callGateway(seller.host, AAPL, { headers: bearer(lonely.token) });
+    expect(dead.status).toBe(401);
+    expect(await dead.json()).toMatchObject({ error: "invalid_token", reason: "token_invalid" });
+  });
+});
+
+describe("free included units", () => {
+  it("unlock when claimed, once per human: a second credential of the same human gets none", async () => {
+    const meter = await db.meter.findFirstOrThrow({ where: { sellerId: seller.sellerId, key: "aggregates" } });
+    await db.meter.update({ where: { id: meter.id }, data: { includedUnits: 2 } });
+    await db.seller.update({ where: { id: seller.sellerId }, data: { catalogVersion: { increment: 1 } } });
+    invalidateSeller(seller.sellerId);
+    try {
+      const email = `quinn-${uniq()}@example.com`;
+      const anon = await registerAnonymous(store);
+      // Not claimed yet: no free units.
+      expect((await callGateway(seller.host, AAPL, { headers: bearer(anon.token) })).status).toBe(402);
+      const claimed = await claimCredential(store, anon.claimToken, email);
+      for (let i = 0; i < 2; i++) {
+        const free = await callGateway(seller.host, AAPL, { headers: bearer(claimed.token) });
+        expect(free.status).toBe(200);
+        expect(free.headers.get("svc-billing")).toMatch(/amount_usd=0\.000000;.*source=included_units/);
+      }
+      expect((await callGateway(seller.host, AAPL, { headers: bearer(claimed.token) })).status).toBe(402);
+      // Another credential, the same human: the units were the human's, and they are spent.
+      const again = await registerAnonymous(store);
+      const linked = await claimCredential(store, again.claimToken, email);
+      expect((await callGateway(seller.host, AAPL, { headers: bearer(linked.token) })).status).toBe(402);
+      expect((await entitlements(linked.token)).body.includedUnits).toEqual([{ meter: "aggregates", included: 2, used: 2, left: 0 }]);
+    } finally {
+      await db.meter.update({ where: { id: meter.id }, data: { includedUnits: 0 } });
+      await db.seller.update({ where: { id: seller.sellerId }, data: { catalogVersion: { increment: 1 } } });
+      invalidateSeller(seller.sellerId);
+    }
+  });
+});
