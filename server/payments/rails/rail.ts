@@ -52,8 +52,14 @@ export type Hold = { rail: RailName; payment: HeldPayment };
 
 export type AcceptOutcome = { type: "held"; hold: Hold } | { type: "refused"; error: AppError };
 
+/**
+ * What settling a payment cost the seller, where the rail knows it (the console's margin): gas its wallet paid, in wei
+ * of the chain's native token, and a provider's fee in micro-USD (card processing). Absent: not known, never guessed.
+ */
+export type SettlementCost = { gasWei?: bigint; feeMicros?: bigint };
+
 export type SettleOutcome =
-  | { type: "settled"; transaction: string | null; payer?: string }
+  | { type: "settled"; transaction: string | null; payer?: string; cost?: SettlementCost }
   /** Definitive: this proof will never be charged (insufficient funds, used elsewhere, expired, reverted). */
   | { type: "failed"; reason: string; transaction?: string }
   /** Transient (RPC unreachable, receipt not seen yet): left in the outbox for the reconciler. */
@@ -67,6 +73,11 @@ export type DiscoveryOffer = { protocol: RailName; intent: "charge"; method: str
 
 export interface Rail<P = unknown> {
   readonly name: RailName;
+  /**
+   * What the `payer` it records names (the console counts unique payers per kind): a wallet address (x402, MPP), a
+   * card (card rail), an agent credential (prepaid credits).
+   */
+  readonly payerKind: "wallet" | "card" | "credential";
   /** One line for the 402's `detail`: how to pay on this rail. */
   readonly howToPay: string;
   /** Discovery: this rail's block under `payment` in /manifest.json (how it is paid, where it settles). */
