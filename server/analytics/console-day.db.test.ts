@@ -45,7 +45,6 @@ describe("the console's figures for a seeded day", () => {
       paidCallsChangePercent: F.paidCallsChangePercent,
       refunds: F.refunds,
       wallets: F.wallets,
-      previousWallets: F.previousWallets,
       credentials: 0,
     });
     expect(o.byOperation).toEqual(F.byOperation);

@@ -15,6 +15,7 @@
 // happened, never as a difference of two steps.
 import { RAILS } from "../payments/rails";
 import { countSettling, groupPayments, groupRefusals, sumExpiredChallenges } from "./analytics.queries";
+import { findRolledThrough } from "./rollup.queries";
 import { resolveRange, type RangeInput } from "./date-range";
 
 export type FunnelCounts = {
@@ -62,11 +63,13 @@ export type FunnelFilter = RangeInput & { operation?: string | null; rail?: stri
 export async function getFunnel(sellerId: string, input: FunnelFilter = {}, now: Date = new Date()) {
   const range = resolveRange(input, now);
   const span = { start: range.start, end: range.end };
+  const days: [string, string] = [range.from, range.to];
+  const through = await findRolledThrough(sellerId);
   const [payments, settling, refusals, expired] = await Promise.all([
-    groupPayments(sellerId, span),
+    groupPayments(sellerId, days, through),
     countSettling(sellerId, span),
-    groupRefusals(sellerId, span),
-    sumExpiredChallenges(sellerId, range.from, range.to),
+    groupRefusals(sellerId, days, through),
+    sumExpiredChallenges(sellerId, days, through),
   ]);
 
   // One cell per (operation, rail); rail "" holds what has no rail (challenges) or several (two rails' proofs at once).

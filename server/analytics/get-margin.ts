@@ -9,6 +9,7 @@
 import { microsToUsd, weiToEth, weiToMicros } from "../lib/money";
 import { findSellerSettings } from "../settings/settings.queries";
 import { groupLedger } from "./analytics.queries";
+import { findRolledThrough } from "./rollup.queries";
 import { resolveRange, type RangeInput } from "./date-range";
 
 type Acc = {
@@ -24,7 +25,8 @@ type Acc = {
 
 export async function getMargin(sellerId: string, input: RangeInput = {}, now: Date = new Date()) {
   const range = resolveRange(input, now);
-  const [groups, settings] = await Promise.all([groupLedger(sellerId, range, range.bucket), findSellerSettings(sellerId)]);
+  const through = await findRolledThrough(sellerId);
+  const [groups, settings] = await Promise.all([groupLedger(sellerId, range, "day", through), findSellerSettings(sellerId)]);
   const rate = settings.ethUsdMicros;
 
   const rows = new Map<string, Acc & { operation: string; rail: string | null }>();

@@ -5,6 +5,7 @@
 import { microsToUsd } from "../lib/money";
 import { RAILS } from "../payments/rails";
 import { countPayers, groupLedger, sumLedgerSpans, type LedgerTotals } from "./analytics.queries";
+import { findRolledThrough } from "./rollup.queries";
 import { percentChange, rangeBuckets, resolveRange, type RangeInput } from "./date-range";
 
 const net = (t: LedgerTotals) => t.chargedMicros - t.refundedMicros;
@@ -30,16 +31,14 @@ export async function getOverview(sellerId: string, input: RangeInput = {}, now:
     { start: p.prevStart, end: p.prevEnd },
   ]);
   const kinds = railPayerKinds();
-  const [headline, groups, [current, previous], payers, previousPayers] = await Promise.all([
-    sumLedgerSpans(sellerId, spans),
-    groupLedger(sellerId, range, range.bucket),
-    sumLedgerSpans(sellerId, [
-      { start: range.start, end: range.end },
-      { start: range.prevStart, end: range.prevEnd },
-    ]),
-    countPayers(sellerId, range, kinds),
-    countPayers(sellerId, { start: range.prevStart, end: range.prevEnd }, kinds),
+  const through = await findRolledThrough(sellerId);
+  const [totals, groups, payers] = await Promise.all([
+    sumLedgerSpans(sellerId, [...spans, { start: range.start, end: range.end }, { start: range.prevStart, end: range.prevEnd }], through),
+    groupLedger(sellerId, range, range.bucket, through),
+    countPayers(sellerId, range, through, kinds),
   ]);
+  const headline = totals.slice(0, 6);
+  const [current, previous] = totals.slice(6);
 
   const series = rangeBuckets(range, now).map((bucket) => {
     const of = (kind: string) => groups.find((g) => g.grp === "bucket" && g.bucket === bucket && g.kind === kind);
@@ -90,7 +89,6 @@ export async function getOverview(sellerId: string, input: RangeInput = {}, now:
       paidCallsChangePercent: percentChange(BigInt(current!.charges), BigInt(previous!.charges)),
       refunds: current!.refunds,
       wallets: payerCount(payers, "wallet"),
-      previousWallets: payerCount(previousPayers, "wallet"),
       credentials: payerCount(payers, "credential"),
       cards: payerCount(payers, "card"),
       // Which kinds of payer the registered rails record, so the page says what "0 credentials" means.

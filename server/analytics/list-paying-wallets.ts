@@ -3,6 +3,7 @@
 import { AppError } from "../errors";
 import { microsToUsd } from "../lib/money";
 import { groupPayers } from "./analytics.queries";
+import { findRolledThrough } from "./rollup.queries";
 import { resolveRange, type RangeInput } from "./date-range";
 import { railPayerKinds } from "./get-overview";
 
@@ -13,7 +14,8 @@ export async function listPayingWallets(sellerId: string, input: RangeInput & { 
   const page = input.page ?? 1;
   if (!Number.isInteger(page) || page < 1 || page > 10_000)
     throw new AppError("invalid_request", { reason: "invalid_parameter", detail: "page must be a whole number from 1", extra: { parameter: "page" } });
-  const { rows, total } = await groupPayers(sellerId, range, { limit: PAYERS_PAGE_SIZE, offset: (page - 1) * PAYERS_PAGE_SIZE });
+  const through = await findRolledThrough(sellerId);
+  const { rows, total } = await groupPayers(sellerId, range, through, { limit: PAYERS_PAGE_SIZE, offset: (page - 1) * PAYERS_PAGE_SIZE });
   const kinds = railPayerKinds();
   return {
     range: { preset: range.preset, from: range.from, to: range.to, days: range.days },

@@ -1,6 +1,6 @@
 // The seller console's reads of payments and the ledger. Read-only; every query is scoped by the seller id the
 // caller took from the session. The filtered list and its CSV export share one WHERE clause, read in keyset pages
-// served by payments (seller_id, created_at desc) INCLUDE (status, rail, operation_key, payer, ...).
+// served by payments (seller_id, created_at desc) INCLUDE (id, status, rail, operation_key, payer, ...).
 import { db, sql } from "../db/client";
 import type { PaymentStatus } from "../db/generated/client";
 import type { PaymentFilter } from "./payment-filter";
@@ -112,9 +112,14 @@ export async function findSellerPayments(sellerId: string, f: PaymentFilter, q: 
   const params: unknown[] = [];
   const where = filterSql(sellerId, f, params) + cursorSql(q.cursor, params);
   params.push(q.take);
+  // The page's ids first, from the covering index alone (every filtered column is in it), then the page's rows: a
+  // selective filter reads index entries, not a heap row per candidate.
   const { rows } = await sql<RawRow>(
-    `select ${COLUMNS} from payments p left join ledger_entries r on r.payment_id = p.id and r.kind = 'refund'
-     where ${where} order by p.created_at desc, p.id desc limit $${params.length}`,
+    `with page as (
+       select p.id from payments p where ${where} order by p.created_at desc, p.id desc limit $${params.length}
+     )
+     select ${COLUMNS} from page join payments p on p.id = page.id left join ledger_entries r on r.payment_id = p.id and r.kind = 'refund'
+     order by p.created_at desc, p.id desc`,
     params,
   );
   return rows.map(toRow);

@@ -2,7 +2,11 @@
 // CONSOLE_DAY and a few on the day before, with ledger rows, gas costs, refused proofs and unpaid challenges, and the
 // figures the overview, funnel and margin must show for them, worked out by hand below. Written straight into the
 // tables (rows as the gateway, the reconciler and a recorded refund would leave them), idempotent per seller.
+import { createHash } from "node:crypto";
 import type { PrismaClient } from "../db/generated/client";
+
+/** A transaction-hash-shaped value unique to the seller (refund transfers are unique across sellers). */
+const hash = (s: string) => `0x${createHash("sha256").update(s).digest("hex")}`;
 
 /** A past UTC day nobody else writes to, and the day before (the previous period of a one-day range). */
 export const CONSOLE_DAY = "2025-06-02";
@@ -48,7 +52,6 @@ export const CONSOLE_DAY_FIGURES = {
   previousPaidCalls: 2,
   paidCallsChangePercent: "+400.0",
   wallets: 4,
-  previousWallets: 1,
   // Paid calls per operation, most first; net revenue per operation.
   byOperation: [
     { operation: "aggregates", calls: 5, refunds: 1, netUsd: "0.080000" },
@@ -80,6 +83,15 @@ export async function seedConsoleDay(db: PrismaClient, sellerId: string): Promis
   const tag = sellerId.replace(/^sel_/, "").slice(0, 10);
   const id = (kind: string, n: number) => `${kind}_fx${tag}${String(n).padStart(3, "0")}`;
   if (await db.payment.findUnique({ where: { id: id("pay", 0) }, select: { id: true } })) return;
+  // These rows land in closed days: forget any rollup of the seller, so the days are read live and rolled again.
+  await db.$transaction([
+    db.analyticsRollup.deleteMany({ where: { sellerId } }),
+    db.ledgerDaily.deleteMany({ where: { sellerId } }),
+    db.payerDaily.deleteMany({ where: { sellerId } }),
+    db.payerActivity.deleteMany({ where: { sellerId } }),
+    db.paymentDaily.deleteMany({ where: { sellerId } }),
+    db.refusalDaily.deleteMany({ where: { sellerId } }),
+  ]);
   const base = {
     sellerId,
     method: "GET",
@@ -97,7 +109,7 @@ export async function seedConsoleDay(db: PrismaClient, sellerId: string): Promis
       const day = p.day ?? CONSOLE_DAY;
       const created = at(day, p.hour, i % 50);
       const settled = new Date(created.getTime() + 2_000);
-      const tx32 = `0x${(i + 1).toString(16).padStart(64, "a")}`;
+      const tx32 = hash(`${sellerId}:settle:${i}`);
       await tx.payment.create({
         data: {
           ...base,
@@ -130,7 +142,7 @@ export async function seedConsoleDay(db: PrismaClient, sellerId: string): Promis
             ...entry,
             id: id("led", 500 + i),
             kind: "refund",
-            transaction: `0x${(i + 1).toString(16).padStart(64, "b")}`,
+            transaction: hash(`${sellerId}:refund:${i}`),
             logIndex: 0,
             createdAt: at(day, p.hour, 40),
           },
