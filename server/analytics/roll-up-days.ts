@@ -65,6 +65,8 @@ export async function rollUpClosedDays(opts: { now?: Date; maxDays?: number; sel
 }
 
 let timer: NodeJS.Timeout | undefined;
+/** Seller-days per pass: about a second of work at 10,000 payments a day. */
+const PASS_DAYS = 31;
 
 /** Start the periodic rollup (idempotent). Called from instrumentation.ts at server start. */
 export function startAnalyticsRollups(intervalMs = 5 * 60_000): { stop: () => void } {
@@ -74,8 +76,15 @@ export function startAnalyticsRollups(intervalMs = 5 * 60_000): { stop: () => vo
       if (running) return;
       running = true;
       try {
-        const r = await rollUpClosedDays();
-        if (r.days) console.info(`[analytics] rolled up ${r.days} closed day(s) of ${r.sellers} seller(s)${r.heldBack ? `, ${r.heldBack} held back` : ""}`);
+        // Catching up (a first start over existing data): pass after pass until the budget is no longer used up.
+        let days = 0;
+        let r: RollupReport;
+        let passes = 0;
+        do {
+          r = await rollUpClosedDays({ maxDays: PASS_DAYS });
+          days += r.days;
+        } while (r.days >= PASS_DAYS && ++passes < 100);
+        if (days) console.info(`[analytics] rolled up ${days} closed day(s)${r.heldBack ? `, ${r.heldBack} held back` : ""}`);
       } catch (e) {
         console.error("[analytics] rollup pass failed:", e instanceof Error ? e.message : e);
       } finally {
