@@ -105,7 +105,8 @@ describe("payments CSV export", () => {
     const header = decoder.decode((await reader.read()).value);
     expect(header).toBe(CSV_COLUMNS.join(",") + "\r\n");
     const first = decoder.decode((await reader.read()).value);
-    await new Promise((r) => setTimeout(r, 50));
+    // Time enough for several pages to be read ahead (one takes well under this), were anything reading ahead.
+    await new Promise((r) => setTimeout(r, 1_000));
     expect(batches).toBe(1);
     expect(first.split("\r\n").length - 1).toBe(EXPORT_BATCH);
 
