@@ -11,10 +11,6 @@ export const AUDIT_ACTIONS = {
 } as const;
 
 export type AuditAction = keyof typeof AUDIT_ACTIONS;
-export type AuditTargetType = (typeof AUDIT_ACTIONS)[AuditAction]["target"];
-
-export const AUDIT_ACTION_NAMES = Object.keys(AUDIT_ACTIONS) as AuditAction[];
-export const AUDIT_TARGET_TYPES = [...new Set(Object.values(AUDIT_ACTIONS).map((a) => a.target))] as AuditTargetType[];
 
 export function isAuditAction(s: string): s is AuditAction {
   return Object.hasOwn(AUDIT_ACTIONS, s);

@@ -33,12 +33,3 @@ export function paymentFilterFromSearch(params: URLSearchParams): PaymentFilterI
     includeChallenged: params.get("challenged") === "1",
   };
 }
-
-/** The filter as a URL query, the inverse of paymentFilterFromSearch (the console's links to the export). */
-export function paymentFilterToSearch(f: PaymentFilterInput): URLSearchParams {
-  const q = new URLSearchParams();
-  if (f.status?.length) q.set("status", f.status.join(","));
-  for (const k of ["rail", "operation", "payer", "from", "to"] as const) if (f[k]) q.set(k, f[k]!);
-  if (f.includeChallenged) q.set("challenged", "1");
-  return q;
-}
