@@ -1,7 +1,7 @@
 // Runs once when a server instance starts: validate the environment (fail fast, naming the bad setting),
-// then start the background loops this instance takes part in. Both are safe with many instances: the
-// archive capture takes a PostgreSQL advisory lock, the reconciler claims
-// outbox rows with state-guarded, time-limited leases.
+// then start the background loops this instance takes part in. All are safe with many instances: the
+// archive capture takes a PostgreSQL advisory lock, the reconciler claims outbox rows with state-guarded,
+// time-limited leases, and the analytics rollup advances each seller's watermark under a row lock.
 export async function register() {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
   const { checkEnvironmentOrExit } = await import("./server/startup");
@@ -10,4 +10,6 @@ export async function register() {
   startSettlementReconciler();
   const { startArchiveScheduler } = await import("./server/market/archive/scheduler");
   startArchiveScheduler();
+  const { startAnalyticsRollups } = await import("./server/analytics/roll-up-days");
+  startAnalyticsRollups();
 }

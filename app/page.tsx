@@ -39,7 +39,10 @@ export default function Home() {
         <Link className="text-indigo-700 hover:underline" href="/console">
           Seller console
         </Link>{" "}
-        <span className="text-slate-600">- prices, plans, payments and revenue, archive coverage, identity providers and the audit log.</span>
+        <span className="text-slate-600">
+          - revenue at a glance, payments and refunds, customers, the 402 funnel, margin per operation, prices, plans, archive coverage, identity providers and
+          the audit log.
+        </span>
       </p>
     </main>
   );

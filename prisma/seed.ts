@@ -206,5 +206,13 @@ export async function seedMarketSeller(db: PrismaClient, input: SellerSeedInput)
 }
 
 export async function seedDemo(db: PrismaClient, signingSecret: string) {
-  return seedMarketSeller(db, { ...DEMO_SELLER, signingSecret });
+  const seeded = await seedMarketSeller(db, { ...DEMO_SELLER, signingSecret });
+  // The demo's chain is a local anvil answering as Base: its transactions are on no public explorer, so the console
+  // shows hashes without links (a seller sets a format in Settings). Create-if-missing: a seller's choice is kept.
+  await db.sellerSettings.upsert({
+    where: { sellerId: seeded.sellerId },
+    create: { sellerId: seeded.sellerId, explorerTxUrls: { "eip155:8453": "" } },
+    update: {},
+  });
+  return seeded;
 }

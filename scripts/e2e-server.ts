@@ -1,11 +1,13 @@
-// The server Playwright tests run against: a throwaway stack (embedded PostgreSQL, migrations, demo seller,
-// a second seller for isolation tests, local chain) and the production build started with `next start`.
+// The server Playwright tests run against: a throwaway stack (embedded PostgreSQL, migrations, demo seller with a
+// known business day for the console (server/testing/console-day.ts), a second seller for isolation tests, local
+// chain) and the production build started with `next start`.
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { seedMarketSeller } from "../prisma/seed";
+import { DEMO_SELLER, seedMarketSeller } from "../prisma/seed";
 import { createDb } from "../server/db/client";
 import { e2eStackPointer } from "./lib/e2e-stack";
+import { seedConsoleDay } from "../server/testing/console-day";
 import { startNextServer, waitForHttp } from "./lib/next-server";
 import { startStack } from "./lib/stack";
 import { TEST_ENV } from "./test/test-env";
@@ -33,6 +35,9 @@ async function main() {
   });
   const db = createDb(stack.env.DATABASE_URL!, 2);
   await seedMarketSeller(db, SECOND_SELLER);
+  // A known business day for the console specs (e2e/ui/console-pages.spec.ts), written before the app starts.
+  const demo = await db.seller.findUniqueOrThrow({ where: { slug: DEMO_SELLER.slug }, select: { id: true } });
+  await seedConsoleDay(db, demo.id);
   await db.$disconnect();
   fs.writeFileSync(path.join(dir, "stack.json"), JSON.stringify(stack.env));
   // Where specs find the stack (a second app instance on the same database, the chain's RPC): a name per port.

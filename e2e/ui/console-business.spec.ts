@@ -11,7 +11,7 @@ import { wrapFetchWithPayment } from "@x402/fetch";
 import { createWalletClient, erc20Abi, http, publicActions, type Hex } from "viem";
 import { mnemonicToAccount, privateKeyToAccount } from "viem/accounts";
 import { base } from "viem/chains";
-import { DEMO, SECOND, signIn } from "./sellers";
+import { DEMO, SECOND, openConsolePage, signIn } from "./sellers";
 
 // anvil account 9: a demo payer wallet the e2e stack funds with test USDC (public test key), used by no other spec.
 const PAYER: Hex = "0x2a871d0798f97d79848a013d4936a73bf4cc922c825d33c1cf7073dff6d409c6";
@@ -46,8 +46,7 @@ test("the seller sees a paid call in Payments, unpaid 402s only on request, the 
   expect(paymentId).toMatch(/^pay_/);
 
   await signIn(page, DEMO);
-  await expect(page.getByRole("heading", { name: "Payments" })).toBeVisible();
-  await expect(page.getByRole("heading", { name: "Archive coverage" })).toBeVisible();
+  await openConsolePage(page, "Payments");
 
   // Totals: revenue from the ledger, at least this call's $0.02.
   const revenue = await page.getByTestId("payments-revenue").textContent();
@@ -70,6 +69,7 @@ test("the seller sees a paid call in Payments, unpaid 402s only on request, the 
   await expect(page.getByTestId(`payment-row-${challengeId}`).getByTestId("payment-state")).toHaveText("challenged");
 
   // Archive coverage: global, one row per feed and entity (captured days, or an explicit "no captured day").
+  await openConsolePage(page, "Archive coverage");
   await expect(page.getByText("global to this deployment")).toBeVisible();
   await expect(page.getByTestId("archive-coverage")).toBeVisible();
   await expect(page.getByTestId("archive-row-aggregates-AAPL")).toBeVisible();
@@ -77,7 +77,10 @@ test("the seller sees a paid call in Payments, unpaid 402s only on request, the 
 
   // The seller refunds the call from the payTo wallet on chain, then records it: checked on chain, the row becomes
   // refunded and revenue drops by the amount.
+  await openConsolePage(page, "Payments");
   const revenueBefore = micros(await page.getByTestId("payments-revenue").textContent());
+  // The e2e stack also seeds a past business day with a refunded payment (server/testing/console-day.ts).
+  const refundedBefore = Number((await page.getByTestId("payments-count-refunded").innerText()).match(/\d+/)![0]);
   const payer = privateKeyToAccount(PAYER).address;
   const seller = createWalletClient({ account: PAY_TO, chain: base, transport: http(rpcUrl()) }).extend(publicActions);
   const refundTx = await seller.writeContract({ address: USDC, abi: erc20Abi, functionName: "transfer", args: [payer, 20_000n] });
@@ -95,12 +98,12 @@ test("the seller sees a paid call in Payments, unpaid 402s only on request, the 
   await expect(page.getByTestId("payments-revenue")).toHaveText(
     `$${((revenueBefore - 20_000n) / 1_000_000n).toString()}.${((revenueBefore - 20_000n) % 1_000_000n).toString().padStart(6, "0")}`,
   );
-  await expect(page.getByTestId("payments-count-refunded")).toContainText("1");
+  await expect(page.getByTestId("payments-count-refunded")).toContainText(String(refundedBefore + 1));
 
   // Another seller's console shows none of it.
   const second = await (await page.context().browser()!.newContext()).newPage();
   await signIn(second, SECOND);
-  await expect(second.getByRole("heading", { name: "Payments" })).toBeVisible();
+  await openConsolePage(second, "Payments");
   await second.getByTestId("payments-include-challenged").check();
   await expect(second.getByTestId("payments-table").or(second.getByTestId("payments-empty"))).toBeVisible();
   await expect(second.getByTestId(`payment-row-${paymentId}`)).toHaveCount(0);

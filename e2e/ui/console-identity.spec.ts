@@ -3,7 +3,7 @@
 // the schema's message and adds nothing. Data-level guarantees (audit rows in the same transaction, scoping,
 // private key members dropped, an ID-JAG accepted once added) are in server/trpc/routers/identity.db.test.ts.
 import { expect, test, type Page } from "@playwright/test";
-import { DEMO, signIn } from "./sellers";
+import { DEMO, openConsolePage, signIn } from "./sellers";
 
 // Unique per run, so a rerun against a kept database never meets an earlier run's provider.
 const ISSUER = `https://idp.example.test/e2e-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
@@ -17,7 +17,7 @@ async function trustedIssuers(page: Page): Promise<string[]> {
 
 test("a seller adds a trusted identity provider, sees it published, disables it and removes it", async ({ page }) => {
   await signIn(page, DEMO);
-  await expect(page.getByRole("heading", { name: "Identity providers" })).toBeVisible();
+  await openConsolePage(page, "Identity providers");
   // The storefront's hosts, read-only.
   await expect(page.getByTestId("idp-hosts")).toContainText("same storefront");
   await expect(page.getByTestId("idp-host-127.0.0.1")).toBeVisible();

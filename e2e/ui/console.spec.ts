@@ -1,5 +1,5 @@
 import { expect, test, type Browser, type Page } from "@playwright/test";
-import { DEMO, SECOND, signIn } from "./sellers";
+import { DEMO, SECOND, openConsolePage, signIn } from "./sellers";
 
 async function newSignedInPage(browser: Browser, who: { email: string; password: string }) {
   const context = await browser.newContext();
@@ -27,6 +27,7 @@ async function manifestPrice(page: Page, meter: string, host?: string) {
 test("a seller signs in, changes a price, and sees it at once in /manifest.json and /openapi.json", async ({ page }) => {
   await signIn(page, DEMO);
   await expect(page.getByTestId("seller-name")).toHaveText("Demo Market Data");
+  await openConsolePage(page, "Prices");
   const original = await manifestPrice(page, "basis");
   expect(original).toBe("0.050000");
 

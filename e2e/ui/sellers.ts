@@ -14,3 +14,9 @@ export async function signIn(page: Page, who: SellerAccount): Promise<void> {
   await page.getByRole("button", { name: "Sign in" }).click();
   await expect(page).toHaveURL(/\/console$/);
 }
+
+/** Go to a console page through the navigation, as a seller would (the sidebar at laptop width). */
+export async function openConsolePage(page: Page, label: string): Promise<void> {
+  await page.getByRole("navigation", { name: "Console" }).getByRole("link", { name: label, exact: true }).click();
+  await expect(page.getByRole("heading", { level: 1, name: label })).toBeVisible();
+}

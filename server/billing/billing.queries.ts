@@ -138,10 +138,12 @@ export async function captureDraws(draws: { paymentId: string; units: number; up
        update payments set status = 'consumed', settled_at = now() at time zone 'UTC', upstream_status = v.status, locked_until = null,
          updated_at = now() at time zone 'UTC'
        from v where payments.id = v.id and payments.status = 'verified' and payments.rail = 'credits'
-       returning payments.id, payments.seller_id, payments.meter_key, payments.amount_micros, payments.currency, v.units, v.ledger_id
+       returning payments.id, payments.seller_id, payments.rail, payments.operation_key, payments.payer, payments.meter_key, payments.amount_micros,
+         payments.currency, v.units, v.ledger_id
      )
-     insert into ledger_entries (id, seller_id, payment_id, kind, meter_key, units, amount_micros, currency, created_at)
-     select p.ledger_id, p.seller_id, p.id, 'draw', p.meter_key, p.units, p.amount_micros, p.currency, now() at time zone 'UTC' from p`,
+     insert into ledger_entries (id, seller_id, payment_id, kind, rail, operation_key, payer, meter_key, units, amount_micros, currency, created_at)
+     select p.ledger_id, p.seller_id, p.id, 'draw', p.rail, p.operation_key, p.payer, p.meter_key, p.units, p.amount_micros, p.currency,
+       now() at time zone 'UTC' from p`,
     [draws.map((d) => d.paymentId), draws.map((d) => d.units), draws.map((d) => d.upstreamStatus), draws.map(() => newId("led"))],
   );
   return rowCount;

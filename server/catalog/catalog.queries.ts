@@ -1,6 +1,6 @@
 // The only file of the catalog domain that touches Prisma.
 import { db, listen, sql, type ListenState, type Tx } from "../db/client";
-import { newId } from "../lib/ids";
+import { recordAudit } from "../audit/audit.queries";
 
 export type SellerRow = {
   id: string;
@@ -58,28 +58,15 @@ export async function updateMeterPrice(input: { sellerId: string; meterId: strin
     const before = await tx.price.findFirst({ where: { meterId: input.meterId, sellerId: input.sellerId }, include: { meter: { select: { key: true } } } });
     if (!before) return null;
     const after = await tx.price.update({ where: { id: before.id }, data: { amountMicros: input.amountMicros } });
-    await tx.auditLog.create({
-      data: {
-        id: newId("aud"),
-        sellerId: input.sellerId,
-        actorId: input.actorId,
-        action: "price.update",
-        targetType: "price",
-        targetId: before.id,
-        before: { meter: before.meter.key, amountMicros: before.amountMicros.toString() },
-        after: { meter: before.meter.key, amountMicros: after.amountMicros.toString() },
-      },
+    await recordAudit(tx, {
+      sellerId: input.sellerId,
+      actorId: input.actorId,
+      action: "price.update",
+      targetId: before.id,
+      before: { meter: before.meter.key, amountMicros: before.amountMicros.toString() },
+      after: { meter: before.meter.key, amountMicros: after.amountMicros.toString() },
     });
     await tx.seller.update({ where: { id: input.sellerId }, data: { catalogVersion: { increment: 1 } } });
     return { meterKey: before.meter.key, beforeMicros: before.amountMicros, afterMicros: after.amountMicros };
-  });
-}
-
-export async function findAuditLogs(sellerId: string, take = 50) {
-  return db.auditLog.findMany({
-    where: { sellerId },
-    orderBy: { createdAt: "desc" },
-    take,
-    include: { actor: { select: { email: true } } },
   });
 }

@@ -3,10 +3,11 @@
 //   -> none: the 402 with every rail's offer | a proof: accept -> proxy -> charge or release -> render.
 // Server-Timing on paid answers splits the time into the upstream, the chain (RPC round trips, receipt waits) and
 // the gateway's own work (everything else).
+import { recordPaymentRefusal } from "../analytics/record-payment-refusal";
 import type { RouteContext } from "../http/route";
 import { chainMsSoFar, timeRequest } from "../lib/request-timing";
 import { createChallenge } from "../payments/create-challenge";
-import { readPaymentProof } from "../payments/rails";
+import { readPaymentProof, type PaymentProof } from "../payments/rails";
 import { priceCall } from "./paid-call";
 import { proxyUpstream } from "./proxy-upstream";
 import { enforceRateLimits } from "./rate-limit";
@@ -31,8 +32,21 @@ async function handle(ctx: RouteContext): Promise<Response> {
     return renderOutcome({ type: "free", upstream });
   }
   const { call } = priced;
-  const proof = readPaymentProof(ctx.req.headers);
-  await enforceRateLimits({ sellerId: call.sellerId, payer: proof.type === "proof" && proof.rail.payer ? () => proof.rail.payer!(proof.proof) : undefined });
+  // A proof refused before any rail looks at it (two rails' proofs at once, a rate limit) is a funnel fact too.
+  const refusal = (rail: string | null, error: unknown) => recordPaymentRefusal({ sellerId: call.sellerId, rail, operationKey: call.operationKey, error });
+  let proof: PaymentProof;
+  try {
+    proof = readPaymentProof(ctx.req.headers);
+  } catch (e) {
+    await refusal(null, e);
+    throw e;
+  }
+  try {
+    await enforceRateLimits({ sellerId: call.sellerId, payer: proof.type === "proof" && proof.rail.payer ? () => proof.rail.payer!(proof.proof) : undefined });
+  } catch (e) {
+    if (proof.type !== "none") await refusal(proof.rail.name, e);
+    throw e;
+  }
   if (proof.type === "none") return renderChallenge(await createChallenge(call));
 
   const phases: string[] = [];
@@ -51,6 +65,7 @@ async function handle(ctx: RouteContext): Promise<Response> {
       ? ({ type: "refused", call, rail: proof.rail, error: proof.error } as const)
       : await servePaidCall(call, proof.rail, proof.proof, upstreamDelivery(priced.upstream, { headers: ctx.req.headers, origin: ctx.origin }), timings);
   if (outcome.type === "refused") {
+    await refusal(outcome.rail.name, outcome.error);
     const fresh = outcome.rail.refusal?.freshChallenge ? await createChallenge(call) : undefined;
     return renderOutcome(outcome, { freshChallenge: fresh });
   }

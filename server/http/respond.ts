@@ -54,3 +54,35 @@ export function errorResponse(err: AppError, requestId?: string): Response {
 export function error(code: ErrorCode, opts?: ConstructorParameters<typeof AppError>[1]): Response {
   return errorResponse(new AppError(code, opts));
 }
+
+/**
+ * A streamed text download (the console's CSV exports): each chunk is produced only when the client reads the
+ * previous one (pull), so a large export holds one chunk in memory, not the whole file. `no-store`: the file holds
+ * the seller's data and must not sit in a shared cache.
+ */
+export function streamedDownload(chunks: AsyncIterable<string>, opts: { contentType: string; fileName: string }): Response {
+  const iterator = chunks[Symbol.asyncIterator]();
+  const encoder = new TextEncoder();
+  const body = new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        const next = await iterator.next();
+        if (next.done) controller.close();
+        else controller.enqueue(encoder.encode(next.value));
+      },
+      async cancel() {
+        await iterator.return?.();
+      },
+    },
+    // No read-ahead: the stream asks for a chunk only once the last one was taken.
+    { highWaterMark: 0 },
+  );
+  return new Response(body, {
+    status: 200,
+    headers: {
+      "content-type": opts.contentType,
+      "content-disposition": `attachment; filename="${opts.fileName.replace(/[^A-Za-z0-9._-]/g, "_")}"`,
+      "cache-control": "private, no-store",
+    },
+  });
+}

@@ -3,6 +3,7 @@
 // complete one claim, confirm one attempt or rotate one refresh token.
 import { db, type Tx } from "../db/client";
 import { Prisma } from "../db/generated/client";
+import { recordAudit } from "../audit/audit.queries";
 import { newId } from "../lib/ids";
 
 export type CredentialRow = {
@@ -395,23 +396,19 @@ export async function listSellerHosts(sellerId: string): Promise<{ hostname: str
 async function writeProviderAudit(
   tx: Tx,
   sellerId: string,
-  action: string,
+  action: "identity_provider.add" | "identity_provider.update" | "identity_provider.remove",
   targetId: string,
   audit: ProviderAudit,
   before: TrustedProviderRow | null,
   after: TrustedProviderRow | null,
 ) {
-  await tx.auditLog.create({
-    data: {
-      id: newId("aud"),
-      sellerId,
-      actorId: audit.actorId,
-      action,
-      targetType: "trusted_identity_provider",
-      targetId,
-      before: before ? audit.describe(before) : Prisma.DbNull,
-      after: after ? audit.describe(after) : Prisma.DbNull,
-    },
+  await recordAudit(tx, {
+    sellerId,
+    actorId: audit.actorId,
+    action,
+    targetId,
+    before: before ? audit.describe(before) : null,
+    after: after ? audit.describe(after) : null,
   });
 }
 
@@ -472,5 +469,18 @@ export async function deleteTrustedProviderAudited(
     await tx.trustedIdentityProvider.delete({ where: { id: input.id } });
     await writeProviderAudit(tx, input.sellerId, "identity_provider.remove", before.id, audit, before, null);
     return { type: "removed", provider: before } as const;
+  });
+}
+
+/** The console's Customers page: a seller's agent credentials, newest first, `take` after the cursor (never token hashes). */
+export async function findSellerCredentials(sellerId: string, q: { cursor: { createdAt: Date; id: string } | null; take: number }) {
+  return db.agentCredential.findMany({
+    where: {
+      sellerId,
+      ...(q.cursor ? { OR: [{ createdAt: { lt: q.cursor.createdAt } }, { createdAt: q.cursor.createdAt, id: { lt: q.cursor.id } }] } : {}),
+    },
+    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+    take: q.take,
+    select: { id: true, kind: true, status: true, createdAt: true, claimedAt: true, expiresAt: true, revokedAt: true, human: { select: { email: true } } },
   });
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatUsd, isWholeCents, microsToCents, microsToUsd, parseUsd } from "./money";
+import { formatUsd, isWholeCents, microsToCents, microsToUsd, parseUsd, weiToEth, weiToMicros } from "./money";
 
 describe("money", () => {
   it("prints micros with six decimals", () => {
@@ -34,5 +34,21 @@ describe("money", () => {
   it("checks whole cents", () => {
     expect(isWholeCents(500_000n)).toBe(true);
     expect(isWholeCents(500_001n)).toBe(false);
+  });
+});
+
+describe("gas in ETH and at a seller's rate", () => {
+  it("prints wei as exact ETH", () => {
+    expect(weiToEth(600_000_000_000n)).toBe("0.0000006");
+    expect(weiToEth(10n ** 18n)).toBe("1.0");
+    expect(weiToEth(1n)).toBe("0.000000000000000001");
+    expect(weiToEth(0n)).toBe("0.0");
+  });
+  it("converts wei to micro-USD at a rate, rounding half up", () => {
+    // 0.000006 ETH at $2,500 = $0.015
+    expect(weiToMicros(6_000_000_000_000n, 2_500_000_000n)).toBe(15_000n);
+    // 1 wei at $3,000 is 3e-9 micro-USD: rounds to 0; half a micro rounds up.
+    expect(weiToMicros(1n, 3_000_000_000n)).toBe(0n);
+    expect(weiToMicros(500_000_000_000n, 1_000_000n)).toBe(1n);
   });
 });

@@ -51,3 +51,18 @@ export function cardEligible(micros: bigint): boolean {
 export function isWholeCents(micros: bigint): boolean {
   return micros % MICROS_PER_CENT === 0n;
 }
+
+const WEI_PER_ETH = 10n ** 18n;
+
+/** 1234500000000000n wei -> "0.0012345" ETH (exact: trailing zeros dropped, at least one decimal). */
+export function weiToEth(wei: bigint): string {
+  const neg = wei < 0n;
+  const abs = neg ? -wei : wei;
+  const frac = (abs % WEI_PER_ETH).toString().padStart(18, "0").replace(/0+$/, "");
+  return `${neg ? "-" : ""}${abs / WEI_PER_ETH}.${frac || "0"}`;
+}
+
+/** wei at a rate in micro-USD per ETH -> micro-USD, rounded half up (gas costs shown in USD at a rate the seller set). */
+export function weiToMicros(wei: bigint, microsPerEth: bigint): bigint {
+  return (wei * microsPerEth + WEI_PER_ETH / 2n) / WEI_PER_ETH;
+}

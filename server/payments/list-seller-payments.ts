@@ -1,10 +1,22 @@
-// What the seller console reads about money: the seller's payments (paged) and the totals above them.
-// Every function takes the seller id from the session (sellerProcedure), never from the client.
-// Amounts leave as six-decimal USD strings (like the catalog's prices), never as BigInt or floats.
+// What the seller console reads about money: the seller's payments (filtered, paged), the totals above them, one
+// payment's detail, and the refunds recorded. Every function takes the seller id from the session (sellerProcedure),
+// never from the client. Amounts leave as six-decimal USD strings (like the catalog's prices), never as BigInt or floats.
+import { findAuditActorsOf } from "../audit/audit.queries";
 import { AppError } from "../errors";
 import { microsToUsd } from "../lib/money";
-import { countSellerPaymentsByStatus, findSellerPayments, sumSellerLedger, type PaymentCursor } from "./seller-payments.queries";
-import { PAYMENT_STATES } from "./payment-state";
+import { paymentFilter, type PaymentFilterInput } from "./payment-filter";
+import { PAYMENT_STATES, PAID_STATES } from "./payment-state";
+import { explorerLinksFor } from "../settings/explorer-links-for";
+import { RAILS } from "./rails";
+import {
+  countSellerPaymentsByStatus,
+  findOperationKeys,
+  findSellerPayments,
+  findSellerRefunds,
+  sumSellerLedger,
+  type ConsolePaymentRow,
+  type PaymentCursor,
+} from "./seller-payments.queries";
 
 export const PAYMENTS_PAGE_SIZE = 25;
 
@@ -26,38 +38,53 @@ export function decodePaymentCursor(s: string): PaymentCursor {
   return { createdAt: new Date(Number(m[1])), id: m[2]! };
 }
 
-export async function listSellerPayments(sellerId: string, q: { cursor?: string | null; includeChallenged?: boolean; limit?: number } = {}) {
+const isRefundable = (status: string) => (PAID_STATES as readonly string[]).includes(status);
+
+/** One row as the console (and its CSV) shows it. */
+export function paymentView(p: ConsolePaymentRow) {
+  return {
+    id: p.id,
+    createdAt: p.createdAt.toISOString(),
+    method: p.method,
+    path: p.path,
+    query: p.query,
+    operation: p.operationKey,
+    amountUsd: microsToUsd(p.amountMicros),
+    currency: p.currency,
+    rail: p.rail,
+    payer: p.payer,
+    status: p.status,
+    // Verified with a pending outbox row: the charge is decided and being submitted (or retried).
+    settling: p.status === "verified" && p.settlementStatus === "pending",
+    network: p.network,
+    transaction: p.transaction,
+    failureReason: p.failureReason,
+    settledAt: p.settledAt?.toISOString() ?? null,
+    // A refund can be recorded (server/payments/refund.ts) only for money actually taken.
+    refundable: isRefundable(p.status),
+    refundTransaction: p.refundTransaction,
+    refundedAt: p.refundedAt?.toISOString() ?? null,
+  };
+}
+
+export type PaymentListInput = PaymentFilterInput & { cursor?: string | null; limit?: number };
+
+export async function listSellerPayments(sellerId: string, q: PaymentListInput = {}) {
   const limit = q.limit ?? PAYMENTS_PAGE_SIZE;
+  const filter = paymentFilter.parse(q);
   // One row more than the page tells whether another page exists without a count query.
-  const rows = await findSellerPayments(sellerId, {
-    cursor: q.cursor ? decodePaymentCursor(q.cursor) : null,
-    take: limit + 1,
-    includeChallenged: q.includeChallenged ?? false,
-  });
+  const rows = await findSellerPayments(sellerId, filter, { cursor: q.cursor ? decodePaymentCursor(q.cursor) : null, take: limit + 1 });
   const page = rows.slice(0, limit);
   const last = page[page.length - 1];
   return {
-    payments: page.map((p) => ({
-      id: p.id,
-      createdAt: p.createdAt.toISOString(),
-      method: p.method,
-      path: p.path,
-      query: p.query,
-      operation: p.operationKey,
-      amountUsd: microsToUsd(p.amountMicros),
-      rail: p.rail,
-      payer: p.payer,
-      status: p.status,
-      // Verified with a pending outbox row: the charge is decided and being submitted (or retried).
-      settling: p.status === "verified" && p.settlement?.status === "pending",
-      transaction: p.transaction,
-      failureReason: p.failureReason,
-      // A refund can be recorded (server/payments/refund.ts) only for money actually taken.
-      refundable: p.status === "settled" || p.status === "consumed",
-      refundTransaction: p.ledgerEntries[0]?.transaction ?? null,
-    })),
+    payments: page.map(paymentView),
     nextCursor: rows.length > limit && last ? encodePaymentCursor(last) : null,
   };
+}
+
+/** The filter menus: states, the registered rails, the catalog's operations. */
+export async function getPaymentFilterOptions(sellerId: string) {
+  return { states: [...PAYMENT_STATES], rails: RAILS.map((r) => r.name as string), operations: await findOperationKeys(sellerId) };
 }
 
 /**
@@ -73,12 +100,13 @@ export async function getSellerPaymentTotals(sellerId: string) {
   const refunds = ledger.filter((l) => l.kind === "refund");
   const chargedMicros = charges.reduce((s, l) => s + l.amountMicros, 0n);
   const refundedMicros = refunds.reduce((s, l) => s + l.amountMicros, 0n);
-  const paidMicros = byStatus.filter((g) => g.status === "settled" || g.status === "consumed").reduce((s, g) => s + g.amountMicros, 0n);
+  const paidMicros = byStatus.filter((g) => isRefundable(g.status)).reduce((s, g) => s + g.amountMicros, 0n);
   return {
     revenueUsd: microsToUsd(chargedMicros - refundedMicros),
     chargedUsd: microsToUsd(chargedMicros),
     refundedUsd: microsToUsd(refundedMicros),
     charges: charges.reduce((s, l) => s + l.entries, 0),
+    refunds: refunds.reduce((s, l) => s + l.entries, 0),
     byStatus: PAYMENT_STATES.map((status) => {
       const g = byStatus.find((x) => x.status === status);
       return { status, count: g?.count ?? 0, amountUsd: microsToUsd(g?.amountMicros ?? 0n) };
@@ -86,5 +114,39 @@ export async function getSellerPaymentTotals(sellerId: string) {
     // Settled + consumed payments should sum to the ledger's net; a difference means a settlement or refund
     // was recorded on one side only, which the seller should see rather than a silently wrong total.
     ledgerMatchesPayments: paidMicros === chargedMicros - refundedMicros,
+  };
+}
+
+/** The refunds recorded at this seller, newest first, 25 a page. */
+export async function listSellerRefunds(sellerId: string, q: { cursor?: string | null; limit?: number } = {}) {
+  const limit = q.limit ?? PAYMENTS_PAGE_SIZE;
+  const rows = await findSellerRefunds(sellerId, { cursor: q.cursor ? decodePaymentCursor(q.cursor) : null, take: limit + 1 });
+  const page = rows.slice(0, limit);
+  const last = page[page.length - 1];
+  const [actors, links] = await Promise.all([
+    findAuditActorsOf(
+      sellerId,
+      "payment.refund",
+      page.map((r) => r.paymentId),
+    ),
+    explorerLinksFor(sellerId),
+  ]);
+  return {
+    refunds: page.map((r) => ({
+      id: r.id,
+      paymentId: r.paymentId,
+      amountUsd: microsToUsd(r.amountMicros),
+      operation: r.operationKey,
+      rail: r.rail,
+      payer: r.payer,
+      network: r.payment.network,
+      transaction: r.transaction,
+      transactionUrl: links(r.payment.network, r.transaction),
+      logIndex: r.logIndex,
+      recordedBy: actors.get(r.paymentId) ?? null,
+      paidAt: r.payment.createdAt.toISOString(),
+      refundedAt: r.createdAt.toISOString(),
+    })),
+    nextCursor: rows.length > limit && last ? encodePaymentCursor(last) : null,
   };
 }

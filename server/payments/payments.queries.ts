@@ -5,6 +5,7 @@
 import { db, sql, UNIQUE_VIOLATION, type Tx } from "../db/client";
 import type { Prisma, PaymentStatus } from "../db/generated/client";
 import { newId } from "../lib/ids";
+import type { SettlementCost } from "./rails/rail";
 
 export type PaymentRow = Prisma.PaymentGetPayload<object>;
 
@@ -34,8 +35,8 @@ export type NewChallenge = {
 export async function createChallengedPayment(p: NewChallenge): Promise<void> {
   await sql(
     `with p as (
-       insert into payments (id, seller_id, status, method, path, query, operation_key, meter_key, amount_micros, network, asset, pay_to, credential_id, expires_at, created_at, updated_at)
-       values ($1, $2, 'challenged', $3, $4, $5, $6, $7, $8, $9, $10, $11, $13, $12::timestamptz at time zone 'UTC', now() at time zone 'UTC', now() at time zone 'UTC')
+       insert into payments (id, seller_id, status, from_challenge, method, path, query, operation_key, meter_key, amount_micros, network, asset, pay_to, credential_id, expires_at, created_at, updated_at)
+       values ($1, $2, 'challenged', true, $3, $4, $5, $6, $7, $8, $9, $10, $11, $13, $12::timestamptz at time zone 'UTC', now() at time zone 'UTC', now() at time zone 'UTC')
        returning id
      )
      insert into plan_purchases (payment_id, seller_id, plan_id, credential_id, kind, amount_micros, created_at)
@@ -187,9 +188,15 @@ export async function claimSettlement(paymentId: string, leaseUntil: Date): Prom
  * The charge: outbox succeeded, payment settled (or straight to consumed when the paid response is going out
  * with it), ledger row, in one statement, each step guarded by the state before it. A pending outbox row always
  * belongs to a verified payment (the row is only written for one, and a payment with an outbox row is never
- * released), so all three happen or none.
+ * released), so all three happen or none. The ledger row copies the payment's rail, operation and payer, and carries
+ * what settling cost (gas, fees) when the rail knows it.
  */
-export async function recordSettlementSuccess(paymentId: string, transaction: string | null, then: "settled" | "consumed" = "settled"): Promise<boolean> {
+export async function recordSettlementSuccess(
+  paymentId: string,
+  transaction: string | null,
+  then: "settled" | "consumed" = "settled",
+  cost: SettlementCost = {},
+): Promise<boolean> {
   const { rowCount } = await sql(
     `with s as (
        update settlements set status = 'succeeded', transaction = $2, last_error = null, updated_at = now() at time zone 'UTC'
@@ -198,19 +205,20 @@ export async function recordSettlementSuccess(paymentId: string, transaction: st
      ), p as (
        update payments set status = $3::payment_status, transaction = $2, settled_at = now() at time zone 'UTC', locked_until = null, updated_at = now() at time zone 'UTC'
        where id = $1 and status = 'verified' and exists (select 1 from s)
-       returning id, seller_id, meter_key, amount_micros, currency
+       returning id, seller_id, meter_key, amount_micros, currency, rail, operation_key, payer
      ), grant_made as (
        -- A plan purchase's credit, in the same statement as its charge: paid once, credited once (unique source payment).
        insert into credit_grants (id, seller_id, plan_id, credential_id, source_payment_id, amount_micros, remaining_micros, expires_at, created_at)
-       select $5, pp.seller_id, pp.plan_id, pp.credential_id, pp.payment_id, pp.amount_micros, pp.amount_micros,
+       select $7, pp.seller_id, pp.plan_id, pp.credential_id, pp.payment_id, pp.amount_micros, pp.amount_micros,
          (now() at time zone 'UTC') + make_interval(days => pl.credit_validity_days), now() at time zone 'UTC'
        from p join plan_purchases pp on pp.payment_id = p.id join plans pl on pl.id = pp.plan_id
        on conflict (source_payment_id) do nothing
        returning 1
      )
-     insert into ledger_entries (id, seller_id, payment_id, kind, meter_key, units, amount_micros, currency, created_at)
-     select $4, p.seller_id, p.id, 'charge', p.meter_key, s.units, p.amount_micros, p.currency, now() at time zone 'UTC' from p, s`,
-    [paymentId, transaction, then, newId("led"), newId("grt")],
+     insert into ledger_entries (id, seller_id, payment_id, kind, rail, operation_key, payer, meter_key, units, amount_micros, currency, gas_cost_wei, fee_micros, created_at)
+     select $4, p.seller_id, p.id, 'charge', p.rail, p.operation_key, p.payer, p.meter_key, s.units, p.amount_micros, p.currency, $5::numeric, $6::bigint,
+       now() at time zone 'UTC' from p, s`,
+    [paymentId, transaction, then, newId("led"), cost.gasWei?.toString() ?? null, cost.feeMicros?.toString() ?? null, newId("grt")],
   );
   return rowCount === 1;
 }
@@ -260,8 +268,23 @@ export async function findAbandonedPayments(limit: number): Promise<{ id: string
   });
 }
 
-/** Unpaid challenges carry no money; old ones are dropped. */
+/**
+ * Unpaid challenges carry no money; old ones are dropped. The console's funnel still counts them: one statement
+ * deletes them and adds them to expired_challenge_counts (per seller, UTC day of issue, operation), so "challenges
+ * issued" for any past day is the live rows plus these counts, exactly, whenever the reconciler runs.
+ */
 export async function deleteExpiredChallenges(before: Date): Promise<number> {
-  const res = await db.payment.deleteMany({ where: { status: "challenged", expiresAt: { lt: before } } });
-  return res.count;
+  const { rows } = await sql<{ deleted: string }>(
+    `with d as (
+       delete from payments where status = 'challenged' and expires_at < $1::timestamptz at time zone 'UTC'
+       returning seller_id, operation_key, created_at, from_challenge
+     ), c as (
+       insert into expired_challenge_counts (seller_id, day, operation_key, count)
+       select seller_id, created_at::date, operation_key, count(*) from d where from_challenge group by 1, 2, 3
+       on conflict (seller_id, day, operation_key) do update set count = expired_challenge_counts.count + excluded.count
+     )
+     select count(*)::text as deleted from d`,
+    [utc(before)],
+  );
+  return Number(rows[0]?.deleted ?? 0);
 }

@@ -3,6 +3,7 @@
 // the audit row. The unique (transaction, log_index) index is what makes one transfer refund one payment.
 import { db, type Tx } from "../db/client";
 import { Prisma, type PaymentStatus } from "../db/generated/client";
+import { recordAudit } from "../audit/audit.queries";
 import { newId } from "../lib/ids";
 
 // An explicit select: `proof` never leaves the payments domain's settlement path.
@@ -77,15 +78,18 @@ export async function insertRefund(input: RefundInput): Promise<RefundWrite> {
       if (moved.count !== 1 || !before) return { type: "not_refundable" };
       const charge = await tx.ledgerEntry.findUnique({
         where: { paymentId_kind: { paymentId: input.paymentId, kind: "charge" } },
-        select: { meterKey: true, units: true, currency: true },
+        select: { meterKey: true, units: true, currency: true, rail: true, operationKey: true, payer: true },
       });
-      // The refund reverses the charge row: same meter and units, the payment's amount.
+      // The refund reverses the charge row: same meter, units, operation, rail and payer, the payment's amount.
       const row = await tx.ledgerEntry.create({
         data: {
           id: newId("led"),
           sellerId: input.sellerId,
           paymentId: input.paymentId,
           kind: "refund",
+          rail: charge?.rail ?? null,
+          operationKey: charge?.operationKey ?? null,
+          payer: charge?.payer ?? null,
           meterKey: charge?.meterKey ?? null,
           units: charge?.units ?? 1,
           amountMicros: input.amountMicros,
@@ -95,22 +99,18 @@ export async function insertRefund(input: RefundInput): Promise<RefundWrite> {
         },
         select: { createdAt: true },
       });
-      await tx.auditLog.create({
-        data: {
-          id: newId("aud"),
-          sellerId: input.sellerId,
-          actorId: input.actorId,
-          action: "payment.refund",
-          targetType: "payment",
-          targetId: input.paymentId,
-          before: { status: before.status, amountMicros: input.amountMicros.toString() },
-          after: {
-            status: "refunded",
-            amountMicros: input.amountMicros.toString(),
-            transferredMicros: input.transferredMicros.toString(),
-            transaction: input.transaction,
-            logIndex: input.logIndex,
-          },
+      await recordAudit(tx, {
+        sellerId: input.sellerId,
+        actorId: input.actorId,
+        action: "payment.refund",
+        targetId: input.paymentId,
+        before: { status: before.status, amountMicros: input.amountMicros.toString() },
+        after: {
+          status: "refunded",
+          amountMicros: input.amountMicros.toString(),
+          transferredMicros: input.transferredMicros.toString(),
+          transaction: input.transaction,
+          logIndex: input.logIndex,
         },
       });
       return { type: "recorded", createdAt: row.createdAt };

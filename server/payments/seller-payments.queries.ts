@@ -1,46 +1,128 @@
-// The seller console's reads of payments and the ledger. Read-only; every query is scoped by the seller id
-// the caller took from the session.
-import { db } from "../db/client";
-import type { PaymentStatus, Prisma } from "../db/generated/client";
+// The seller console's reads of payments and the ledger. Read-only; every query is scoped by the seller id the
+// caller took from the session. The filtered list and its CSV export share one WHERE clause, read in keyset pages
+// served by payments (seller_id, created_at desc) INCLUDE (id, status, rail, operation_key, payer, ...).
+import { db, sql } from "../db/client";
+import type { PaymentStatus } from "../db/generated/client";
+import type { PaymentFilter } from "./payment-filter";
 
 /** Keyset position: the last row of the previous page. (createdAt, id) is unique, so no row is skipped or repeated. */
 export type PaymentCursor = { createdAt: Date; id: string };
 
-// An explicit select: `proof` is a bearer instrument until settled and never leaves the payments domain.
-const PAYMENT_LIST_SELECT = {
-  id: true,
-  createdAt: true,
-  method: true,
-  path: true,
-  query: true,
-  operationKey: true,
-  amountMicros: true,
-  rail: true,
-  payer: true,
-  status: true,
-  transaction: true,
-  failureReason: true,
-  settlement: { select: { status: true } },
-  // The refund's on-chain transaction, once one is recorded (at most one refund row per payment).
-  ledgerEntries: { where: { kind: "refund" }, select: { transaction: true } },
-} as const satisfies Prisma.PaymentSelect;
+const utc = (d: Date) => d.toISOString();
+const DAY_MS = 86_400_000;
 
-export type ConsolePaymentRow = Prisma.PaymentGetPayload<{ select: typeof PAYMENT_LIST_SELECT }>;
-
-/**
- * A seller's payments, newest first, `take` of them after `cursor`. Served by the index
- * payments (seller_id, created_at desc); ties on created_at are broken by id.
- */
-export async function findSellerPayments(
-  sellerId: string,
-  q: { cursor: PaymentCursor | null; take: number; includeChallenged: boolean },
-): Promise<ConsolePaymentRow[]> {
-  const where: Prisma.PaymentWhereInput = {
-    sellerId,
-    ...(q.includeChallenged ? {} : { status: { not: "challenged" } }),
-    ...(q.cursor ? { OR: [{ createdAt: { lt: q.cursor.createdAt } }, { createdAt: q.cursor.createdAt, id: { lt: q.cursor.id } }] } : {}),
+/** The filter as SQL over `payments p`, parameters appended to `params` (always bound, never interpolated). */
+function filterSql(sellerId: string, f: PaymentFilter, params: unknown[]): string {
+  const p = (v: unknown) => {
+    params.push(v);
+    return `$${params.length}`;
   };
-  return db.payment.findMany({ where, orderBy: [{ createdAt: "desc" }, { id: "desc" }], take: q.take, select: PAYMENT_LIST_SELECT });
+  const where = [`p.seller_id = ${p(sellerId)}`];
+  if (f.status?.length) where.push(`p.status::text = any(${p(f.status)}::text[])`);
+  else if (!f.includeChallenged) where.push(`p.status <> 'challenged'`);
+  if (f.rail) where.push(`p.rail = ${p(f.rail)}`);
+  if (f.operation) where.push(`p.operation_key = ${p(f.operation)}`);
+  if (f.payer) where.push(`p.payer = ${p(f.payer.trim().toLowerCase())}`);
+  if (f.from) where.push(`p.created_at >= ${p(`${f.from}T00:00:00.000Z`)}::timestamptz at time zone 'UTC'`);
+  if (f.to) where.push(`p.created_at < ${p(utc(new Date(Date.parse(`${f.to}T00:00:00.000Z`) + DAY_MS)))}::timestamptz at time zone 'UTC'`);
+  return where.join(" and ");
+}
+
+function cursorSql(c: PaymentCursor | null, params: unknown[]): string {
+  if (!c) return "";
+  params.push(utc(c.createdAt), c.id);
+  const at = `$${params.length - 1}::timestamptz at time zone 'UTC'`;
+  // The first condition bounds the index scan; the second breaks ties on created_at by id.
+  return ` and p.created_at <= ${at} and (p.created_at < ${at} or p.id < $${params.length})`;
+}
+
+export type ConsolePaymentRow = {
+  id: string;
+  createdAt: Date;
+  method: string;
+  path: string;
+  query: string;
+  operationKey: string;
+  amountMicros: bigint;
+  currency: string;
+  rail: string | null;
+  payer: string | null;
+  status: PaymentStatus;
+  network: string | null;
+  transaction: string | null;
+  failureReason: string | null;
+  settledAt: Date | null;
+  /** The settlement outbox row's state, if the charge was decided. */
+  settlementStatus: string | null;
+  refundTransaction: string | null;
+  refundedAt: Date | null;
+};
+
+type RawRow = {
+  id: string;
+  created_at: string;
+  method: string;
+  path: string;
+  query: string;
+  operation_key: string;
+  amount_micros: string;
+  currency: string;
+  rail: string | null;
+  payer: string | null;
+  status: PaymentStatus;
+  network: string | null;
+  transaction: string | null;
+  failure_reason: string | null;
+  settled_at: string | null;
+  settlement_status: string | null;
+  refund_tx: string | null;
+  refunded_at: string | null;
+};
+
+// `timestamp(3)` columns come back from pg as local-time Dates: read them as text in UTC instead.
+const COLUMNS = `p.id, to_char(p.created_at, 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as created_at, p.method, p.path, p.query, p.operation_key,
+  p.amount_micros::text as amount_micros, p.currency, p.rail, p.payer, p.status, p.network, p.transaction, p.failure_reason,
+  to_char(p.settled_at, 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as settled_at,
+  (select s.status from settlements s where s.payment_id = p.id) as settlement_status,
+  r.transaction as refund_tx, to_char(r.created_at, 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as refunded_at`;
+
+const toRow = (r: RawRow): ConsolePaymentRow => ({
+  id: r.id,
+  createdAt: new Date(r.created_at),
+  method: r.method,
+  path: r.path,
+  query: r.query,
+  operationKey: r.operation_key,
+  amountMicros: BigInt(r.amount_micros),
+  currency: r.currency,
+  rail: r.rail,
+  payer: r.payer,
+  status: r.status,
+  network: r.network,
+  transaction: r.transaction,
+  failureReason: r.failure_reason,
+  settledAt: r.settled_at ? new Date(r.settled_at) : null,
+  settlementStatus: r.settlement_status,
+  refundTransaction: r.refund_tx,
+  refundedAt: r.refunded_at ? new Date(r.refunded_at) : null,
+});
+
+/** A seller's payments matching a filter, newest first, `take` of them after `cursor`. */
+export async function findSellerPayments(sellerId: string, f: PaymentFilter, q: { cursor: PaymentCursor | null; take: number }): Promise<ConsolePaymentRow[]> {
+  const params: unknown[] = [];
+  const where = filterSql(sellerId, f, params) + cursorSql(q.cursor, params);
+  params.push(q.take);
+  // The page's ids first, from the covering index alone (every filtered column is in it), then the page's rows: a
+  // selective filter reads index entries, not a heap row per candidate.
+  const { rows } = await sql<RawRow>(
+    `with page as (
+       select p.id from payments p where ${where} order by p.created_at desc, p.id desc limit $${params.length}
+     )
+     select ${COLUMNS} from page join payments p on p.id = page.id left join ledger_entries r on r.payment_id = p.id and r.kind = 'refund'
+     order by p.created_at desc, p.id desc`,
+    params,
+  );
+  return rows.map(toRow);
 }
 
 /** Count and amount of a seller's payments in each state (one aggregate over the seller's rows). */
@@ -53,4 +135,82 @@ export async function countSellerPaymentsByStatus(sellerId: string): Promise<{ s
 export async function sumSellerLedger(sellerId: string): Promise<{ kind: string; entries: number; amountMicros: bigint }[]> {
   const groups = await db.ledgerEntry.groupBy({ by: ["kind"], where: { sellerId }, _count: { _all: true }, _sum: { amountMicros: true } });
   return groups.map((g) => ({ kind: g.kind, entries: g._count._all, amountMicros: g._sum.amountMicros ?? 0n }));
+}
+
+/** The operations of the seller's catalog (the operation filter's menu). */
+export async function findOperationKeys(sellerId: string): Promise<string[]> {
+  const { rows } = await sql<{ k: string }>(`select key as k from operations where seller_id = $1 order by 1`, [sellerId]);
+  return rows.map((r) => r.k);
+}
+
+/** One payment of this seller with everything its detail page shows (never rail_data: a bearer instrument until settled). */
+export async function findPaymentDetail(sellerId: string, id: string) {
+  return db.payment.findFirst({
+    where: { id, sellerId },
+    select: {
+      id: true,
+      status: true,
+      rail: true,
+      method: true,
+      path: true,
+      query: true,
+      operationKey: true,
+      meterKey: true,
+      amountMicros: true,
+      currency: true,
+      network: true,
+      asset: true,
+      payTo: true,
+      payer: true,
+      fromChallenge: true,
+      expiresAt: true,
+      upstreamStatus: true,
+      transaction: true,
+      failureReason: true,
+      createdAt: true,
+      updatedAt: true,
+      verifiedAt: true,
+      settledAt: true,
+      settlement: { select: { status: true, attempts: true, units: true, transaction: true, lastError: true, createdAt: true, updatedAt: true } },
+      ledgerEntries: {
+        select: {
+          id: true,
+          kind: true,
+          amountMicros: true,
+          units: true,
+          transaction: true,
+          logIndex: true,
+          gasCostWei: true,
+          feeMicros: true,
+          createdAt: true,
+        },
+        orderBy: { createdAt: "asc" },
+      },
+    },
+  });
+}
+
+/** A seller's recorded refunds, newest first (ledger refund rows), `take` after `cursor`. */
+export async function findSellerRefunds(sellerId: string, q: { cursor: PaymentCursor | null; take: number }) {
+  return db.ledgerEntry.findMany({
+    where: {
+      sellerId,
+      kind: "refund",
+      ...(q.cursor ? { OR: [{ createdAt: { lt: q.cursor.createdAt } }, { createdAt: q.cursor.createdAt, id: { lt: q.cursor.id } }] } : {}),
+    },
+    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+    take: q.take,
+    select: {
+      id: true,
+      paymentId: true,
+      amountMicros: true,
+      transaction: true,
+      logIndex: true,
+      operationKey: true,
+      rail: true,
+      payer: true,
+      createdAt: true,
+      payment: { select: { network: true, amountMicros: true, createdAt: true } },
+    },
+  });
 }

@@ -31,7 +31,7 @@ export async function chargeHeldPayment(
     outcome = { type: "pending", detail: e instanceof Error ? e.message.split("\n")[0]! : String(e) };
   }
   if (outcome.type === "settled") {
-    await recordSettlementSuccess(payment.id, outcome.transaction, opts.then);
+    await recordSettlementSuccess(payment.id, outcome.transaction, opts.then, outcome.cost);
     return { type: "settled", transaction: outcome.transaction, payer: outcome.payer ?? payment.payer };
   }
   if (outcome.type === "failed") {

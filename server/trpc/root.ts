@@ -1,8 +1,21 @@
 import { router } from "./init";
+import { analyticsRouter } from "./routers/analytics";
 import { archiveRouter } from "./routers/archive";
+import { auditRouter } from "./routers/audit";
 import { catalogRouter } from "./routers/catalog";
+import { customersRouter } from "./routers/customers";
 import { identityRouter } from "./routers/identity";
 import { paymentsRouter } from "./routers/payments";
+import { settingsRouter } from "./routers/settings";
 
-export const appRouter = router({ catalog: catalogRouter, payments: paymentsRouter, archive: archiveRouter, identity: identityRouter });
+export const appRouter = router({
+  analytics: analyticsRouter,
+  archive: archiveRouter,
+  audit: auditRouter,
+  catalog: catalogRouter,
+  customers: customersRouter,
+  identity: identityRouter,
+  payments: paymentsRouter,
+  settings: settingsRouter,
+});
 export type AppRouter = typeof appRouter;

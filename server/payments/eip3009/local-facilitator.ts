@@ -47,6 +47,19 @@ function errorMessage(e: unknown): string {
 
 const isRevert = (message: string) => /revert/i.test(message) && !TRANSIENT.test(message);
 
+/** An eth_sendRawTransactionSync answer: a JSON-RPC receipt (quantities as hex strings). */
+type RawReceipt = { status?: string; gasUsed?: string; effectiveGasPrice?: string };
+
+/** gasUsed x effectiveGasPrice in wei, from hex quantities (raw receipts) or bigints (viem's); undefined when one is missing. */
+export function receiptGasCost(gasUsed: string | bigint | undefined, effectiveGasPrice: string | bigint | undefined): bigint | undefined {
+  if (gasUsed === undefined || effectiveGasPrice === undefined) return undefined;
+  try {
+    return BigInt(gasUsed) * BigInt(effectiveGasPrice);
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * Gas limit of one transferWithAuthorization: a ceiling, not an estimate (an EOA-signed transfer uses about 60,000
  * to 90,000 on USDC; an ERC-1271 wallet's check costs more). Only the gas used is paid.
@@ -162,11 +175,15 @@ export class LocalFacilitator implements Facilitator {
       const signed = await this.signedTransfer(p, asset);
       transaction = signed.hash;
       let status: string | undefined;
+      // What the gas wallet paid for this transaction, from its receipt (the console's margin): read off the
+      // receipt this call already has, so it costs no extra round trip.
+      let gasCostWei: bigint | undefined;
       if (this.syncSend !== false) {
         try {
-          const receipt = (await client.request({ method: "eth_sendRawTransactionSync" as never, params: [signed.raw] as never })) as { status?: string };
+          const receipt = (await client.request({ method: "eth_sendRawTransactionSync" as never, params: [signed.raw] as never })) as RawReceipt | null;
           this.syncSend = true;
           status = receipt?.status;
+          gasCostWei = receiptGasCost(receipt?.gasUsed, receipt?.effectiveGasPrice);
         } catch (e) {
           // An RPC without EIP-7966 says so before anything is broadcast; remember it and send the usual way.
           if (this.syncSend === null && /eth_sendRawTransactionSync|method not found|not supported|-32601/i.test(errorMessage(e))) this.syncSend = false;
@@ -175,9 +192,12 @@ export class LocalFacilitator implements Facilitator {
       }
       if (status === undefined) {
         await client.sendRawTransaction({ serializedTransaction: signed.raw });
-        status = (await walletClient(this.rpcUrl, this.privateKey).waitForTransactionReceipt({ hash: signed.hash })).status;
+        const receipt = await walletClient(this.rpcUrl, this.privateKey).waitForTransactionReceipt({ hash: signed.hash });
+        status = receipt.status;
+        gasCostWei = receiptGasCost(receipt.gasUsed, receipt.effectiveGasPrice);
       }
-      if (status === "0x1" || status === "success") return { type: "settled", transaction, payer: p.authorization.from };
+      if (status === "0x1" || status === "success")
+        return { type: "settled", transaction, payer: p.authorization.from, ...(gasCostWei !== undefined ? { gasCostWei } : {}) };
       return { type: "failed", reason: await this.whyReverted(p, asset), transaction };
     } catch (e) {
       const message = errorMessage(e);

@@ -3,7 +3,8 @@ import type { PaymentPayload, PaymentRequirements, SupportedResponse } from "@x4
 
 export type VerifyOutcome = { type: "valid"; payer: string } | { type: "invalid"; reason: string; message?: string } | { type: "unavailable"; detail: string };
 export type SettleOutcome =
-  | { type: "settled"; transaction: string; payer: string }
+  /** gasCostWei: what the facilitator's gas wallet paid for the transaction, when it saw the receipt (local only). */
+  | { type: "settled"; transaction: string; payer: string; gasCostWei?: bigint }
   /** Definitive: this authorization will never settle (insufficient funds, used elsewhere, expired, reverted). */
   | { type: "failed"; reason: string; message?: string; transaction?: string }
   /** Transient (RPC or facilitator unreachable, receipt not yet seen): retry later. */

@@ -23,7 +23,13 @@ export async function settleAuthorization(p: HeldPayment, opts: { retry: boolean
   }
   const { payload, requirements } = facilitatorInput(p, stored);
   const outcome = await getFacilitator().settle(payload, requirements);
-  if (outcome.type === "settled") return { type: "settled", transaction: outcome.transaction, payer: outcome.payer || (p.payer ?? undefined) };
+  if (outcome.type === "settled")
+    return {
+      type: "settled",
+      transaction: outcome.transaction,
+      payer: outcome.payer || (p.payer ?? undefined),
+      ...(outcome.gasCostWei !== undefined ? { cost: { gasWei: outcome.gasCostWei } } : {}),
+    };
   if (outcome.type === "failed") return { type: "failed", reason: outcome.reason, transaction: outcome.transaction };
   return { type: "pending", detail: outcome.detail };
 }

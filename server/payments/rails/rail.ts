@@ -70,8 +70,14 @@ export type AcceptOutcome =
    */
   | { type: "declined"; reason?: string; detail?: string };
 
+/**
+ * What settling a payment cost the seller, where the rail knows it (the console's margin): gas its wallet paid, in wei
+ * of the chain's native token, and a provider's fee in micro-USD (card processing). Absent: not known, never guessed.
+ */
+export type SettlementCost = { gasWei?: bigint; feeMicros?: bigint };
+
 export type SettleOutcome =
-  | { type: "settled"; transaction: string | null; payer?: string }
+  | { type: "settled"; transaction: string | null; payer?: string; cost?: SettlementCost }
   /** Definitive: this proof will never be charged (insufficient funds, used elsewhere, expired, reverted). */
   | { type: "failed"; reason: string; transaction?: string }
   /** Transient (RPC unreachable, receipt not seen yet): left in the outbox for the reconciler. */
@@ -90,6 +96,11 @@ export interface Rail<P = unknown> {
    * payment: it is consulted only when the request carries no payment proof, and never counts as a second one.
    */
   readonly implicit?: boolean;
+  /**
+   * What the `payer` it records names (the console counts unique payers per kind): a wallet address (x402, MPP), a
+   * card (card rail), an agent credential (prepaid credits).
+   */
+  readonly payerKind: "wallet" | "card" | "credential";
   /** One line for the 402's `detail`: how to pay on this rail. */
   readonly howToPay: string;
   /** Discovery: this rail's block under `payment` in /manifest.json (how it is paid, where it settles). */

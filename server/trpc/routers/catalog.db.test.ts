@@ -30,7 +30,7 @@ describe("catalog router", () => {
     const aMeter = aOverview.meters.find((m) => m.key === "aggregates")!;
     await expect(asB.catalog.updatePrice({ meterId: aMeter.id, amountUsd: "1" })).rejects.toMatchObject({ code: "NOT_FOUND" });
     expect((await asA.catalog.overview()).meters.find((m) => m.key === "aggregates")!.priceUsd).toBe("0.020000");
-    expect(await asB.catalog.auditLog()).toEqual([]);
+    expect((await asB.audit.list()).entries).toEqual([]);
   });
 
   it("refuses callers without a seller session", async () => {

@@ -1,12 +1,10 @@
 import { z } from "zod";
 import { changeMeterPrice } from "../../catalog/change-meter-price";
 import { getSellerOverview } from "../../catalog/get-seller-overview";
-import { listAuditLog } from "../../catalog/list-audit-log";
 import { router, sellerProcedure } from "../init";
 
 export const catalogRouter = router({
   overview: sellerProcedure.query(({ ctx }) => getSellerOverview(ctx.seller.id)),
-  auditLog: sellerProcedure.query(({ ctx }) => listAuditLog(ctx.seller.id)),
   updatePrice: sellerProcedure
     .input(z.object({ meterId: z.string().min(1).max(64), amountUsd: z.string().min(1).max(32) }))
     .mutation(({ ctx, input }) => changeMeterPrice({ sellerId: ctx.seller.id, actorId: ctx.seller.userId, ...input })),

@@ -70,7 +70,7 @@ describe("identity router: trusted providers", () => {
     expect(list.providers.find((p) => p.id === added.id)).toMatchObject({ issuer: idp.issuer, keySourceLabel: "inline JWKS, 1 key", enabled: true });
     expect(list.providers.find((p) => p.id === added.id)!.createdAt).toBe(row!.createdAt.toISOString());
     // The console's audit log shows it too.
-    expect((await a.caller.catalog.auditLog()).map((r) => r.action)).toContain("identity_provider.add");
+    expect((await a.caller.audit.list()).entries.map((r) => r.action)).toContain("identity_provider.add");
   });
 
   it("disables, enables and removes a JWKS URL provider, one audit row per change, and the metadata follows", async () => {

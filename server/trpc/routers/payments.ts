@@ -1,18 +1,27 @@
 import { z } from "zod";
-import { getSellerPaymentTotals, listSellerPayments } from "../../payments/list-seller-payments";
+import { getPaymentDetail } from "../../payments/get-payment-detail";
+import { getPaymentFilterOptions, getSellerPaymentTotals, listSellerPayments, listSellerRefunds } from "../../payments/list-seller-payments";
+import { paymentFilter } from "../../payments/payment-filter";
 import { recordRefund } from "../../payments/refund";
 import { router, sellerProcedure } from "../init";
+
+const paymentId = z.string().min(1).max(64);
 
 export const paymentsRouter = router({
   // `cursor` is the field name @trpc/tanstack-react-query's infinite queries page with.
   list: sellerProcedure
-    .input(z.object({ cursor: z.string().max(100).nullish(), includeChallenged: z.boolean().default(false) }))
+    .input(paymentFilter.extend({ cursor: z.string().max(100).nullish() }))
     .query(({ ctx, input }) => listSellerPayments(ctx.seller.id, input)),
+  filterOptions: sellerProcedure.query(({ ctx }) => getPaymentFilterOptions(ctx.seller.id)),
   totals: sellerProcedure.query(({ ctx }) => getSellerPaymentTotals(ctx.seller.id)),
+  detail: sellerProcedure.input(z.object({ id: paymentId })).query(({ ctx, input }) => getPaymentDetail(ctx.seller.id, input.id)),
+  refunds: sellerProcedure
+    .input(z.object({ cursor: z.string().max(100).nullish() }).prefault({}))
+    .query(({ ctx, input }) => listSellerRefunds(ctx.seller.id, input)),
   // The refund the seller sent on chain from their payTo wallet; the hash's format is checked by the domain, so
   // every caller gets the same message.
   recordRefund: sellerProcedure
-    .input(z.object({ paymentId: z.string().min(1).max(64), transaction: z.string().max(200) }))
+    .input(z.object({ paymentId, transaction: z.string().max(200) }))
     .mutation(({ ctx, input }) =>
       recordRefund({ sellerId: ctx.seller.id, actorId: ctx.seller.userId, paymentId: input.paymentId, transaction: input.transaction }),
     ),

@@ -18,6 +18,7 @@ function invalidToken(reason: string, detail: string): AppError {
 export const creditsRail: Rail<Bearer> = {
   name: "credits",
   implicit: true,
+  payerKind: "credential",
   howToPay: "a plan: send your agent access token (Authorization: Bearer) and a plan covering the meter pays the call from its credit",
 
   describe: () => ({

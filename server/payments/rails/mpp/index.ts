@@ -35,6 +35,7 @@ const authorizationOf = (proof: MppProof) =>
 
 export const mppRail: Rail<MppProof> = {
   name: "mpp",
+  payerKind: "wallet",
   howToPay: "MPP: answer the `WWW-Authenticate: Payment` challenge (method evm, intent charge) with `Authorization: Payment <credential>`",
   refusal: { freshChallenge: true, problemType },
 

@@ -15,6 +15,7 @@ import { verifyX402WalletProof } from "./verify-wallet-proof";
 
 export const x402Rail: Rail<DecodedProof> = {
   name: "x402",
+  payerKind: "wallet",
   howToPay: "x402: sign the USDC offer (PAYMENT-REQUIRED, or `accepts` for v1 clients) and retry with PAYMENT-SIGNATURE or X-PAYMENT",
 
   describe: (seller) => ({

@@ -2,8 +2,9 @@
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import { useTRPC } from "./providers";
-import { Empty, Loaded, Section, TABLE_CLASS } from "./section";
+import { useTRPC } from "../../../providers";
+import { Empty, Loaded, PageHeader, Section, TABLE_CLASS, TableScroll } from "../../../_components/section";
+import { RecentChanges } from "../../../_components/recent-changes";
 
 /** 2025-01-02T03:04:05.678Z -> 2025-01-02 03:04:05 UTC (the same on the server and every browser). */
 function utc(iso: string): string {
@@ -24,7 +25,7 @@ function useInvalidate() {
   const qc = useQueryClient();
   return async () => {
     await qc.invalidateQueries({ queryKey: trpc.identity.providers.queryKey() });
-    await qc.invalidateQueries({ queryKey: trpc.catalog.auditLog.queryKey() });
+    await qc.invalidateQueries({ queryKey: trpc.audit.list.pathKey() });
   };
 }
 
@@ -182,57 +183,63 @@ function ProviderRow({ p }: { p: { id: string; issuer: string; keySourceLabel: s
   );
 }
 
-export function IdentitySection() {
+export function IdentityProviders() {
   const trpc = useTRPC();
   const list = useQuery(trpc.identity.providers.queryOptions());
   return (
-    <Section title="Identity providers">
-      <p className="mb-3 text-sm text-slate-500">
-        Agents of a trusted provider register with an ID-JAG (POST /agent/identity, type identity_assertion) and are born claimed. Enabled issuers are published
-        in /.well-known/oauth-authorization-server under agent_auth.trusted_issuers (cached by clients for up to 5 minutes); a disabled or removed issuer is
-        refused at once with issuer_not_enabled.
-      </p>
-      <Loaded query={list} what="identity providers">
-        {(data) => (
-          <>
-            {data.providers.length === 0 ? (
-              <Empty testId="idp-empty">No trusted identity providers.</Empty>
-            ) : (
-              <table className={TABLE_CLASS} data-testid="idp-table">
-                <thead className="text-slate-500">
-                  <tr>
-                    <th className="py-1">Issuer</th>
-                    <th>Keys</th>
-                    <th>State</th>
-                    <th>Added</th>
-                    <th />
-                  </tr>
-                </thead>
-                <tbody>
-                  {data.providers.map((p) => (
-                    <ProviderRow key={p.id} p={p} />
+    <>
+      <PageHeader title="Identity providers" />
+      <Section title="Trusted issuers">
+        <p className="mb-3 text-sm text-slate-500">
+          Agents of a trusted provider register with an ID-JAG (POST /agent/identity, type identity_assertion) and are born claimed. Enabled issuers are
+          published in /.well-known/oauth-authorization-server under agent_auth.trusted_issuers (cached by clients for up to 5 minutes); a disabled or removed
+          issuer is refused at once with issuer_not_enabled.
+        </p>
+        <Loaded query={list} what="identity providers">
+          {(data) => (
+            <>
+              {data.providers.length === 0 ? (
+                <Empty testId="idp-empty">No trusted identity providers.</Empty>
+              ) : (
+                <TableScroll>
+                  <table className={TABLE_CLASS} data-testid="idp-table">
+                    <thead className="text-slate-500">
+                      <tr>
+                        <th className="py-1">Issuer</th>
+                        <th>Keys</th>
+                        <th>State</th>
+                        <th>Added</th>
+                        <th />
+                      </tr>
+                    </thead>
+                    <tbody>
+                      {data.providers.map((p) => (
+                        <ProviderRow key={p.id} p={p} />
+                      ))}
+                    </tbody>
+                  </table>
+                </TableScroll>
+              )}
+              <AddProviderForm />
+              <div className="mt-6 border-t border-slate-100 pt-4 text-sm" data-testid="idp-hosts">
+                <h3 className="font-medium">Storefront hosts</h3>
+                <p className="mb-2 text-slate-500">
+                  Each host serves this same storefront and is its issuer and origin (ID-JAGs may name any of them, or{" "}
+                  <span className="font-mono">{data.audience}</span>, as aud).
+                </p>
+                <ul className="font-mono">
+                  {data.hosts.map((h) => (
+                    <li key={h.hostname} data-testid={`idp-host-${h.hostname}`}>
+                      {h.hostname} <span className="text-xs text-slate-500">since {utc(h.createdAt)}</span>
+                    </li>
                   ))}
-                </tbody>
-              </table>
-            )}
-            <AddProviderForm />
-            <div className="mt-6 border-t border-slate-100 pt-4 text-sm" data-testid="idp-hosts">
-              <h3 className="font-medium">Storefront hosts</h3>
-              <p className="mb-2 text-slate-500">
-                Each host serves this same storefront and is its issuer and origin (ID-JAGs may name any of them, or{" "}
-                <span className="font-mono">{data.audience}</span>, as aud).
-              </p>
-              <ul className="font-mono">
-                {data.hosts.map((h) => (
-                  <li key={h.hostname} data-testid={`idp-host-${h.hostname}`}>
-                    {h.hostname} <span className="text-xs text-slate-500">since {utc(h.createdAt)}</span>
-                  </li>
-                ))}
-              </ul>
-            </div>
-          </>
-        )}
-      </Loaded>
-    </Section>
+                </ul>
+              </div>
+            </>
+          )}
+        </Loaded>
+      </Section>
+      <RecentChanges targetType="trusted_identity_provider" />
+    </>
   );
 }

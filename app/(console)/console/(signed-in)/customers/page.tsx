@@ -1,0 +1,11 @@
+import { Suspense } from "react";
+import { Customers } from "./_components/customers";
+
+// /console/customers - paying wallets (spend, calls, last call) and agent credentials
+export default function CustomersPage() {
+  return (
+    <Suspense>
+      <Customers />
+    </Suspense>
+  );
+}

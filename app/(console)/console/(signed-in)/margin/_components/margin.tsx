@@ -1,0 +1,108 @@
+"use client";
+
+import { useQuery } from "@tanstack/react-query";
+import Link from "next/link";
+import { useTRPC } from "../../../providers";
+import { count, usd, utc } from "../../../_components/format";
+import { RangePicker, describeRange } from "../../../_components/range-picker";
+import { Empty, Loaded, PageHeader, Section, TABLE_CLASS, TableScroll } from "../../../_components/section";
+import { rangeFrom, useSearchState } from "../../../_components/use-search-state";
+
+export function Margin() {
+  const trpc = useTRPC();
+  const { params } = useSearchState();
+  const q = useQuery(trpc.analytics.margin.queryOptions(rangeFrom(params)));
+  return (
+    <>
+      <PageHeader title="Margin">
+        What each operation earned (charges minus refunds) against what serving it cost where that is known: the gas the facilitator wallet paid for each
+        settlement, read from its receipt, and provider fees (card processing, once the card rail records them). Gas is in ETH; it is shown in USD only at the
+        rate you set in Settings.
+      </PageHeader>
+      <div className="mt-4">
+        <RangePicker />
+      </div>
+      <Loaded query={q} what="the margin">
+        {(m) => (
+          <>
+            <p className="mt-4 text-sm" data-testid="margin-rate">
+              {m.rate ? (
+                <>
+                  Gas in USD at <span className="font-medium">{usd(m.rate.ethUsd)} per ETH</span>, the rate you set{" "}
+                  {m.rate.setAt ? `on ${utc(m.rate.setAt)}` : ""} (
+                  <Link href="/console/settings" className="text-indigo-700 hover:underline">
+                    change
+                  </Link>
+                  ). Not a market price: update it when it matters.
+                </>
+              ) : (
+                <span className="text-slate-600">
+                  No ETH/USD rate is set, so gas is shown in ETH only and no USD margin is computed.{" "}
+                  <Link href="/console/settings" className="text-indigo-700 hover:underline">
+                    Set a rate in Settings
+                  </Link>
+                  .
+                </span>
+              )}
+            </p>
+            <Section title={describeRange(m.range)} testId="section-margin">
+              {m.rows.length === 0 ? (
+                <Empty testId="margin-empty">No paid calls in this range.</Empty>
+              ) : (
+                <TableScroll>
+                  <table className={TABLE_CLASS} data-testid="margin-table">
+                    <thead className="text-slate-500">
+                      <tr>
+                        <th>Operation</th>
+                        <th>Rail</th>
+                        <th className="text-right">Paid calls</th>
+                        <th className="text-right">Net revenue</th>
+                        <th className="text-right">Per call</th>
+                        <th className="text-right">Gas (ETH)</th>
+                        <th className="text-right">Gas per call</th>
+                        <th className="text-right">Gas (USD)</th>
+                        <th className="text-right">Fees</th>
+                        <th className="text-right">Margin</th>
+                      </tr>
+                    </thead>
+                    <tbody className="tabular-nums">
+                      {[...m.rows, { operation: "Total", rail: null, ...m.total }].map((r) => (
+                        <tr
+                          key={`${r.operation}-${r.rail ?? ""}`}
+                          className={`border-t border-slate-100 ${r.operation === "Total" ? "font-medium" : ""}`}
+                          data-testid={`margin-row-${r.operation}${r.rail ? `-${r.rail}` : ""}`}
+                        >
+                          <td className="py-1.5 font-mono">{r.operation}</td>
+                          <td>{r.rail ?? ""}</td>
+                          <td className="text-right">{count(r.calls)}</td>
+                          <td className="text-right" data-value={r.netUsd}>
+                            {usd(r.netUsd)}
+                          </td>
+                          <td className="text-right">{usd(r.revenuePerCallUsd)}</td>
+                          <td className="text-right font-mono text-xs" data-testid="margin-gas-eth">
+                            {r.gasEth}
+                            {!r.costKnownForAll && (
+                              <span className="block text-amber-800" title="settlements whose gas is known">
+                                {count(r.gasKnown)} of {count(r.calls)} known
+                              </span>
+                            )}
+                          </td>
+                          <td className="text-right font-mono text-xs">{r.gasPerCallEth ?? "—"}</td>
+                          <td className="text-right">{r.gasUsd === null ? "—" : usd(r.gasUsd)}</td>
+                          <td className="text-right">{r.feeKnown ? usd(r.feesUsd) : "—"}</td>
+                          <td className="text-right" data-testid="margin-value">
+                            {r.marginUsd === null ? "—" : `${usd(r.marginUsd)}${r.marginPercent ? ` (${r.marginPercent}%)` : ""}`}
+                          </td>
+                        </tr>
+                      ))}
+                    </tbody>
+                  </table>
+                </TableScroll>
+              )}
+            </Section>
+          </>
+        )}
+      </Loaded>
+    </>
+  );
+}

@@ -1,0 +1,141 @@
+"use client";
+
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useState } from "react";
+import { useTRPC } from "../../../providers";
+import { usd, utc } from "../../../_components/format";
+import { RecentChanges } from "../../../_components/recent-changes";
+import { BUTTON, INPUT, Loaded, PageHeader, Section } from "../../../_components/section";
+
+type SettingsData = {
+  explorers: { network: string; name: string; format: string | null; defaultFormat: string | null }[];
+  ethUsd: { usd: string; setAt: string | null } | null;
+};
+
+function SettingsForm({ current }: { current: SettingsData }) {
+  const trpc = useTRPC();
+  const qc = useQueryClient();
+  // null: the network uses the default format.
+  const [formats, setFormats] = useState<Record<string, string | null>>(Object.fromEntries(current.explorers.map((e) => [e.network, e.format])));
+  const [rate, setRate] = useState(current.ethUsd ? current.ethUsd.usd.replace(/\.?0+$/, "") : "");
+  const save = useMutation(
+    trpc.settings.update.mutationOptions({
+      onSuccess: async () => {
+        await Promise.all([
+          qc.invalidateQueries({ queryKey: trpc.settings.get.queryKey() }),
+          qc.invalidateQueries({ queryKey: trpc.audit.list.pathKey() }),
+          qc.invalidateQueries({ queryKey: trpc.analytics.margin.pathKey() }),
+        ]);
+      },
+    }),
+  );
+  return (
+    <form
+      onSubmit={(e) => {
+        e.preventDefault();
+        save.reset();
+        save.mutate({ explorerTxUrls: formats, ethUsd: rate.trim() || null });
+      }}
+      data-testid="settings-form"
+    >
+      <Section title="Transaction links" testId="section-explorers">
+        <p className="mb-3 text-sm text-slate-600">
+          Where a settlement or refund transaction links to, per network. Put <span className="font-mono">{"{tx}"}</span> where the hash goes; leave a format
+          empty for no link (a local chain has no explorer).
+        </p>
+        <div className="grid gap-3">
+          {current.explorers.map((e) => {
+            const value = formats[e.network];
+            return (
+              <div key={e.network} className="grid gap-1 text-sm md:grid-cols-[12rem_1fr] md:items-center md:gap-3">
+                <label htmlFor={`explorer-${e.network}`} className="text-slate-700">
+                  {e.name} <span className="font-mono text-xs text-slate-500">{e.network}</span>
+                </label>
+                <div className="flex min-w-0 flex-wrap items-center gap-2">
+                  <input
+                    id={`explorer-${e.network}`}
+                    className={`${INPUT} min-w-0 grow font-mono text-xs`}
+                    value={value ?? e.defaultFormat ?? ""}
+                    onChange={(ev) => setFormats((f) => ({ ...f, [e.network]: ev.target.value }))}
+                    placeholder="https://explorer.example/tx/{tx}"
+                    data-testid={`explorer-${e.network}`}
+                  />
+                  {value !== null && e.defaultFormat !== null && value !== e.defaultFormat && (
+                    <button type="button" className="text-xs text-indigo-700 underline" onClick={() => setFormats((f) => ({ ...f, [e.network]: null }))}>
+                      Use the default
+                    </button>
+                  )}
+                </div>
+              </div>
+            );
+          })}
+        </div>
+      </Section>
+      <Section title="Gas costs in USD" testId="section-rate">
+        <p className="mb-3 text-sm text-slate-600">
+          The facilitator pays gas in ETH. The margin page shows it in USD only at a rate you set here: nothing is fetched or guessed. Leave it empty to see gas
+          in ETH only.
+        </p>
+        <label className="flex flex-wrap items-center gap-2 text-sm">
+          <span className="text-slate-700">USD per ETH</span>
+          <input
+            className={`${INPUT} w-36 font-mono`}
+            inputMode="decimal"
+            value={rate}
+            onChange={(e) => setRate(e.target.value)}
+            placeholder="e.g. 3012.55"
+            data-testid="settings-eth-usd"
+          />
+        </label>
+        <p className="mt-2 text-xs text-slate-500" data-testid="settings-rate-current">
+          {current.ethUsd ? `Now ${usd(current.ethUsd.usd)} per ETH, set ${utc(current.ethUsd.setAt)}.` : "No rate set."}
+        </p>
+      </Section>
+      <div className="mt-4 flex flex-wrap items-center gap-3">
+        <button className={BUTTON} disabled={save.isPending} data-testid="settings-save">
+          {save.isPending ? "Saving" : "Save settings"}
+        </button>
+        {save.isSuccess && (
+          <span role="status" className="text-sm text-emerald-700" data-testid="settings-saved">
+            Saved.
+          </span>
+        )}
+        {save.error && (
+          <span role="alert" className="text-sm text-red-700" data-testid="settings-error">
+            {save.error.message}
+          </span>
+        )}
+      </div>
+    </form>
+  );
+}
+
+export function Settings() {
+  const trpc = useTRPC();
+  const q = useQuery(trpc.settings.get.queryOptions());
+  return (
+    <>
+      <PageHeader title="Settings">How the console links and values things. Changes are audited.</PageHeader>
+      <Loaded query={q} what="the settings">
+        {(s) => (
+          <>
+            <Section title="Storefront" testId="section-storefront">
+              <dl className="grid gap-2 text-sm sm:grid-cols-[12rem_1fr]">
+                <dt className="text-slate-500">Name</dt>
+                <dd data-testid="settings-name">{s.storefront.name}</dd>
+                <dt className="text-slate-500">Hosts</dt>
+                <dd className="font-mono text-xs break-all">{s.storefront.hosts.join(", ")}</dd>
+                <dt className="text-slate-500">Payout address (payTo)</dt>
+                <dd className="font-mono text-xs break-all">{s.storefront.payTo ?? "not set: priced calls answer 409 payout_address_required"}</dd>
+                <dt className="text-slate-500">Upstream signing secret</dt>
+                <dd>{s.storefront.signingSecretSet ? "set" : "missing: priced calls answer 409 signing_secret_required"}</dd>
+              </dl>
+            </Section>
+            <SettingsForm current={s} />
+          </>
+        )}
+      </Loaded>
+      <RecentChanges targetType="seller_settings" title="Recent settings changes" />
+    </>
+  );
+}

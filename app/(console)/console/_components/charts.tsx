@@ -1,0 +1,76 @@
+"use client";
+
+// The console's charts (recharts, a charting library for React). They draw in the browser once the page has its data;
+// each is paired with the same numbers as a table (for screen readers, exact values and copying), so a chart never holds
+// a figure the page does not also print.
+import { Bar, BarChart, CartesianGrid, Cell, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
+import { count, plot, usd } from "./format";
+
+const AXIS = { fontSize: 12, fill: "#475569" };
+
+/** Net revenue per day (or per hour for a single day). */
+export function RevenueChart({ series, bucket }: { series: { bucket: string; netUsd: string; calls: number }[]; bucket: "hour" | "day" }) {
+  const data = series.map((s) => ({
+    label: bucket === "hour" ? `${s.bucket.slice(11, 13)}h` : s.bucket.slice(5),
+    net: plot(s.netUsd),
+    exact: s.netUsd,
+    calls: s.calls,
+  }));
+  return (
+    <figure data-testid="chart-revenue" aria-label={`Net revenue per ${bucket}`} className="h-64 w-full">
+      <ResponsiveContainer width="100%" height="100%">
+        <BarChart data={data} margin={{ top: 8, right: 8, bottom: 0, left: 0 }}>
+          <CartesianGrid strokeDasharray="3 3" vertical={false} stroke="#e2e8f0" />
+          <XAxis dataKey="label" tick={AXIS} interval="preserveStartEnd" minTickGap={12} />
+          <YAxis tick={AXIS} width={56} tickFormatter={(v: number) => `$${v}`} />
+          <Tooltip
+            formatter={(_v, _n, item) => [usd((item.payload as { exact: string }).exact), "Net revenue"]}
+            labelFormatter={(l) => (bucket === "hour" ? `Hour ${String(l)} UTC` : `${String(l)} (UTC)`)}
+          />
+          <Bar dataKey="net" fill="#4f46e5" radius={[3, 3, 0, 0]} isAnimationActive={false} />
+        </BarChart>
+      </ResponsiveContainer>
+    </figure>
+  );
+}
+
+/** Paid calls per operation, most first. */
+export function CallsByOperationChart({ rows }: { rows: { operation: string; calls: number }[] }) {
+  const height = Math.max(120, rows.length * 34 + 24);
+  return (
+    <figure data-testid="chart-calls-by-operation" aria-label="Paid calls per operation" className="w-full" style={{ height }}>
+      <ResponsiveContainer width="100%" height="100%">
+        <BarChart data={rows} layout="vertical" margin={{ top: 0, right: 16, bottom: 0, left: 0 }}>
+          <CartesianGrid strokeDasharray="3 3" horizontal={false} stroke="#e2e8f0" />
+          <XAxis type="number" tick={AXIS} allowDecimals={false} />
+          <YAxis type="category" dataKey="operation" tick={AXIS} width={130} />
+          <Tooltip formatter={(v) => [count(Number(v)), "Paid calls"]} />
+          <Bar dataKey="calls" fill="#0ea5e9" radius={[0, 3, 3, 0]} isAnimationActive={false} />
+        </BarChart>
+      </ResponsiveContainer>
+    </figure>
+  );
+}
+
+const FUNNEL_COLORS = ["#94a3b8", "#6366f1", "#4f46e5", "#4338ca", "#059669"];
+
+/** The funnel's steps as bars, left to right. */
+export function FunnelChart({ steps }: { steps: { label: string; count: number }[] }) {
+  return (
+    <figure data-testid="chart-funnel" aria-label="402 funnel" className="h-64 w-full">
+      <ResponsiveContainer width="100%" height="100%">
+        <BarChart data={steps} margin={{ top: 8, right: 8, bottom: 0, left: 0 }}>
+          <CartesianGrid strokeDasharray="3 3" vertical={false} stroke="#e2e8f0" />
+          <XAxis dataKey="label" tick={AXIS} interval={0} />
+          <YAxis tick={AXIS} allowDecimals={false} width={48} />
+          <Tooltip formatter={(v) => [count(Number(v)), "Count"]} />
+          <Bar dataKey="count" radius={[3, 3, 0, 0]} isAnimationActive={false}>
+            {steps.map((s, i) => (
+              <Cell key={s.label} fill={FUNNEL_COLORS[i % FUNNEL_COLORS.length]} />
+            ))}
+          </Bar>
+        </BarChart>
+      </ResponsiveContainer>
+    </figure>
+  );
+}

@@ -1,0 +1,41 @@
+// How the console prints values: the same on the server and in every browser (no locale, no time zone guessing).
+
+/** 2025-01-02T03:04:05.678Z -> 2025-01-02 03:04:05 UTC */
+export function utc(iso: string | null | undefined): string {
+  if (!iso) return "—";
+  return `${iso.slice(0, 10)} ${iso.slice(11, 19)} UTC`;
+}
+
+/** 0x1234567890abcdef... -> 0x1234…cdef (the full value goes in a title attribute). */
+export function short(value: string, head = 6, tail = 4): string {
+  return value.length <= head + tail + 1 ? value : `${value.slice(0, head)}…${value.slice(-tail)}`;
+}
+
+/**
+ * "1234.500000" -> "$1,234.50"; "0.015000" -> "$0.015"; "-0.020000" -> "-$0.02". String arithmetic only: the value
+ * is the server's exact six-decimal amount, shown with at least two decimals and no trailing zeros beyond them.
+ */
+export function usd(value: string | null | undefined): string {
+  if (value === null || value === undefined) return "—";
+  const neg = value.startsWith("-");
+  const [whole = "0", frac = ""] = (neg ? value.slice(1) : value).split(".");
+  const trimmed = frac.replace(/0+$/, "");
+  const decimals = trimmed.length < 2 ? trimmed.padEnd(2, "0") : trimmed;
+  const grouped = whole.replace(/\B(?=(\d{3})+(?!\d))/g, ",");
+  return `${neg ? "-" : ""}$${grouped}.${decimals}`;
+}
+
+/** 1234 -> "1,234" */
+export function count(n: number): string {
+  return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
+}
+
+/** A change against the previous period: "+12.5%", "-3.0%", or a dash when there was nothing before. */
+export function change(percent: string | null): string {
+  return percent === null ? "—" : `${percent}%`;
+}
+
+/** A chart's number from an exact amount string (display only: the labels and tables show the exact string). */
+export function plot(value: string): number {
+  return Number(value);
+}

@@ -1,0 +1,110 @@
+import type { ReactNode } from "react";
+
+/** One card of a console page. */
+export function Section({ title, children, actions, testId }: { title: string; children: ReactNode; actions?: ReactNode; testId?: string }) {
+  return (
+    <section className="mt-6 rounded-lg border border-slate-200 bg-white p-4 shadow-sm md:p-5" data-testid={testId} aria-label={title}>
+      <div className="flex flex-wrap items-center justify-between gap-2">
+        <h2 className="text-lg font-medium">{title}</h2>
+        {actions}
+      </div>
+      <div className="mt-3">{children}</div>
+    </section>
+  );
+}
+
+/** A page's title, what it is for, and its actions (export, filters). */
+export function PageHeader({ title, children, actions }: { title: string; children?: ReactNode; actions?: ReactNode }) {
+  return (
+    <div className="flex flex-wrap items-start justify-between gap-3">
+      <div className="min-w-0">
+        <h1 className="text-2xl font-semibold">{title}</h1>
+        {children && <p className="mt-1 max-w-3xl text-sm text-slate-600">{children}</p>}
+      </div>
+      {actions && <div className="flex flex-wrap items-center gap-2">{actions}</div>}
+    </div>
+  );
+}
+
+/** The console's data tables. */
+export const TABLE_CLASS = "w-full text-left text-sm [&_td]:pr-4 [&_th]:pr-4 [&_th]:font-medium";
+
+/** A wide table scrolls inside its card instead of widening the page (phones); `relative` keeps its screen-reader-only
+ * labels (absolutely positioned) inside the scrolling box too. */
+export function TableScroll({ children }: { children: ReactNode }) {
+  return (
+    <div className="relative -mx-4 overflow-x-auto px-4 md:mx-0 md:px-0" data-scrolls>
+      {children}
+    </div>
+  );
+}
+
+type QueryState<T> = { isPending: boolean; isError: boolean; error: { message: string } | null; data: T | undefined; refetch?: () => unknown };
+
+/** A query's loading and error states, the same on every page; `children` renders the loaded data. */
+export function Loaded<T>({ query, what, children }: { query: QueryState<T>; what: string; children: (data: T) => ReactNode }) {
+  if (query.isPending)
+    return (
+      <p className="animate-pulse text-sm text-slate-500" role="status" aria-live="polite" data-testid="loading">
+        Loading {what}…
+      </p>
+    );
+  if (query.isError || query.data === undefined)
+    return (
+      <div role="alert" className="rounded border border-red-200 bg-red-50 p-3 text-sm text-red-800">
+        Could not load {what}: {query.error?.message ?? "no data"}.{" "}
+        {query.refetch && (
+          <button type="button" className="font-medium underline" onClick={() => query.refetch?.()}>
+            Try again
+          </button>
+        )}
+      </div>
+    );
+  return <>{children(query.data)}</>;
+}
+
+/** A card's "nothing here yet" line, with what would make something appear. */
+export function Empty({ testId, children }: { testId: string; children: ReactNode }) {
+  return (
+    <p className="rounded border border-dashed border-slate-300 p-4 text-sm text-slate-500" data-testid={testId}>
+      {children}
+    </p>
+  );
+}
+
+/** A figure with its label and, optionally, its change against the previous period. */
+export function Kpi({
+  label,
+  value,
+  exact,
+  change,
+  note,
+  testId,
+}: {
+  label: string;
+  value: string;
+  exact?: string;
+  change?: { text: string; direction: "up" | "down" | "flat" | "none" } | null;
+  note?: ReactNode;
+  testId: string;
+}) {
+  const tone = change?.direction === "up" ? "text-emerald-700" : change?.direction === "down" ? "text-red-700" : "text-slate-500";
+  return (
+    <div className="rounded-lg border border-slate-200 bg-white p-4 shadow-sm" data-testid={testId}>
+      <p className="text-sm text-slate-500">{label}</p>
+      <p className="mt-1 text-2xl font-semibold tabular-nums" data-testid={`${testId}-value`} data-value={exact ?? value} title={exact}>
+        {value}
+      </p>
+      {change && (
+        <p className={`mt-1 text-sm ${tone}`} data-testid={`${testId}-change`}>
+          {change.text}
+        </p>
+      )}
+      {note && <p className="mt-1 text-xs text-slate-500">{note}</p>}
+    </div>
+  );
+}
+
+export const BUTTON = "rounded bg-indigo-600 px-3 py-1.5 text-sm font-medium text-white hover:bg-indigo-700 disabled:opacity-50";
+export const BUTTON_SECONDARY = "rounded border border-slate-300 bg-white px-3 py-1.5 text-sm font-medium text-slate-700 hover:bg-slate-50 disabled:opacity-50";
+export const INPUT = "rounded border border-slate-300 bg-white px-2 py-1 text-sm";

@@ -1,0 +1,17 @@
+// Every audited console change, in one list: the action names the audit log shows and filters on, each with the kind
+// of thing it changes. A change that is not listed here cannot be written (recordAudit takes only these), so the
+// console's filter menu and the writers never drift apart. Plans and meters join when their editing lands (issue 9).
+export const AUDIT_ACTIONS = {
+  "price.update": { target: "price", label: "Price changed" },
+  "payment.refund": { target: "payment", label: "Refund recorded" },
+  "identity_provider.add": { target: "trusted_identity_provider", label: "Identity provider added" },
+  "identity_provider.update": { target: "trusted_identity_provider", label: "Identity provider changed" },
+  "identity_provider.remove": { target: "trusted_identity_provider", label: "Identity provider removed" },
+  "settings.update": { target: "seller_settings", label: "Settings changed" },
+} as const;
+
+export type AuditAction = keyof typeof AUDIT_ACTIONS;
+
+export function isAuditAction(s: string): s is AuditAction {
+  return Object.hasOwn(AUDIT_ACTIONS, s);
+}

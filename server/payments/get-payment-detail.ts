@@ -1,0 +1,99 @@
+// One payment as its console page shows it: the amount and state, the timeline of its states (from the times the
+// row, its outbox row and its ledger rows keep), the request it is bound to, the on-chain transactions with links in
+// the seller's explorer format, what settling cost, and the audit rows about it (a recorded refund).
+import { listAuditLog } from "../audit/list-audit-log";
+import { AppError } from "../errors";
+import { microsToUsd, weiToEth } from "../lib/money";
+import { explorerLinksFor } from "../settings/explorer-links-for";
+import { PAID_STATES } from "./payment-state";
+import { requestBinding } from "./request-binding";
+import { findPaymentDetail } from "./seller-payments.queries";
+
+type Step = { state: string; at: string | null; note: string | null };
+
+export async function getPaymentDetail(sellerId: string, paymentId: string) {
+  const [p, links] = await Promise.all([findPaymentDetail(sellerId, paymentId), explorerLinksFor(sellerId)]);
+  // Another seller's payment id is indistinguishable from a missing one.
+  if (!p) throw new AppError("payment_unknown", { detail: "no such payment at this seller", extra: { payment_id: paymentId } });
+  const audit = await listAuditLog(sellerId, { targetType: "payment", targetId: p.id, limit: 20 });
+  const charge = p.ledgerEntries.find((l) => l.kind === "charge") ?? null;
+  const refund = p.ledgerEntries.find((l) => l.kind === "refund") ?? null;
+  const s = p.settlement;
+
+  // The timeline: every state the payment went through that its rows record, in order, with the time where one is kept.
+  const timeline: Step[] = [];
+  timeline.push(
+    p.fromChallenge
+      ? { state: "challenged", at: p.createdAt.toISOString(), note: "402 challenge issued" }
+      : { state: "verified", at: p.createdAt.toISOString(), note: "proof received without a challenge of ours (x402 v1)" },
+  );
+  if (p.fromChallenge && p.verifiedAt) timeline.push({ state: "verified", at: p.verifiedAt.toISOString(), note: `proof verified and locked (${p.rail})` });
+  if (s)
+    timeline.push({
+      state: "settling",
+      at: s.createdAt.toISOString(),
+      note: `upstream answered${p.upstreamStatus ? ` ${p.upstreamStatus}` : ""}; charge decided (outbox), ${s.attempts} attempt${s.attempts === 1 ? "" : "s"}`,
+    });
+  if (p.settledAt) timeline.push({ state: "settled", at: p.settledAt.toISOString(), note: "settled on chain, ledger charge written" });
+  if (p.status === "consumed" || (p.status === "refunded" && p.settledAt))
+    timeline.push({ state: "consumed", at: null, note: "the paid response went out (no separate time is kept)" });
+  if (p.status === "released")
+    timeline.push({
+      state: "released",
+      at: p.updatedAt.toISOString(),
+      note: `not charged: ${p.failureReason ?? "released"}${p.upstreamStatus ? ` (upstream ${p.upstreamStatus})` : ""}`,
+    });
+  if (p.status === "failed")
+    timeline.push({ state: "failed", at: s?.updatedAt.toISOString() ?? p.updatedAt.toISOString(), note: p.failureReason ?? "settlement failed" });
+  if (refund) timeline.push({ state: "refunded", at: refund.createdAt.toISOString(), note: `refund of $${microsToUsd(refund.amountMicros)} recorded` });
+  if (p.status === "challenged")
+    timeline.push({
+      state: p.expiresAt < new Date() ? "expired" : "awaiting proof",
+      at: p.expiresAt.toISOString(),
+      note: p.expiresAt < new Date() ? "no proof arrived before the challenge expired" : "the challenge expires at this time",
+    });
+
+  return {
+    id: p.id,
+    status: p.status,
+    settling: p.status === "verified" && s?.status === "pending",
+    rail: p.rail,
+    operation: p.operationKey,
+    meter: p.meterKey,
+    amountUsd: microsToUsd(p.amountMicros),
+    currency: p.currency,
+    payer: p.payer,
+    refundable: (PAID_STATES as readonly string[]).includes(p.status),
+    createdAt: p.createdAt.toISOString(),
+    timeline,
+    binding: {
+      method: p.method,
+      path: p.path,
+      query: p.query,
+      // The hash every rail checks a proof against (server/payments/request-binding.ts).
+      hash: requestBinding({ sellerId, method: p.method, path: p.path, canonicalQuery: p.query }),
+      payTo: p.payTo,
+      network: p.network,
+      asset: p.asset,
+      expiresAt: p.expiresAt.toISOString(),
+    },
+    settlement: {
+      transaction: p.transaction,
+      transactionUrl: links(p.network, p.transaction),
+      outbox: s ? { status: s.status, attempts: s.attempts, units: s.units, lastError: s.lastError } : null,
+      upstreamStatus: p.upstreamStatus,
+      gasEth: charge?.gasCostWei != null ? weiToEth(BigInt(charge.gasCostWei.toFixed())) : null,
+      feeUsd: charge?.feeMicros != null ? microsToUsd(charge.feeMicros) : null,
+    },
+    refund: refund
+      ? {
+          amountUsd: microsToUsd(refund.amountMicros),
+          transaction: refund.transaction,
+          transactionUrl: links(p.network, refund.transaction),
+          logIndex: refund.logIndex,
+          at: refund.createdAt.toISOString(),
+        }
+      : null,
+    audit: audit.entries,
+  };
+}

@@ -1,0 +1,49 @@
+// The seller's console settings (seller_settings): read, and changed with their audit row in one transaction.
+import { recordAudit } from "../audit/audit.queries";
+import { db, type Tx } from "../db/client";
+import type { Prisma } from "../db/generated/client";
+
+export type SettingsRow = { explorerTxUrls: Record<string, string>; ethUsdMicros: bigint | null; ethUsdSetAt: Date | null; updatedAt: Date | null };
+
+function toRow(r: { explorerTxUrls: Prisma.JsonValue; ethUsdMicros: bigint | null; ethUsdSetAt: Date | null; updatedAt: Date } | null): SettingsRow {
+  const urls =
+    r?.explorerTxUrls && typeof r.explorerTxUrls === "object" && !Array.isArray(r.explorerTxUrls) ? (r.explorerTxUrls as Record<string, string>) : {};
+  return { explorerTxUrls: urls, ethUsdMicros: r?.ethUsdMicros ?? null, ethUsdSetAt: r?.ethUsdSetAt ?? null, updatedAt: r?.updatedAt ?? null };
+}
+
+export async function findSellerSettings(sellerId: string): Promise<SettingsRow> {
+  return toRow(await db.sellerSettings.findUnique({ where: { sellerId } }));
+}
+
+/**
+ * Replace the settings (created on first save), with a settings.update audit row of what changed, all or nothing. The
+ * row is locked first so two console sessions saving at once each audit the state they replaced.
+ */
+export async function saveSellerSettings(input: {
+  sellerId: string;
+  actorId: string | null;
+  explorerTxUrls: Record<string, string>;
+  ethUsdMicros: bigint | null;
+  describe: (row: SettingsRow) => Prisma.InputJsonValue;
+}): Promise<SettingsRow> {
+  return db.$transaction(async (tx: Tx) => {
+    await tx.$executeRaw`insert into seller_settings (seller_id, updated_at) values (${input.sellerId}, now() at time zone 'UTC') on conflict (seller_id) do nothing`;
+    await tx.$queryRaw`select seller_id from seller_settings where seller_id = ${input.sellerId} for update`;
+    const before = toRow(await tx.sellerSettings.findUnique({ where: { sellerId: input.sellerId } }));
+    const rateChanged = before.ethUsdMicros !== input.ethUsdMicros;
+    const saved = await tx.sellerSettings.update({
+      where: { sellerId: input.sellerId },
+      data: {
+        explorerTxUrls: input.explorerTxUrls,
+        ethUsdMicros: input.ethUsdMicros,
+        ...(rateChanged ? { ethUsdSetAt: input.ethUsdMicros === null ? null : new Date() } : {}),
+      },
+    });
+    const after = toRow(saved);
+    const b = input.describe(before);
+    const a = input.describe(after);
+    if (JSON.stringify(b) !== JSON.stringify(a))
+      await recordAudit(tx, { sellerId: input.sellerId, actorId: input.actorId, action: "settings.update", targetId: input.sellerId, before: b, after: a });
+    return after;
+  });
+}

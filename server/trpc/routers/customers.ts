@@ -1,0 +1,14 @@
+import { z } from "zod";
+import { rangeInput } from "../../analytics/date-range";
+import { listPayingWallets } from "../../analytics/list-paying-wallets";
+import { listAgentCredentials } from "../../identity/list-agent-credentials";
+import { router, sellerProcedure } from "../init";
+
+export const customersRouter = router({
+  payers: sellerProcedure
+    .input(rangeInput.extend({ page: z.number().int().min(1).max(10_000).default(1) }).prefault({}))
+    .query(({ ctx, input }) => listPayingWallets(ctx.seller.id, input)),
+  credentials: sellerProcedure
+    .input(z.object({ cursor: z.string().max(100).nullish() }).prefault({}))
+    .query(({ ctx, input }) => listAgentCredentials(ctx.seller.id, input)),
+});

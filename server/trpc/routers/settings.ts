@@ -1,0 +1,10 @@
+import { getSellerSettings } from "../../settings/get-seller-settings";
+import { settingsInput, updateSellerSettings } from "../../settings/update-seller-settings";
+import { router, sellerProcedure } from "../init";
+
+export const settingsRouter = router({
+  get: sellerProcedure.query(({ ctx }) => getSellerSettings(ctx.seller.id)),
+  update: sellerProcedure
+    .input(settingsInput)
+    .mutation(({ ctx, input }) => updateSellerSettings({ sellerId: ctx.seller.id, actorId: ctx.seller.userId, settings: input })),
+});
