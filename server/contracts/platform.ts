@@ -26,7 +26,7 @@ const openapiQuery = z.object({
  * Every state a payment passes through, in lifecycle order. The one list: server/payments/payment-state.ts ties it
  * to the database enum at compile time, and the console, status page and refunds read it from there.
  */
-export const PAYMENT_STATES = ["challenged", "verified", "settled", "consumed", "released", "refunded", "failed"] as const;
+export const PAYMENT_STATES = ["challenged", "incomplete", "verified", "settled", "consumed", "released", "refunded", "failed"] as const;
 
 /** GET /payments/{id}: one payment of this storefront, by the id of its 402's `payment` block (never the proof). */
 export const paymentStatusResponse = z.object({

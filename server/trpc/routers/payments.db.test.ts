@@ -152,7 +152,7 @@ describe("payments router", () => {
     expect(totals.ledgerMatchesPayments).toBe(true);
     const count = (s: string) => aPayments.filter((p) => (p.fate === "settling" ? "verified" : p.fate) === s).length;
     expect(totals.byStatus).toEqual(
-      ["challenged", "verified", "settled", "consumed", "released", "refunded", "failed"].map((status) =>
+      ["challenged", "incomplete", "verified", "settled", "consumed", "released", "refunded", "failed"].map((status) =>
         expect.objectContaining({ status, count: count(status) }),
       ),
     );
