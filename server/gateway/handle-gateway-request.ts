@@ -48,10 +48,10 @@ async function handle(ctx: RouteContext): Promise<Response> {
   };
   const outcome =
     proof.type === "malformed"
-      ? ({ type: "refused", call, rail: proof.rail, error: proof.error } as const)
+      ? ({ type: "refused", call, rail: proof.rail, error: proof.error, freshChallenge: proof.freshChallenge } as const)
       : await servePaidCall(call, priced.upstream, proof.rail, proof.proof, { headers: ctx.req.headers, origin: ctx.origin }, timings);
   if (outcome.type === "refused") {
-    const fresh = outcome.rail.refusal?.freshChallenge ? await createChallenge(call) : undefined;
+    const fresh = (outcome.freshChallenge ?? outcome.rail.refusal?.freshChallenge) ? await createChallenge(call) : undefined;
     return renderOutcome(outcome, { freshChallenge: fresh });
   }
   const total = performance.now() - t0;

@@ -51,3 +51,8 @@ export function cardEligible(micros: bigint): boolean {
 export function isWholeCents(micros: bigint): boolean {
   return micros % MICROS_PER_CENT === 0n;
 }
+
+/** 500000n -> 50 (a card processor's amount in cents); null when the amount is not whole cents (a card cannot charge it). */
+export function microsToWholeCents(micros: bigint): number | null {
+  return isWholeCents(micros) ? Number(micros / MICROS_PER_CENT) : null;
+}

@@ -9,13 +9,13 @@
 import { env } from "../env";
 import { deleteOldRateLimitWindows } from "../gateway/rate-limit.queries";
 import { claimSettlement, deleteExpiredChallenges, findAbandonedPayments, findDueSettlements } from "./payments.queries";
-import { railFor } from "./rails";
+import { RAILS, railFor } from "./rails";
 import { settlePayment } from "./settle-payment";
 
-export type ReconcileReport = { settled: number; failed: number; pending: number; released: number };
+export type ReconcileReport = { settled: number; failed: number; pending: number; released: number; refunded: number };
 
 export async function reconcileOnce(): Promise<ReconcileReport> {
-  const report: ReconcileReport = { settled: 0, failed: 0, pending: 0, released: 0 };
+  const report: ReconcileReport = { settled: 0, failed: 0, pending: 0, released: 0, refunded: 0 };
   for (const p of await findAbandonedPayments(100)) {
     // The rail undoes its own hold (wallet rails: the state move; credits: the reservation back to the balance).
     if (await railFor(p.rail).release(p.id, "abandoned: the serving instance stopped before the upstream answered")) report.released++;
@@ -27,6 +27,18 @@ export async function reconcileOnce(): Promise<ReconcileReport> {
     if (r.type === "settled") report.settled++;
     else if (r.type === "failed") report.failed++;
     else if (r.type === "pending") report.pending++;
+  }
+  // Each rail's own periodic work (card: open checkouts, undelivered paid checkouts, unconfirmed refunds).
+  for (const rail of RAILS) {
+    if (!rail.reconcile) continue;
+    try {
+      const r = await rail.reconcile();
+      report.settled += r.settled ?? 0;
+      report.released += r.released ?? 0;
+      report.refunded += r.refunded ?? 0;
+    } catch (e) {
+      console.error(`[reconciler] ${rail.name}:`, e instanceof Error ? e.message : e);
+    }
   }
   await deleteExpiredChallenges(new Date(Date.now() - 86_400_000));
   await deleteOldRateLimitWindows(new Date(Date.now() - 10 * 60_000));
@@ -44,8 +56,8 @@ export function startSettlementReconciler(): { stop: () => void } {
       running = true;
       try {
         const r = await reconcileOnce();
-        if (r.settled || r.failed || r.released)
-          console.info(`[reconciler] settled=${r.settled} failed=${r.failed} released=${r.released} pending=${r.pending}`);
+        if (r.settled || r.failed || r.released || r.refunded)
+          console.info(`[reconciler] settled=${r.settled} failed=${r.failed} released=${r.released} refunded=${r.refunded} pending=${r.pending}`);
       } catch (e) {
         console.error("[reconciler] pass failed:", e instanceof Error ? e.message : e);
       } finally {
