@@ -19,6 +19,20 @@ export const SECOND_SELLER = {
   signingSecret: null,
 };
 
+/**
+ * A storefront whose data upstream never answers (a closed port): every paid delivery fails, which is how the card
+ * checkout spec shows the automatic refund in full (e2e/ui/card-checkout.spec.ts).
+ */
+export const FLAKY_SELLER = {
+  slug: "flaky-seller",
+  name: "Flaky Upstream Data",
+  hosts: ["flaky-seller.localhost"],
+  email: "owner@flaky-seller.test",
+  password: "flaky-seller-password",
+  payTo: "0x8626f6940E2eb28930eFb4CeF49B2d1F2C9C1199",
+  signingSecret: "flaky-seller-signing-secret-0123456789",
+};
+
 async function main() {
   const port = Number(process.env.E2E_PORT ?? 3100);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "storefront-e2e-"));
@@ -32,13 +46,18 @@ async function main() {
   });
   const db = createDb(stack.env.DATABASE_URL!, 2);
   await seedMarketSeller(db, SECOND_SELLER);
+  const { sellerId: flakyId } = await seedMarketSeller(db, FLAKY_SELLER);
+  await db.service.updateMany({ where: { sellerId: flakyId, upstreamUrl: { not: "" } }, data: { upstreamUrl: "http://127.0.0.1:9" } });
   await db.$disconnect();
-  fs.writeFileSync(path.join(dir, "stack.json"), JSON.stringify(stack.env));
-  const server = startNextServer({ port, env: { ...TEST_ENV, ...stack.env, E2E_STACK_FILE: path.join(dir, "stack.json") }, quiet: false });
+  // Where the specs find the stack (its chain, its database): playwright.config.ts names the file for both sides.
+  const stackFile = process.env.E2E_STACK_FILE ?? path.join(dir, "stack.json");
+  fs.writeFileSync(stackFile, JSON.stringify(stack.env));
+  const server = startNextServer({ port, env: { ...TEST_ENV, ...stack.env, E2E_STACK_FILE: stackFile }, quiet: false });
   const stop = async () => {
     server.kill("SIGTERM");
     await stack.stop();
     fs.rmSync(dir, { recursive: true, force: true });
+    fs.rmSync(stackFile, { force: true });
     process.exit(0);
   };
   process.on("SIGTERM", stop);

@@ -140,7 +140,7 @@ export default async function CheckoutPage({ params, searchParams }: { params: P
       <div className="mt-4 rounded-lg border border-slate-200 bg-white p-6 shadow-sm">
         {view.processor?.testMode && (
           <p className="-mx-6 -mt-6 mb-6 rounded-t-lg bg-amber-100 px-6 py-2 text-sm text-amber-900" data-testid="test-mode-banner">
-            <strong>Test mode</strong> - {view.processor.label}. No real card is charged.
+            <strong>Test mode</strong> · {view.processor.label}: no real money moves and no real card is charged.
           </p>
         )}
         <h1 className="text-xl font-semibold">Pay {view.sellerName}</h1>

@@ -90,9 +90,7 @@ const EXPAND = ["payment_intent", "payment_intent.latest_charge"];
 
 export const stripeProcessor: CardProcessor = {
   kind: "stripe",
-  get label() {
-    return env().STRIPE_SECRET_KEY?.includes("_test_") ? "Stripe (test mode)" : "Stripe";
-  },
+  label: "Stripe",
   get testMode() {
     return Boolean(env().STRIPE_SECRET_KEY?.includes("_test_"));
   },

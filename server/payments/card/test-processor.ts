@@ -150,7 +150,7 @@ export const testProcessor: CardProcessor & {
   issueSharedPaymentToken(input: { card: string; maxAmountCents: number; currency: "usd"; expiresAt: Date }): Promise<string>;
 } = {
   kind: "test",
-  label: "Test processor (Stripe test mode card numbers; no real money moves)",
+  label: "Test processor",
   testMode: true,
   checkoutLifetime: { minSeconds: 60, maxSeconds: 24 * 3600 },
 
