@@ -52,9 +52,20 @@ export async function listSellerPayments(sellerId: string, q: { cursor?: string 
       settling: p.status === "verified" && p.settlement?.status === "pending",
       transaction: p.transaction,
       failureReason: p.failureReason,
-      // A refund can be recorded (server/payments/refund.ts) only for money actually taken.
+      // Only money actually taken can be refunded: recorded after an on-chain transfer back (wallet rails,
+      // server/payments/refund.ts), or one click for a card (server/payments/card/refund-card-payment.ts).
       refundable: p.status === "settled" || p.status === "consumed",
       refundTransaction: p.ledgerEntries[0]?.transaction ?? null,
+      card: p.card
+        ? {
+            processor: p.card.processor,
+            flow: p.card.flow,
+            brand: p.card.cardBrand,
+            last4: p.card.cardLast4,
+            processorPaymentId: p.card.processorPaymentId,
+            refund: p.card.refundStatus ? { status: p.card.refundStatus, cause: p.card.refundCause, refundId: p.card.refundId } : null,
+          }
+        : null,
     })),
     nextCursor: rows.length > limit && last ? encodePaymentCursor(last) : null,
   };

@@ -23,6 +23,10 @@ const PAYMENT_LIST_SELECT = {
   settlement: { select: { status: true } },
   // The refund's on-chain transaction, once one is recorded (at most one refund row per payment).
   ledgerEntries: { where: { kind: "refund" }, select: { transaction: true } },
+  // Card payments: what a seller used to Stripe looks for (never a card number: there is none to read).
+  card: {
+    select: { processor: true, flow: true, cardBrand: true, cardLast4: true, processorPaymentId: true, refundStatus: true, refundCause: true, refundId: true },
+  },
 } as const satisfies Prisma.PaymentSelect;
 
 export type ConsolePaymentRow = Prisma.PaymentGetPayload<{ select: typeof PAYMENT_LIST_SELECT }>;
