@@ -2,9 +2,11 @@
 // processor: an agent script gets the backtest's $0.50 402, POSTs {checkout: true} to its payUrl, a human opens the
 // hosted page in Chromium and pays with Stripe's success test card, statusUrl turns complete, the retry with
 // svc-payment-id returns the backtest with its PNG, and a second retry is payment_consumed. The decline card ends in a
-// clear failed state; a storefront whose upstream never answers refunds the card in full, the ledger balanced.
+// clear failed state; a storefront whose upstream never answers refunds the card in full, the ledger balanced; the
+// seller sees the card payment in the console and refunds it with one click.
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
 import { query } from "../stack";
+import { FLAKY as FLAKY_ACCOUNT } from "./sellers";
 
 const BACKTEST = "/api/v1/backtest/AAPL?strategy=sma_cross&fast=20&slow=50&years=2";
 const PORT = Number(process.env.E2E_PORT ?? 3100);
@@ -148,4 +150,43 @@ test("another storefront's payment has no checkout here: its page is a 404", asy
   const pay = await request.post(`/payments/${opened.paymentId}/pay`, { data: { checkout: true } });
   expect(pay.status()).toBe(404);
   expect((await pay.json()).error).toBe("payment_unknown");
+});
+
+test("the seller sees a card payment in Payments (rail, card, processor id) and refunds it with one click", async ({ page, request, browser }) => {
+  // The flaky storefront's own console, so the demo seller's totals stay as the other console specs expect them.
+  const opened = await agentOpensCheckout(request, FLAKY);
+  const human = await browser.newPage();
+  await humanPays(human, opened.checkoutUrl, "4242 4242 4242 4242", "Flaky Upstream Data");
+  await expect(human.getByTestId("checkout-complete")).toBeVisible();
+
+  await page.goto(`http://${FLAKY}/console`);
+  await expect(page).toHaveURL(/\/console\/sign-in/);
+  await page.getByLabel("Email").fill(FLAKY_ACCOUNT.email);
+  await page.getByLabel("Password").fill(FLAKY_ACCOUNT.password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page).toHaveURL(/\/console$/);
+  const micros = async () => BigInt((await page.getByTestId("payments-revenue").textContent())!.replace("$", "").replace(".", ""));
+  const row = page.getByTestId(`payment-row-${opened.paymentId}`);
+  await expect(row).toBeVisible();
+  await expect(row).toContainText("0.500000");
+  await expect(row).toContainText("backtest");
+  await expect(row.getByTestId("payment-card")).toHaveText("VISA •••• 4242 (test)");
+  await expect(row.getByTestId("payment-tx")).toHaveAttribute("title", /^pi_test_/);
+  await expect(row.getByTestId("payment-state")).toHaveText("settled");
+  const before = await micros();
+
+  // One click; a double click is one refund too.
+  await row.getByTestId("payment-card-refund").dblclick();
+  await expect(row.getByTestId("payment-state")).toHaveText("refunded");
+  await expect(row.getByTestId("payment-card-refund-state")).toHaveText("refund succeeded (seller)");
+  await expect(row.getByTestId("payment-card-refund")).toHaveCount(0);
+  await expect.poll(micros).toBe(before - 500_000n);
+  const ledger = await query<{ kind: string }>("select kind from ledger_entries where payment_id = $1 order by created_at", [opened.paymentId]);
+  expect(ledger.map((l) => l.kind)).toEqual(["charge", "refund"]);
+  expect(await query("select 1 from audit_logs where target_id = $1 and action = 'payment.refund'", [opened.paymentId])).toHaveLength(1);
+  // The person's page says so, and the agent's retry is payment_refunded.
+  await human.reload();
+  await expect(human.getByTestId("checkout-refunded")).toContainText("by the seller");
+  const retry = await request.get(BACKTEST, { headers: { host: FLAKY, "svc-payment-id": opened.paymentId } });
+  expect((await retry.json()).error).toBe("payment_refunded");
 });

@@ -17,6 +17,7 @@ function utc(iso: string): string {
 
 const STATE_STYLE: Record<string, string> = {
   challenged: "bg-slate-100 text-slate-600",
+  incomplete: "bg-amber-50 text-amber-800",
   verified: "bg-amber-100 text-amber-800",
   settled: "bg-emerald-100 text-emerald-800",
   consumed: "bg-emerald-100 text-emerald-800",
@@ -130,6 +131,42 @@ function RefundForm({ payment, onDone }: { payment: { id: string; amountUsd: str
   );
 }
 
+/**
+ * Refund a card payment in full with one click: the card processor's refund, the ledger's refund row and the audit
+ * row (server/payments/card/refund-card-payment.ts). A second click, or a retried request, returns the first result.
+ */
+function CardRefundButton({ paymentId }: { paymentId: string }) {
+  const trpc = useTRPC();
+  const qc = useQueryClient();
+  const refund = useMutation(
+    trpc.payments.refundCard.mutationOptions({
+      onSuccess: () =>
+        Promise.all([
+          qc.invalidateQueries({ queryKey: trpc.payments.list.pathKey() }),
+          qc.invalidateQueries({ queryKey: trpc.payments.totals.queryKey() }),
+          qc.invalidateQueries({ queryKey: trpc.catalog.auditLog.queryKey() }),
+        ]),
+    }),
+  );
+  return (
+    <>
+      <button
+        className="text-xs text-indigo-700 underline disabled:opacity-50"
+        data-testid="payment-card-refund"
+        disabled={refund.isPending}
+        onClick={() => refund.mutate({ paymentId })}
+      >
+        {refund.isPending ? "Refunding" : "Refund card"}
+      </button>
+      {refund.error && (
+        <span role="alert" className="block text-xs text-red-700" data-testid="payment-card-refund-error">
+          {refund.error.message}
+        </span>
+      )}
+    </>
+  );
+}
+
 export function PaymentsSection() {
   const trpc = useTRPC();
   const [includeChallenged, setIncludeChallenged] = useState(false);
@@ -159,7 +196,7 @@ export function PaymentsSection() {
                     <th>Rail</th>
                     <th>Payer</th>
                     <th>State</th>
-                    <th>Settlement tx</th>
+                    <th>Settlement</th>
                     <th>
                       <span className="sr-only">Refund</span>
                     </th>
@@ -177,7 +214,19 @@ export function PaymentsSection() {
                           <span className="font-mono">{p.operation}</span> <span className="font-mono text-xs text-slate-500">{p.path}</span>
                         </td>
                         <td className="text-right font-mono">{p.amountUsd}</td>
-                        <td>{p.rail ?? "—"}</td>
+                        <td>
+                          {p.rail ?? "—"}
+                          {p.card && (
+                            <span
+                              className="block whitespace-nowrap text-xs text-slate-500"
+                              data-testid="payment-card"
+                              title={`processor: ${p.card.processor}`}
+                            >
+                              {p.card.brand && p.card.last4 ? `${p.card.brand.toUpperCase()} •••• ${p.card.last4}` : p.card.flow}
+                              {p.card.processor === "test" ? " (test)" : ""}
+                            </span>
+                          )}
+                        </td>
                         <td className="whitespace-nowrap font-mono text-xs" title={p.payer ?? undefined}>
                           {p.payer ? short(p.payer) : "-"}
                         </td>
@@ -198,9 +247,15 @@ export function PaymentsSection() {
                               refund {short(p.refundTransaction)}
                             </span>
                           )}
+                          {p.card?.refund && (
+                            <span className="block text-sky-800" title={p.card.refund.refundId ?? undefined} data-testid="payment-card-refund-state">
+                              refund {p.card.refund.status} ({p.card.refund.cause?.replace("_", " ")})
+                            </span>
+                          )}
                         </td>
                         <td className="whitespace-nowrap">
-                          {p.refundable && refunding !== p.id && (
+                          {p.refundable && p.rail === "card" && <CardRefundButton paymentId={p.id} />}
+                          {p.refundable && p.rail !== "card" && refunding !== p.id && (
                             <button className="text-xs text-indigo-700 underline" data-testid="payment-refund-open" onClick={() => setRefunding(p.id)}>
                               Record refund
                             </button>
