@@ -6,6 +6,8 @@
 import { Challenge, Credential, Receipt } from "mppx";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import * as gatewayRoute from "../../app/api/v1/[...path]/route";
+import * as manifestRoute from "../../app/manifest.json/route";
+import * as openapiRoute from "../../app/openapi.json/route";
 import * as payRoute from "../../app/payments/[id]/pay/route";
 import { db } from "../db/client";
 import { getCatalog } from "../catalog/catalog";
@@ -89,6 +91,29 @@ describe("the 402 offers card from $0.50", () => {
     );
     expect(pay.status).toBe(400);
     expect((await pay.json()).error).toBe("amount_below_card_minimum");
+  });
+});
+
+describe("discovery lists the card rail", () => {
+  it("in /manifest.json (how to pay by card) and /openapi.json (an offer from $0.50, the svc-payment-id scheme)", async () => {
+    const get = async (route: { GET: (req: Request, seg: { params: Promise<Record<string, string>> }) => Promise<Response> }, path: string) =>
+      (await route.GET(new Request(`http://${seller.host}${path}`, { headers: { host: seller.host } }), { params: Promise.resolve({}) })).json();
+    const manifest = await get(manifestRoute, "/manifest.json");
+    expect(manifest.payment.protocols).toEqual(["x402", "mpp", "card"]);
+    expect(manifest.payment.card).toMatchObject({
+      minimumUsd: "0.50",
+      processor: "test",
+      testMode: true,
+      hostedCheckout: { body: { checkout: true }, retryHeader: "svc-payment-id" },
+      mpp: { method: "stripe", intent: "charge", networkId: "profile_test_storefront", tokenHeader: "SVC-Agent-Authorization: Bearer spt_..." },
+    });
+    const openapi = await get(openapiRoute, "/openapi.json?path=/api/v1/backtest/{ticker}");
+    const backtest = openapi.paths["/api/v1/backtest/{ticker}"].get["x-payment-info"];
+    expect(backtest.protocols).toEqual(["x402", "mpp", "card"]);
+    expect(backtest.offers).toContainEqual(expect.objectContaining({ protocol: "card", method: "stripe", currency: "usd", amount: "50" }));
+    expect(openapi.components.securitySchemes.card).toMatchObject({ type: "apiKey", in: "header", name: "svc-payment-id" });
+    const cheap = await get(openapiRoute, "/openapi.json?path=/api/v1/aggregates/{ticker}");
+    expect(cheap.paths["/api/v1/aggregates/{ticker}"].get["x-payment-info"].protocols).toEqual(["x402", "mpp"]);
   });
 });
 
