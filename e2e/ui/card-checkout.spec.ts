@@ -108,6 +108,9 @@ test("the decline card ends in a clear failed state: nothing charged, the agent'
   expect(retry.status()).toBe(402);
   expect((await retry.json()).error).toBe("payment_incomplete");
   expect(await query("select 1 from ledger_entries where payment_id = $1", [opened.paymentId])).toEqual([]);
+  // The back link leads back to the storefront.
+  await page.getByTestId("back-link").click();
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Market and economic data, paid per request");
 });
 
 test("a delivery that fails after the card was charged is refunded in full; the ledger balances", async ({ page, request }) => {

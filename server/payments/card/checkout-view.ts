@@ -20,7 +20,8 @@ export function cardStatus(p: Pick<PaymentWithCard, "status" | "failureReason" |
     case "verified":
       return "processing";
     case "settled":
-      return "complete";
+      // A paid checkout waits for its retry; the MPP card method is settled only after its response went out.
+      return p.card?.flow === "mpp" ? "consumed" : "complete";
     case "consumed":
       return "consumed";
     case "released":

@@ -2,8 +2,9 @@
 // set, otherwise the built-in test processor (./test-processor.ts), which behaves like Stripe's test mode with its
 // published test card numbers and works offline. Both speak this interface; nothing above it knows which one runs.
 //
-// Every call that creates something at the processor carries an idempotency key derived from our payment id
-// (`pay_...:checkout`, `pay_...:mpp_charge`, `pay_...:refund`, `pay_...:confirm:<attempt>`), so a retry after a
+// Every call that changes something at the processor carries an idempotency key derived from our payment id
+// (`pay_...:checkout`, `pay_...:mpp_charge`, `pay_...:refund`, `pay_...:confirm:<attempt>`, `pay_...:expire`; reads
+// need none), so a retry after a
 // timeout or a crash, on any instance, never creates a second charge or refund. Definitive answers (declined,
 // requires action) are values; a processor that cannot be reached or answers 5xx throws
 // AppError("payment_provider_unavailable"), which callers leave for a retry.
@@ -89,7 +90,7 @@ export interface CardProcessor {
   createCheckout(input: CreateCheckoutInput): Promise<{ id: string; url: string | null; expiresAt: Date }>;
   getCheckout(checkoutId: string): Promise<CheckoutState>;
   /** Close an open checkout (it expired on our side); answers the final state (it may have been paid meanwhile). */
-  expireCheckout(checkoutId: string): Promise<CheckoutState>;
+  expireCheckout(checkoutId: string, idempotencyKey: string): Promise<CheckoutState>;
   chargeSharedToken(input: ChargeTokenInput): Promise<ChargeOutcome>;
   refund(input: RefundInput): Promise<RefundOutcome>;
   /** Verify a webhook delivery's signature and read it; throws AppError("invalid_request", invalid_webhook_signature). */

@@ -31,7 +31,10 @@ export async function reconcileCardPayments(): Promise<{ settled: number; releas
       const p = await findPaymentWithCardById(id);
       if (!p?.card?.checkoutId || p.status !== "incomplete") continue;
       const processor = processorFor(p.card.processor);
-      const state = p.expiresAt.getTime() <= Date.now() ? await processor.expireCheckout(p.card.checkoutId) : await processor.getCheckout(p.card.checkoutId);
+      const state =
+        p.expiresAt.getTime() <= Date.now()
+          ? await processor.expireCheckout(p.card.checkoutId, `${p.id}:expire`)
+          : await processor.getCheckout(p.card.checkoutId);
       await applyCheckoutState(p.id, state);
       await touchCardPayment(p.id);
       const after = await findPaymentWithCardById(id);

@@ -124,9 +124,9 @@ export const stripeProcessor: CardProcessor = {
     return checkoutState(await call("checkout.sessions.retrieve", () => stripe().checkout.sessions.retrieve(checkoutId, { expand: EXPAND })));
   },
 
-  async expireCheckout(checkoutId) {
+  async expireCheckout(checkoutId, idempotencyKey) {
     try {
-      await call("checkout.sessions.expire", () => stripe().checkout.sessions.expire(checkoutId));
+      await call("checkout.sessions.expire", () => stripe().checkout.sessions.expire(checkoutId, {}, { idempotencyKey }));
     } catch (e) {
       // Only an open session can be expired: it was completed (or expired) meanwhile. The state read next says which.
       if (!(e instanceof Stripe.errors.StripeInvalidRequestError)) throw e;

@@ -191,6 +191,7 @@ export const testProcessor: CardProcessor & {
     });
   },
 
+  // Expiring is idempotent by itself here (an expired session stays expired); the key is Stripe's concern.
   async expireCheckout(checkoutId) {
     return inTestProcessor(null, async (st) => {
       const { s, pi } = await loadSession(st, checkoutId);
