@@ -1,9 +1,13 @@
+import os from "node:os";
+import path from "node:path";
 import { defineConfig } from "@playwright/test";
 
 const port = Number(process.env.E2E_PORT ?? 3100);
 // The e2e server's local chain listens on a fixed port the specs can reach (tests read RPC_URL from it),
 // away from 8545 where a running demo's chain may be.
 process.env.LOCAL_CHAIN_PORT ??= "18545";
+// The e2e server writes its stack (chain and database URLs) here; the specs read it (e2e/stack.ts).
+process.env.E2E_STACK_FILE ??= path.join(os.tmpdir(), `storefront-e2e-stack-${port}.json`);
 
 export default defineConfig({
   testDir: "e2e",
@@ -44,6 +48,6 @@ export default defineConfig({
     reuseExistingServer: false,
     stdout: "pipe",
     stderr: "pipe",
-    env: { E2E_PORT: String(port), LOCAL_CHAIN_PORT: process.env.LOCAL_CHAIN_PORT },
+    env: { E2E_PORT: String(port), LOCAL_CHAIN_PORT: process.env.LOCAL_CHAIN_PORT, E2E_STACK_FILE: process.env.E2E_STACK_FILE },
   },
 });

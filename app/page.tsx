@@ -16,12 +16,12 @@ export default function Home() {
     <main className="mx-auto max-w-3xl px-6 py-16">
       <h1 className="text-3xl font-semibold tracking-tight">Market and economic data, paid per request</h1>
       <p className="mt-4 text-slate-600">
-        Agents discover the API, receive an HTTP 402 with a signed challenge, pay it on one of the rails this storefront takes (
+        Agents discover the API, receive an HTTP 402 with a signed challenge, pay on one of the rails this storefront takes (
         {RAILS.filter((r) => !r.implicit)
           .map((r) => r.name)
-          .join(" or ")}
-        ), and get the data; or buy prepaid credit on a plan once and call with their agent token. No API keys, no accounts. (Card checkout is not open yet: its
-        payUrl answers 501.)
+          .join(", ")}
+        : USDC on Base, or a card from $0.50, paid by the agent or by a person on a checkout page here), and get the data; or buy prepaid credit on a plan once
+        and call with their agent token. No API keys, no accounts.
       </p>
       <h2 className="mt-10 text-lg font-medium">For agents</h2>
       <ul className="mt-3 space-y-2">

@@ -6,7 +6,6 @@ import os from "node:os";
 import path from "node:path";
 import { DEMO_SELLER, seedMarketSeller } from "../prisma/seed";
 import { createDb } from "../server/db/client";
-import { e2eStackPointer } from "./lib/e2e-stack";
 import { seedConsoleDay } from "../server/testing/console-day";
 import { startNextServer, waitForHttp } from "./lib/next-server";
 import { startStack } from "./lib/stack";
@@ -22,6 +21,20 @@ export const SECOND_SELLER = {
   signingSecret: null,
 };
 
+/**
+ * A storefront whose data upstream never answers (a closed port): every paid delivery fails, which is how the card
+ * checkout spec shows the automatic refund in full (e2e/ui/card-checkout.spec.ts).
+ */
+export const FLAKY_SELLER = {
+  slug: "flaky-seller",
+  name: "Flaky Upstream Data",
+  hosts: ["flaky-seller.localhost"],
+  email: "owner@flaky-seller.test",
+  password: "flaky-seller-password",
+  payTo: "0x8626f6940E2eb28930eFb4CeF49B2d1F2C9C1199",
+  signingSecret: "flaky-seller-signing-secret-0123456789",
+};
+
 async function main() {
   const port = Number(process.env.E2E_PORT ?? 3100);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "storefront-e2e-"));
@@ -35,19 +48,21 @@ async function main() {
   });
   const db = createDb(stack.env.DATABASE_URL!, 2);
   await seedMarketSeller(db, SECOND_SELLER);
+  const { sellerId: flakyId } = await seedMarketSeller(db, FLAKY_SELLER);
+  await db.service.updateMany({ where: { sellerId: flakyId, upstreamUrl: { not: "" } }, data: { upstreamUrl: "http://127.0.0.1:9" } });
   // A known business day for the console specs (e2e/ui/console-pages.spec.ts), written before the app starts.
   const demo = await db.seller.findUniqueOrThrow({ where: { slug: DEMO_SELLER.slug }, select: { id: true } });
   await seedConsoleDay(db, demo.id);
   await db.$disconnect();
-  fs.writeFileSync(path.join(dir, "stack.json"), JSON.stringify(stack.env));
-  // Where specs find the stack (a second app instance on the same database, the chain's RPC): a name per port.
-  fs.writeFileSync(e2eStackPointer(port), path.join(dir, "stack.json"));
-  const server = startNextServer({ port, env: { ...TEST_ENV, ...stack.env, E2E_STACK_FILE: path.join(dir, "stack.json") }, quiet: false });
+  // Where the specs find the stack (its chain, its database): playwright.config.ts names the file for both sides.
+  const stackFile = process.env.E2E_STACK_FILE ?? path.join(dir, "stack.json");
+  fs.writeFileSync(stackFile, JSON.stringify(stack.env));
+  const server = startNextServer({ port, env: { ...TEST_ENV, ...stack.env, E2E_STACK_FILE: stackFile }, quiet: false });
   const stop = async () => {
     server.kill("SIGTERM");
-    fs.rmSync(e2eStackPointer(port), { force: true });
     await stack.stop();
     fs.rmSync(dir, { recursive: true, force: true });
+    fs.rmSync(stackFile, { force: true });
     process.exit(0);
   };
   process.on("SIGTERM", stop);

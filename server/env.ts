@@ -68,6 +68,31 @@ const schema = z.object({
   /** Tests only (honoured when NODE_ENV=test): exit the process at a point of the paid pipeline to prove crash recovery. */
   GATEWAY_FAULT: z.enum(["none", "exit_after_lock", "exit_after_outbox"]).default("none"),
 
+  // --- card payments (server/payments/card) ---
+  /** Stripe secret key (sk_test_... or sk_live_...). Unset: the built-in test processor (Stripe test card numbers, no real money). */
+  STRIPE_SECRET_KEY: z
+    .string()
+    .regex(/^(sk|rk)_(test|live)_[0-9A-Za-z]+$/, "must be a Stripe secret or restricted key (sk_test_..., sk_live_...)")
+    .optional(),
+  /** Signing secret of the Stripe webhook endpoint (/webhooks/stripe), whsec_...; required with STRIPE_SECRET_KEY. */
+  STRIPE_WEBHOOK_SECRET: z
+    .string()
+    .regex(/^whsec_[0-9A-Za-z]+$/, "must be a Stripe webhook signing secret (whsec_...)")
+    .optional(),
+  /** Where the Stripe SDK sends API calls (protocol, host and port), instead of https://api.stripe.com: a local Stripe-shaped server. */
+  STRIPE_API_URL: z.url().optional(),
+  /** The Stripe profile (networkId) the MPP card method's shared payment tokens are scoped to; unset with Stripe: the method is not offered. */
+  STRIPE_NETWORK_ID: z.string().min(1).max(255).optional(),
+  /** How long a hosted card checkout stays open (Stripe accepts 30 minutes to 24 hours and gets a value clamped into that range). */
+  CARD_CHECKOUT_TTL_SECONDS: z.coerce.number().int().min(60).max(86_400).default(1800),
+  /** A paid checkout the agent never retries within this window is refunded in full by the reconciler. */
+  CARD_DELIVERY_WINDOW_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(10)
+    .max(7 * 86_400)
+    .default(86_400),
+
   // --- agent identity (server/identity) ---
   /** The network-wide authorization server audience an ID-JAG may name ({identity_audience}); the storefront's own origin is accepted too. */
   IDENTITY_AUDIENCE: z.string().min(1).default("urn:storefront:agent-identity"),
@@ -102,6 +127,7 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
   }
   const env = res.data;
   if (env.FACILITATOR === "remote" && !env.FACILITATOR_URL) throw new EnvError(["FACILITATOR_URL: required when FACILITATOR=remote"]);
+  if (env.STRIPE_SECRET_KEY && !env.STRIPE_WEBHOOK_SECRET) throw new EnvError(["STRIPE_WEBHOOK_SECRET: required when STRIPE_SECRET_KEY is set"]);
   if (env.MARKET_PROVIDER === "live" && !env.MASSIVE_API_KEY) throw new EnvError(["MASSIVE_API_KEY: required when MARKET_PROVIDER=live"]);
   return env;
 }

@@ -28,15 +28,21 @@ test("unknown paths are JSON 404 not_found, wrong methods JSON 405, bad paramete
   expect(await bad.json()).toMatchObject({ error: "invalid_request", parameter: "multiplier" });
 });
 
-test("the backtest 402 carries a card block; statusUrl answers; payUrl is 501 for now", async ({ request }) => {
+test("the backtest 402 carries a card block; statusUrl answers; payUrl opens a hosted checkout for {checkout: true}", async ({ request, baseURL }) => {
   const res = await request.get("/api/v1/backtest/AAPL");
   expect(res.status()).toBe(402);
   const { payment, card } = await res.json();
   expect(payment.amount).toBe("0.500000");
   const status = await request.get(card.statusUrl);
-  expect(await status.json()).toMatchObject({ id: payment.id, status: "challenged", complete: false });
+  expect(await status.json()).toMatchObject({ id: payment.id, status: "challenged", complete: false, card: { status: "incomplete" } });
+  const bare = await request.post(card.payUrl);
+  expect(bare.status()).toBe(400);
   const pay = await request.post(card.payUrl, { data: { checkout: true } });
-  expect(pay.status()).toBe(501);
+  expect(pay.status()).toBe(200);
+  expect(await pay.json()).toMatchObject({
+    payment: { id: payment.id, status: "incomplete" },
+    checkout: { url: `${baseURL}/checkout/${payment.id}`, processor: "test" },
+  });
 });
 
 test("fifty concurrent requests with the same proof are served once; a proof for another request is refused", async ({ baseURL, request }) => {

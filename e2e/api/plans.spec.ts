@@ -7,7 +7,7 @@ import { registerExactEvmScheme } from "@x402/evm/exact/client";
 import { wrapFetchWithPayment } from "@x402/fetch";
 import pg from "pg";
 import { privateKeyToAccount } from "viem/accounts";
-import { readE2eStack } from "../../scripts/lib/e2e-stack";
+import { stackEnv } from "../stack";
 import { entitlementsResponse, purchaseResponse } from "../../server/contracts/platform";
 import { TEST_ENV } from "../../scripts/test/test-env";
 
@@ -68,10 +68,9 @@ test.describe("two app instances sharing the database", () => {
 
   test("1,000 concurrent plan-covered calls split between them, against credit for exactly 37: 37 served, 0 left", async ({ baseURL }) => {
     test.setTimeout(120_000);
-    const stack = readE2eStack();
-    expect(stack, "the e2e server's stack settings").not.toBeNull();
+    const stack = stackEnv();
     second = spawn(process.execPath, ["node_modules/next/dist/bin/next", "start", "-p", String(port), "-H", "127.0.0.1"], {
-      env: { ...process.env, ...TEST_ENV, ...stack!, NODE_ENV: "production", PORT: String(port) },
+      env: { ...process.env, ...TEST_ENV, ...stack, NODE_ENV: "production", PORT: String(port) },
       stdio: "ignore",
     });
     const other = `http://127.0.0.1:${port}`;
@@ -89,7 +88,7 @@ test.describe("two app instances sharing the database", () => {
     const a = await agent(baseURL!);
     await buy(baseURL!, a.token, "5.00");
     // Leave credit for exactly 37 calls at $0.02 (0.74 USD), as a seller's support tool or an earlier spend would.
-    const db = new pg.Client({ connectionString: stack!.DATABASE_URL });
+    const db = new pg.Client({ connectionString: stack.DATABASE_URL });
     await db.connect();
     try {
       await db.query("update credit_grants set remaining_micros = 740000 where credential_id = $1", [a.id]);

@@ -1,7 +1,7 @@
 // The only file of the billing domain that touches the database: plan purchases, credit grants, included units,
 // and the plan-covered calls' reservations (payments on the `credits` rail). Every balance change is one statement,
 // guarded by the balance itself (`remaining_micros >= price`), so no concurrency can overspend a grant.
-import { db, sql } from "../db/client";
+import { db, sql, type Tx } from "../db/client";
 import { newId } from "../lib/ids";
 
 /** The payment fields of a plan-covered call, as the gateway computed them. */
@@ -216,4 +216,31 @@ export async function findGrantsWithPlans(sellerId: string, credentialIds: strin
     ...r,
     plan: { id: r.plan.id, slug: r.plan.slug, name: r.plan.name, status: r.plan.status, meters: r.plan.meters.map((m) => m.meter.key).sort() },
   }));
+}
+
+/**
+ * The CTE that credits a plan purchase in the statement that records its charge (every rail's charge statement uses
+ * it): `p` is the CTE of the payment just charged, `idParam` the placeholder of the new grant's id. Paid once,
+ * credited once: the grant is unique per source payment.
+ */
+export function grantForChargeSql(idParam: string): string {
+  return `grant_made as (
+       insert into credit_grants (id, seller_id, plan_id, credential_id, source_payment_id, amount_micros, remaining_micros, expires_at, created_at)
+       select ${idParam}, pp.seller_id, pp.plan_id, pp.credential_id, pp.payment_id, pp.amount_micros, pp.amount_micros,
+         (now() at time zone 'UTC') + make_interval(days => pl.credit_validity_days), now() at time zone 'UTC'
+       from p join plan_purchases pp on pp.payment_id = p.id join plans pl on pl.id = pp.plan_id
+       on conflict (source_payment_id) do nothing
+       returning 1
+     )`;
+}
+
+/**
+ * A refunded plan purchase takes its credit back, in the refund's transaction: the grant ends now and holds nothing.
+ * Ending it (rather than only zeroing it) keeps a reservation released later from bringing spendable credit back.
+ */
+export async function revokePurchasedCredit(tx: Tx, paymentId: string): Promise<void> {
+  await tx.$executeRawUnsafe(
+    `update credit_grants set remaining_micros = 0, expires_at = least(expires_at, now() at time zone 'UTC') where source_payment_id = $1`,
+    paymentId,
+  );
 }

@@ -5,11 +5,16 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import * as extendRoute from "../../app/extend/route";
 import * as purchaseRoute from "../../app/plans/[planId]/purchase/route";
 import { anvilAddress } from "../../scripts/lib/local-chain";
-import { invalidateSeller } from "../catalog/resolve-seller";
+import { getCatalog } from "../catalog/catalog";
+import { invalidateSeller, resolveSeller } from "../catalog/resolve-seller";
 import { db } from "../db/client";
 import { callGateway, createGatewaySeller, payChallenge, payChallengeMpp, startChainForTests, startFakeUpstream, usdcBalance } from "../testing/gateway";
 import { claimCredential, getJson, registerAnonymous, routedStore } from "../testing/identity-harness";
 import { flushCaptures } from "./capture-queue";
+import * as payRoute from "../../app/payments/[id]/pay/route";
+import { getCheckoutView } from "../payments/card/checkout-view";
+import { refundCardPaymentForSeller } from "../payments/card/refund-card-payment";
+import { payOnPage, TEST_CARD } from "../testing/card";
 
 let chain: Awaited<ReturnType<typeof startChainForTests>>;
 let upstream: Awaited<ReturnType<typeof startFakeUpstream>>;
@@ -164,6 +169,46 @@ describe("buying credit on a plan", () => {
     const res = await extend({ amountUsd: "6.00" }, { ...bearer(agent.token), ...(await payChallenge(challenge, 4, BIG)) });
     expect(res.status).toBe(200);
     expect((await res.json()).plan).toMatchObject({ id: planId, balanceUsd: "11.000000", purchasedUsd: "11.000000" });
+  });
+});
+
+describe("buying credit by card", () => {
+  it("a person pays the purchase on the hosted checkout (which names the plan); the retry with svc-payment-id credits once", async () => {
+    const agent = await registerAnonymous(store);
+    const challenge = await purchase({ amountUsd: "5.00" }, bearer(agent.token));
+    expect(challenge.status).toBe(402);
+    const { payment, card } = await challenge.json();
+    expect(card).toMatchObject({ payUrl: expect.stringContaining(payment.id), statusUrl: expect.stringContaining(payment.id) });
+    const pay = await payRoute.POST(
+      new Request(card.payUrl, {
+        method: "POST",
+        headers: { host: seller.host, "content-type": "application/json" },
+        body: JSON.stringify({ checkout: true }),
+      }),
+      { params: Promise.resolve({ id: payment.id }) },
+    );
+    expect(pay.status).toBe(200);
+    const view = await getCheckoutView(await getCatalog(await resolveSeller(seller.host)), payment.id);
+    expect(view?.purchase).toMatchObject({ kind: "plan", title: expect.stringContaining("Research") });
+    expect((await payOnPage(seller.sellerId, payment.id, TEST_CARD.success)).type).not.toBe("failed");
+    // Paid on the page: the charge statement made the grant already; the agent's retry shows it, once.
+    expect(await db.creditGrant.count({ where: { sourcePaymentId: payment.id } })).toBe(1);
+    const retries = await Promise.all(
+      Array.from({ length: 5 }, () => purchase({ amountUsd: "5.00" }, { ...bearer(agent.token), "svc-payment-id": payment.id })),
+    );
+    // A purchase's retries are replays (as with a wallet proof): each answers the same grant, credited once.
+    const bodies = await Promise.all(retries.map((r) => r.json()));
+    expect(retries.map((r) => r.status)).toEqual([200, 200, 200, 200, 200]);
+    expect(bodies[0]).toMatchObject({ status: "credited", payment: { rail: "card" }, grant: { amountUsd: "5.000000" } });
+    expect(new Set(bodies.map((b) => b.grant.id)).size).toBe(1);
+    expect(await db.creditGrant.count({ where: { credentialId: agent.credentialId } })).toBe(1);
+    expect((await entitlements(agent.token)).body.plans[0].balanceUsd).toBe("5.000000");
+
+    // The seller refunds the purchase: the credit it bought ends with it, in the same transaction.
+    await refundCardPaymentForSeller({ sellerId: seller.sellerId, actorId: null, paymentId: payment.id });
+    expect((await db.creditGrant.findFirstOrThrow({ where: { sourcePaymentId: payment.id } })).remainingMicros).toBe(0n);
+    const after = await callGateway(seller.host, AAPL, { headers: bearer(agent.token) });
+    expect(after.status).toBe(402);
   });
 });
 

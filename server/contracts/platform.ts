@@ -26,14 +26,14 @@ const openapiQuery = z.object({
  * Every state a payment passes through, in lifecycle order. The one list: server/payments/payment-state.ts ties it
  * to the database enum at compile time, and the console, status page and refunds read it from there.
  */
-export const PAYMENT_STATES = ["challenged", "verified", "settled", "consumed", "released", "refunded", "failed"] as const;
+export const PAYMENT_STATES = ["challenged", "incomplete", "verified", "settled", "consumed", "released", "refunded", "failed"] as const;
 
 /** GET /payments/{id}: one payment of this storefront, by the id of its 402's `payment` block (never the proof). */
 export const paymentStatusResponse = z.object({
   id: z.string(),
   status: z.enum(PAYMENT_STATES),
   complete: z.boolean().meta({ description: "Paid: settled or consumed." }),
-  rail: z.string().nullable().meta({ description: "The rail that paid (x402, mpp); null while the 402 is unpaid." }),
+  rail: z.string().nullable().meta({ description: "The rail that paid (x402, mpp, card); null while the 402 is unpaid." }),
   amount: z.string().meta({ description: "USD, six decimals." }),
   currency: z.string(),
   method: z.string(),
@@ -42,7 +42,7 @@ export const paymentStatusResponse = z.object({
   operation: z.string(),
   meter: z.string().nullable(),
   payer: z.string().nullable(),
-  transaction: z.string().nullable().meta({ description: "The settlement transaction on Base." }),
+  transaction: z.string().nullable().meta({ description: "The settlement reference: the transaction on Base, or the card processor's payment (pi_...)." }),
   reason: z.string().nullable().meta({ description: "Why a payment was released or failed." }),
   expires_at: z.string(),
   created_at: z.string(),
@@ -50,7 +50,40 @@ export const paymentStatusResponse = z.object({
   refund: z
     .object({ amount: z.string(), transaction: z.string().nullable(), log_index: z.number().int().nullable(), refunded_at: z.string() })
     .nullable()
-    .meta({ description: "Once refunded: the seller's transfer back, checked on chain when recorded." }),
+    .meta({ description: "Once refunded: the ledger's refund (for a wallet payment, the seller's transfer back, checked on chain when recorded)." }),
+  card: z
+    .object({
+      status: z
+        .enum(["incomplete", "requires_action", "processing", "complete", "consumed", "expired", "refunded", "failed"])
+        .meta({ description: "Poll until complete, then retry the original request with svc-payment-id. expired, refunded and failed are final." }),
+      flow: z.enum(["checkout", "mpp"]).nullable(),
+      checkout_url: z.string().nullable().meta({ description: "The hosted page a human pays on (after POST payUrl)." }),
+      brand: z.string().nullable(),
+      last4: z.string().nullable(),
+      last_error: z
+        .object({ code: z.string(), decline_code: z.string().nullable(), message: z.string() })
+        .nullable()
+        .meta({ description: "The last failed attempt (a decline); the human may try another card while the checkout is open." }),
+      refund: z
+        .object({ status: z.string(), cause: z.string().nullable(), requested_at: z.string().nullable(), refunded_at: z.string().nullable() })
+        .nullable()
+        .meta({ description: "A card refund: pending until the processor confirms it, then succeeded." }),
+    })
+    .nullable()
+    .meta({ description: "For a payment that can be, or was, paid by card ($0.50 and up)." }),
+});
+
+/** POST /payments/{id}/pay {"checkout": true}: the hosted checkout a human pays on. */
+export const checkoutOpenedResponse = z.object({
+  payment: z.object({ id: z.string(), status: z.enum(PAYMENT_STATES), amount: z.string(), currency: z.string() }),
+  checkout: z.object({
+    url: z.string().meta({ description: "A page of this storefront: what is bought, the amount, the seller, and the card form (or Stripe Checkout)." }),
+    expires_at: z.string(),
+    processor: z.string().meta({ description: "stripe, or test (the built-in test processor: Stripe's test card numbers, no real money)." }),
+    test_mode: z.boolean(),
+  }),
+  statusUrl: z.string(),
+  next: z.string(),
 });
 
 const usd = z.string().meta({ description: "USD, six decimals." });
@@ -220,10 +253,23 @@ export const PLATFORM_CONTRACTS: OperationContract[] = [
     upstreamPath: "",
     summary: "State of one payment (the 402's payment.id)",
     description:
-      "challenged, verified, settled, consumed, released, refunded or failed; the settlement transaction and, once refunded, the refund. Card checkout's statusUrl points here.",
+      "challenged, incomplete (a card checkout is open), verified, settled, consumed, released, refunded or failed; the settlement reference and, once refunded, the refund. The 402's card.statusUrl points here: poll card.status until complete.",
     pathParams: z.object({ id: z.string() }),
     response: paymentStatusResponse,
-    keywords: ["payment", "status", "receipt", "refund", "settlement"],
+    keywords: ["payment", "status", "receipt", "refund", "settlement", "card"],
+  },
+  {
+    key: "payment_checkout",
+    method: "POST",
+    path: "/payments/{id}/pay",
+    upstreamPath: "",
+    summary: "Open a hosted card checkout for a 402 of $0.50 or more (its card.payUrl)",
+    description:
+      'JSON body {"checkout": true}. Needs no funds and no credential. Returns checkout.url, a page a human pays on by card; poll statusUrl until card.status is complete, then retry the original request unchanged with the header svc-payment-id.',
+    pathParams: z.object({ id: z.string() }),
+    body: z.object({ checkout: z.literal(true) }),
+    response: checkoutOpenedResponse,
+    keywords: ["card", "checkout", "pay", "stripe", "human"],
   },
   {
     key: "plan_purchase",

@@ -51,6 +51,14 @@ export async function sql<Row extends Record<string, unknown> = Record<string, u
   return { rows: res.rows, rowCount: res.rowCount ?? 0 };
 }
 
+/** Scripts that used the process's database (a benchmark) close it before the server they talk to stops. */
+export async function closeDatabase(): Promise<void> {
+  await globalForDb.__db?.$disconnect();
+  await globalForDb.__pool?.end();
+  globalForDb.__db = undefined;
+  globalForDb.__pool = undefined;
+}
+
 /** Postgres' unique-violation code: a lock or an idempotency key already taken. */
 export const UNIQUE_VIOLATION = "23505";
 

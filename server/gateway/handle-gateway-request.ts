@@ -62,11 +62,11 @@ async function handle(ctx: RouteContext): Promise<Response> {
   };
   const outcome =
     proof.type === "malformed"
-      ? ({ type: "refused", call, rail: proof.rail, error: proof.error } as const)
+      ? ({ type: "refused", call, rail: proof.rail, error: proof.error, freshChallenge: proof.freshChallenge } as const)
       : await servePaidCall(call, proof.rail, proof.proof, upstreamDelivery(priced.upstream, { headers: ctx.req.headers, origin: ctx.origin }), timings);
   if (outcome.type === "refused") {
     await refusal(outcome.rail.name, outcome.error);
-    const fresh = outcome.rail.refusal?.freshChallenge ? await createChallenge(call) : undefined;
+    const fresh = (outcome.freshChallenge ?? outcome.rail.refusal?.freshChallenge) ? await createChallenge(call) : undefined;
     return renderOutcome(outcome, { freshChallenge: fresh });
   }
   // An implicit rail that covers nothing here (no plan for this meter, credit used up): pay-as-you-go, as without it.

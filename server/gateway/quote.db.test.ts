@@ -68,7 +68,7 @@ describe("POST /vendor/agent/quote", () => {
 });
 
 describe("payment status and card checkout", () => {
-  it("statusUrl reports the payment; payUrl answers 501 not_implemented; unknown ids are payment_unknown", async () => {
+  it("statusUrl reports the payment; payUrl takes only {checkout: true} and opens a checkout; unknown ids are payment_unknown", async () => {
     const challenge = await gatewayRoute.GET(new Request(`http://${seller.host}/api/v1/backtest/AAPL`, { headers: { host: seller.host } }), {
       params: Promise.resolve({}),
     });
@@ -76,11 +76,24 @@ describe("payment status and card checkout", () => {
     const status = await statusRoute.GET(new Request(card.statusUrl, { headers: { host: seller.host } }), { params: Promise.resolve({ id: payment.id }) });
     expect(status.status).toBe(200);
     expect(await status.json()).toMatchObject({ id: payment.id, status: "challenged", complete: false, amount: "0.500000", operation: "backtest" });
-    const pay = await payRoute.POST(new Request(card.payUrl, { method: "POST", headers: { host: seller.host } }), {
-      params: Promise.resolve({ id: payment.id }),
+    const pay = (body?: unknown) =>
+      payRoute.POST(
+        new Request(card.payUrl, {
+          method: "POST",
+          headers: { host: seller.host, "content-type": "application/json" },
+          body: body === undefined ? undefined : JSON.stringify(body),
+        }),
+        { params: Promise.resolve({ id: payment.id }) },
+      );
+    const empty = await pay();
+    expect(empty.status).toBe(400);
+    expect(await empty.json()).toMatchObject({ error: "invalid_request", parameter: "checkout" });
+    const opened = await pay({ checkout: true });
+    expect(opened.status).toBe(200);
+    expect(await opened.json()).toMatchObject({
+      payment: { id: payment.id, status: "incomplete" },
+      checkout: { url: `http://${seller.host}/checkout/${payment.id}` },
     });
-    expect(pay.status).toBe(501);
-    expect((await pay.json()).error).toBe("not_implemented");
     const unknown = await statusRoute.GET(new Request(`http://${seller.host}/payments/pay_nope`, { headers: { host: seller.host } }), {
       params: Promise.resolve({ id: "pay_nope" }),
     });

@@ -90,12 +90,20 @@ export function renderOutcome(o: GatewayOutcome, opts: { freshChallenge?: Challe
         }),
       );
     case "released": {
-      const released = { "svc-billing": billing({ ...common, status: "released", charged_usd: "0.000000" }), "svc-payment-id": id };
+      // A prepaid card payment is refunded in full (SERVICE.md part 3); anything else was never charged.
+      const released = {
+        "svc-billing": o.refunded
+          ? billing({ ...common, status: "refunded", refunded_usd: microsToUsd(call.amountMicros), charged_usd: "0.000000" })
+          : billing({ ...common, status: "released", charged_usd: "0.000000" }),
+        "svc-payment-id": id,
+      };
       if (!o.upstream)
         return errorResponse(
           new AppError(o.reason === "upstream_timeout" ? "upstream_timeout" : "upstream_unavailable", {
-            detail: "the upstream did not answer; you were not charged and this payment is released. Retry with a fresh 402.",
-            extra: { payment_id: id },
+            detail: o.refunded
+              ? "the upstream did not answer; your card payment is refunded in full. Retry with a fresh 402."
+              : "the upstream did not answer; you were not charged and this payment is released. Retry with a fresh 402.",
+            extra: { payment_id: id, ...(o.refunded ? { refunded: true } : {}) },
             headers: released,
           }),
         );

@@ -2,8 +2,10 @@
 // Pay only for success: an upstream 5xx, a timeout, an unreachable upstream or usage that cannot be billed releases
 // the hold and charges nothing. The decision to charge is written to the outbox before the rail is asked to charge,
 // so a crash at any point ends settled once or released, never both (the reconciler finishes it).
+// A prepaid hold (a card checkout a human paid before this call) has nothing to charge: success marks it delivered
+// under its lease, and every failure above refunds it in full instead of releasing it.
 import { env } from "../env";
-import type { AppError } from "../errors";
+import { AppError } from "../errors";
 import { chargeHeldPayment } from "../payments/settle-payment";
 import { scheduleSettlement } from "../payments/payments.queries";
 import type { Hold, PaidCall, Rail } from "../payments/rails/rail";
@@ -16,7 +18,7 @@ export type UpstreamResponse = Extract<UpstreamResult, { type: "response" }>;
 
 export type GatewayOutcome =
   | { type: "challenge"; call: PaidCall }
-  | { type: "refused"; call: PaidCall; rail: Rail<unknown>; error: AppError }
+  | { type: "refused"; call: PaidCall; rail: Rail<unknown>; error: AppError; freshChallenge?: boolean }
   | { type: "declined"; call: PaidCall; rail: Rail<unknown>; reason?: string; detail?: string }
   | { type: "charged"; call: PaidCall; upstream: UpstreamResponse; hold: Hold; transaction: string | null; units: number; receipt: Record<string, string> }
   | { type: "settlement_pending"; call: PaidCall; upstream: UpstreamResponse; hold: Hold; units: number }
@@ -28,6 +30,8 @@ export type GatewayOutcome =
       upstream: UpstreamResponse | null;
       reason: "upstream_timeout" | "upstream_unreachable" | "upstream_error" | "usage_error" | "released_meanwhile";
       usageError?: string;
+      /** A prepaid hold: the money went back (a refund in full), rather than never moving. */
+      refunded?: boolean;
     }
   | { type: "free"; upstream: UpstreamResponse };
 
@@ -54,27 +58,33 @@ export function upstreamDelivery(target: UpstreamTarget, request: { headers: Hea
 export async function servePaidCall(call: PaidCall, rail: Rail<unknown>, proof: unknown, delivery: Delivery, timings: Timings): Promise<GatewayOutcome> {
   const accepted = await rail.accept(call, proof);
   timings.lap("accept");
-  if (accepted.type === "refused") return { type: "refused", call, rail, error: accepted.error };
+  if (accepted.type === "refused") return { type: "refused", call, rail, error: accepted.error, freshChallenge: accepted.freshChallenge };
   if (accepted.type === "declined") return { type: "declined", call, rail, reason: accepted.reason, detail: accepted.detail };
   const { hold } = accepted;
   faultPoint("exit_after_lock");
+  // Undo the hold: release it (nothing moved), or refund a prepaid one in full. True when refunded.
+  const undo = async (reason: string, upstreamStatus?: number): Promise<boolean> => {
+    if (hold.prepaid && rail.prepaid) return rail.prepaid.refund(hold, reason, upstreamStatus);
+    await rail.release(hold.payment.id, reason, upstreamStatus);
+    return false;
+  };
 
   const upstream = await delivery.deliver();
   timings.lap("upstream");
   if (upstream.type !== "response") {
     const reason = upstream.type === "timeout" ? "upstream_timeout" : "upstream_unreachable";
-    await rail.release(hold.payment.id, reason);
-    return { type: "released", call, hold, upstream: null, reason };
+    const refunded = await undo(reason);
+    return { type: "released", call, hold, upstream: null, reason, refunded };
   }
   if (upstream.status >= 500) {
-    await rail.release(hold.payment.id, "upstream_error", upstream.status);
-    return { type: "released", call, hold, upstream, reason: "upstream_error" };
+    const refunded = await undo("upstream_error", upstream.status);
+    return { type: "released", call, hold, upstream, reason: "upstream_error", refunded };
   }
   const meterKey = call.meterKey;
   const usage = parseUsageHeader(upstream.usageHeader, delivery.meters, meterKey);
   if (usage.type === "error") {
-    await rail.release(hold.payment.id, usage.code, upstream.status);
-    return { type: "released", call, hold, upstream, reason: "usage_error", usageError: usage.code };
+    const refunded = await undo(usage.code, upstream.status);
+    return { type: "released", call, hold, upstream, reason: "usage_error", usageError: usage.code, refunded };
   }
   const units = meterKey ? (usage.units.get(meterKey) ?? 1) : 1;
   if (rail.capture) {
@@ -82,6 +92,21 @@ export async function servePaidCall(call: PaidCall, rail: Rail<unknown>, proof: 
     rail.capture(hold, { units, upstreamStatus: upstream.status });
     timings.lap("capture");
     return { type: "charged", call, upstream, hold, transaction: null, units, receipt: rail.receipt(hold, null) };
+  }
+  if (hold.prepaid && rail.prepaid) {
+    // Paid before the call: going out now, under the lease. A lost lease means another request took the delivery
+    // over (this one outlived its lease); it must not also serve.
+    if (!(await rail.prepaid.delivered(hold)))
+      return {
+        type: "refused",
+        call,
+        rail,
+        freshChallenge: false,
+        error: new AppError("payment_in_progress", { detail: "this payment is being delivered to another request", extra: { payment_id: hold.payment.id } }),
+      };
+    timings.lap("deliver");
+    const reference = hold.prepaid.reference;
+    return { type: "charged", call, upstream, hold, transaction: reference, units, receipt: rail.receipt(hold, reference) };
   }
   if (!(await scheduleSettlement(hold.payment.id, upstream.status, units, env().PAYMENT_LEASE_SECONDS)))
     return { type: "released", call, hold, upstream, reason: "released_meanwhile" };

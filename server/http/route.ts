@@ -39,6 +39,18 @@ function sellerHost(req: Request): string | null {
   return (e.TRUST_PROXY && req.headers.get("x-forwarded-host")) || req.headers.get("host");
 }
 
+/**
+ * For pages people open on a storefront's host (the card checkout): the storefront the request's headers address and
+ * its public origin, found the way route handlers find them. Unknown host: AppError seller_not_found.
+ */
+export async function storefrontOfHeaders(headers: Headers): Promise<{ catalog: Catalog; origin: string }> {
+  const e = env();
+  const host = (e.TRUST_PROXY && headers.get("x-forwarded-host")) || headers.get("host");
+  const catalog = await getCatalog(await resolveSeller(host));
+  const proto = (e.TRUST_PROXY && headers.get("x-forwarded-proto")) || "http";
+  return { catalog, origin: e.PUBLIC_URL ? e.PUBLIC_URL.replace(/\/$/, "") : `${proto}://${host}` };
+}
+
 async function run(handler: Handler, req: Request, rawParams: Record<string, string | string[]>): Promise<Response> {
   const requestId = req.headers.get("x-request-id")?.slice(0, 64) || randomUUID();
   let response: Response;

@@ -66,3 +66,8 @@ export function weiToEth(wei: bigint): string {
 export function weiToMicros(wei: bigint, microsPerEth: bigint): bigint {
   return (wei * microsPerEth + WEI_PER_ETH / 2n) / WEI_PER_ETH;
 }
+
+/** 500000n -> 50 (a card processor's amount in cents); null when the amount is not whole cents (a card cannot charge it). */
+export function microsToWholeCents(micros: bigint): number | null {
+  return isWholeCents(micros) ? Number(micros / MICROS_PER_CENT) : null;
+}

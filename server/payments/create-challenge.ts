@@ -1,10 +1,11 @@
 // The 402 for an unpaid priced call: one payment record in state `challenged`, and every rail's offer to pay it
-// merged into one response (x402's body and PAYMENT-REQUIRED header, MPP's WWW-Authenticate challenge, ...).
+// merged into one response (x402's body and PAYMENT-REQUIRED header, MPP's WWW-Authenticate challenge, the card
+// rail's `card` block and its stripe challenge from $0.50).
 // Whichever rail's proof arrives first locks the payment; the others can no longer spend it.
 import { NETWORK, USDC_ADDRESS } from "../chain/config";
 import { env } from "../env";
 import { newId } from "../lib/ids";
-import { cardEligible, microsToUsd } from "../lib/money";
+import { microsToUsd } from "../lib/money";
 import { createChallengedPayment } from "./payments.queries";
 import { RAILS } from "./rails";
 import type { PaidCall } from "./rails/rail";
@@ -63,11 +64,6 @@ export async function createChallenge(
       rails: rails.map((r) => r.name),
       expires_at: new Date(expiresAt * 1000).toISOString(),
     },
-    // SERVICE.md part 2: a priced 402 of $0.50 or more carries the card block. The card rail (its own issue)
-    // answers it; until then POST payUrl answers 501 and the manifest does not list card as a rail.
-    ...(cardEligible(call.amountMicros)
-      ? { card: { payUrl: `${call.origin}/payments/${paymentId}/pay`, statusUrl: `${call.origin}/payments/${paymentId}` } }
-      : {}),
     ...railFields,
     ...opts.extraBody,
   };

@@ -5,6 +5,7 @@ import { listAuditLog } from "../audit/list-audit-log";
 import { AppError } from "../errors";
 import { microsToUsd, weiToEth } from "../lib/money";
 import { explorerLinksFor } from "../settings/explorer-links-for";
+import { cardView } from "./list-seller-payments";
 import { PAID_STATES } from "./payment-state";
 import { requestBinding } from "./request-binding";
 import { findPaymentDetail } from "./seller-payments.queries";
@@ -93,6 +94,18 @@ export async function getPaymentDetail(sellerId: string, paymentId: string) {
           logIndex: refund.logIndex,
           at: refund.createdAt.toISOString(),
         }
+      : null,
+    card: p.card
+      ? cardView({
+          processor: p.card.processor,
+          flow: p.card.flow,
+          brand: p.card.cardBrand,
+          last4: p.card.cardLast4,
+          processorPaymentId: p.card.processorPaymentId,
+          refundStatus: p.card.refundStatus,
+          refundCause: p.card.refundCause,
+          refundId: p.card.refundId,
+        })
       : null,
     audit: audit.entries,
   };

@@ -1,12 +1,17 @@
-// What statusUrl answers: the state of one payment of this seller (never its proof).
+// What statusUrl answers: the state of one payment of this seller (never its proof). For a payment that can be, or
+// was, paid by card, the `card` block is what an agent polls: `status` incomplete -> complete (retry now with
+// svc-payment-id), or expired / refunded / failed.
 import { AppError } from "../errors";
 import { microsToUsd } from "../lib/money";
-import { findPayment, findRefundEntry } from "./payments.queries";
+import { findPaymentWithCard } from "./card/card.queries";
+import { cardBlock } from "./card/checkout-view";
+import { findRefundEntry } from "./payments.queries";
 
-export async function getPaymentStatus(sellerId: string, paymentId: string) {
-  const p = await findPayment(sellerId, paymentId);
+export async function getPaymentStatus(sellerId: string, paymentId: string, origin: string) {
+  const p = await findPaymentWithCard(sellerId, paymentId);
   if (!p) throw new AppError("payment_unknown", { detail: "no payment with this id at this seller" });
-  // A refunded payment says how the money came back: the seller's on-chain transfer, checked when recorded.
+  // A refunded payment says how the money came back: the seller's on-chain transfer (checked when recorded), or the
+  // card refund (`card.refund`).
   const refund = p.status === "refunded" ? await findRefundEntry(p.id) : null;
   return {
     id: p.id,
@@ -30,5 +35,6 @@ export async function getPaymentStatus(sellerId: string, paymentId: string) {
     refund: refund
       ? { amount: microsToUsd(refund.amountMicros), transaction: refund.transaction, log_index: refund.logIndex, refunded_at: refund.createdAt.toISOString() }
       : null,
+    card: cardBlock(p, origin),
   };
 }

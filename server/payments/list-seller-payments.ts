@@ -40,6 +40,19 @@ export function decodePaymentCursor(s: string): PaymentCursor {
 
 const isRefundable = (status: string) => (PAID_STATES as readonly string[]).includes(status);
 
+/** A card payment's processor side, as the console shows it (brand and last four only: no card number exists here). */
+export function cardView(c: ConsolePaymentRow["card"]) {
+  if (!c) return null;
+  return {
+    processor: c.processor,
+    flow: c.flow,
+    brand: c.brand,
+    last4: c.last4,
+    processorPaymentId: c.processorPaymentId,
+    refund: c.refundStatus ? { status: c.refundStatus, cause: c.refundCause, refundId: c.refundId } : null,
+  };
+}
+
 /** One row as the console (and its CSV) shows it. */
 export function paymentView(p: ConsolePaymentRow) {
   return {
@@ -64,6 +77,7 @@ export function paymentView(p: ConsolePaymentRow) {
     refundable: isRefundable(p.status),
     refundTransaction: p.refundTransaction,
     refundedAt: p.refundedAt?.toISOString() ?? null,
+    card: cardView(p.card),
   };
 }
 

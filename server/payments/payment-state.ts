@@ -1,6 +1,8 @@
 // One payment lifecycle for every rail, in one place: which states exist, which count as paid, which are final,
 // which moves are allowed, and the SERVICE.md part 7 error a caller gets for a payment in each state.
 //   challenged -> verified -> settled -> consumed;  verified -> released | failed;  settled | consumed -> refunded
+//   card checkout (charged before delivery): challenged -> incomplete -> settled -> consumed | refunded;
+//   incomplete -> released (the checkout expired unpaid)
 import { PAYMENT_STATES } from "../contracts/platform";
 import type { PaymentStatus } from "./payments.queries";
 import { AppError } from "../errors";
@@ -18,7 +20,8 @@ export const PAID_STATES = ["settled", "consumed"] as const satisfies readonly P
 export const TERMINAL_STATES = ["consumed", "released", "refunded", "failed"] as const satisfies readonly PaymentStatus[];
 /** The moves the state-guarded updates in payments.queries.ts and refund.queries.ts make. */
 export const TRANSITIONS = {
-  challenged: ["verified"],
+  challenged: ["verified", "incomplete"],
+  incomplete: ["settled", "released"],
   verified: ["settled", "consumed", "released", "failed"],
   settled: ["consumed", "refunded"],
   consumed: ["refunded"],
@@ -32,6 +35,11 @@ export function isPaid(status: PaymentStatus): boolean {
 export function paymentStateError(p: { id: string; status: PaymentStatus }): AppError {
   const extra = { payment_id: p.id };
   switch (p.status) {
+    case "incomplete":
+      return new AppError("payment_incomplete", {
+        detail: "this card payment is not complete yet; poll its statusUrl until it is complete, then retry",
+        extra: { ...extra, statusUrl: `/payments/${p.id}` },
+      });
     case "verified":
       return new AppError("payment_in_progress", { detail: "this payment is being used by another request right now", extra });
     case "settled":

@@ -4,6 +4,7 @@
 // one statement. The paid path's statements are plain SQL on the shared pool (`sql`): one round trip each.
 import { db, sql, UNIQUE_VIOLATION, type Tx } from "../db/client";
 import type { Prisma, PaymentStatus } from "../db/generated/client";
+import { grantForChargeSql } from "../billing/billing.queries";
 import { newId } from "../lib/ids";
 import type { SettlementCost } from "./rails/rail";
 
@@ -206,15 +207,7 @@ export async function recordSettlementSuccess(
        update payments set status = $3::payment_status, transaction = $2, settled_at = now() at time zone 'UTC', locked_until = null, updated_at = now() at time zone 'UTC'
        where id = $1 and status = 'verified' and exists (select 1 from s)
        returning id, seller_id, meter_key, amount_micros, currency, rail, operation_key, payer
-     ), grant_made as (
-       -- A plan purchase's credit, in the same statement as its charge: paid once, credited once (unique source payment).
-       insert into credit_grants (id, seller_id, plan_id, credential_id, source_payment_id, amount_micros, remaining_micros, expires_at, created_at)
-       select $7, pp.seller_id, pp.plan_id, pp.credential_id, pp.payment_id, pp.amount_micros, pp.amount_micros,
-         (now() at time zone 'UTC') + make_interval(days => pl.credit_validity_days), now() at time zone 'UTC'
-       from p join plan_purchases pp on pp.payment_id = p.id join plans pl on pl.id = pp.plan_id
-       on conflict (source_payment_id) do nothing
-       returning 1
-     )
+     ), ${grantForChargeSql("$7")}
      insert into ledger_entries (id, seller_id, payment_id, kind, rail, operation_key, payer, meter_key, units, amount_micros, currency, gas_cost_wei, fee_micros, created_at)
      select $4, p.seller_id, p.id, 'charge', p.rail, p.operation_key, p.payer, p.meter_key, s.units, p.amount_micros, p.currency, $5::numeric, $6::bigint,
        now() at time zone 'UTC' from p, s`,

@@ -1,5 +1,6 @@
 // Finishes what a crashed or stopped instance left behind, so every verified payment ends settled or
-// released, never both:
+// released, never both (and runs each rail's own periodic work, `rail.reconcile`: for card, open and expired
+// checkouts, paid checkouts never retried, unconfirmed refunds):
 //  - an outbox row still pending after its lease: settle it (settlePayment checks the chain first, so an
 //    earlier broadcast is recorded, not repeated);
 //  - a verified payment whose lease ran out with no outbox row (the instance died before the upstream
@@ -9,13 +10,20 @@
 import { env } from "../env";
 import { deleteOldRateLimitWindows } from "../gateway/rate-limit.queries";
 import { claimSettlement, deleteExpiredChallenges, findAbandonedPayments, findDueSettlements } from "./payments.queries";
-import { railFor } from "./rails";
+import { RAILS, railFor } from "./rails";
 import { settlePayment } from "./settle-payment";
 
-export type ReconcileReport = { settled: number; failed: number; pending: number; released: number };
+/** settled..released: the shared outbox and abandoned holds; `rails`: each rail's own periodic work. */
+export type ReconcileReport = {
+  settled: number;
+  failed: number;
+  pending: number;
+  released: number;
+  rails: Record<string, { settled?: number; released?: number; refunded?: number }>;
+};
 
 export async function reconcileOnce(): Promise<ReconcileReport> {
-  const report: ReconcileReport = { settled: 0, failed: 0, pending: 0, released: 0 };
+  const report: ReconcileReport = { settled: 0, failed: 0, pending: 0, released: 0, rails: {} };
   for (const p of await findAbandonedPayments(100)) {
     // The rail undoes its own hold (wallet rails: the state move; credits: the reservation back to the balance).
     if (await railFor(p.rail).release(p.id, "abandoned: the serving instance stopped before the upstream answered")) report.released++;
@@ -27,6 +35,15 @@ export async function reconcileOnce(): Promise<ReconcileReport> {
     if (r.type === "settled") report.settled++;
     else if (r.type === "failed") report.failed++;
     else if (r.type === "pending") report.pending++;
+  }
+  // Each rail's own periodic work (card: open checkouts, undelivered paid checkouts, unconfirmed refunds).
+  for (const rail of RAILS) {
+    if (!rail.reconcile) continue;
+    try {
+      report.rails[rail.name] = await rail.reconcile();
+    } catch (e) {
+      console.error(`[reconciler] ${rail.name}:`, e instanceof Error ? e.message : e);
+    }
   }
   await deleteExpiredChallenges(new Date(Date.now() - 86_400_000));
   await deleteOldRateLimitWindows(new Date(Date.now() - 10 * 60_000));
@@ -44,8 +61,12 @@ export function startSettlementReconciler(): { stop: () => void } {
       running = true;
       try {
         const r = await reconcileOnce();
-        if (r.settled || r.failed || r.released)
-          console.info(`[reconciler] settled=${r.settled} failed=${r.failed} released=${r.released} pending=${r.pending}`);
+        const rails = Object.entries(r.rails)
+          .filter(([, c]) => Object.values(c).some(Boolean))
+          .map(([name, c]) => ` ${name}=${JSON.stringify(c)}`)
+          .join("");
+        if (r.settled || r.failed || r.released || rails)
+          console.info(`[reconciler] settled=${r.settled} failed=${r.failed} released=${r.released} pending=${r.pending}${rails}`);
       } catch (e) {
         console.error("[reconciler] pass failed:", e instanceof Error ? e.message : e);
       } finally {

@@ -4,6 +4,7 @@
 import { db, type Tx } from "../db/client";
 import { Prisma, type PaymentStatus } from "../db/generated/client";
 import { recordAudit } from "../audit/audit.queries";
+import { revokePurchasedCredit } from "../billing/billing.queries";
 import { newId } from "../lib/ids";
 
 // An explicit select: `proof` never leaves the payments domain's settlement path.
@@ -99,6 +100,7 @@ export async function insertRefund(input: RefundInput): Promise<RefundWrite> {
         },
         select: { createdAt: true },
       });
+      await revokePurchasedCredit(tx, input.paymentId);
       await recordAudit(tx, {
         sellerId: input.sellerId,
         actorId: input.actorId,

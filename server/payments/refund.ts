@@ -68,6 +68,8 @@ function refundableOrPrevious(p: RefundablePayment, hash: string): RecordedRefun
     }
     case "challenged":
       throw notRefundable(p, "it was never paid, so there is nothing to refund");
+    case "incomplete":
+      throw notRefundable(p, "its card checkout is not paid yet, so there is nothing to refund");
     case "verified":
       throw notRefundable(p, "it is not settled yet; a refund can be recorded once it is settled");
     case "released":

@@ -56,6 +56,17 @@ export type ConsolePaymentRow = {
   settlementStatus: string | null;
   refundTransaction: string | null;
   refundedAt: Date | null;
+  /** Card payments: what a seller used to Stripe looks for (never a card number: there is none to read). */
+  card: {
+    processor: string;
+    flow: string;
+    brand: string | null;
+    last4: string | null;
+    processorPaymentId: string | null;
+    refundStatus: string | null;
+    refundCause: string | null;
+    refundId: string | null;
+  } | null;
 };
 
 type RawRow = {
@@ -77,6 +88,14 @@ type RawRow = {
   settlement_status: string | null;
   refund_tx: string | null;
   refunded_at: string | null;
+  card_processor: string | null;
+  card_flow: string | null;
+  card_brand: string | null;
+  card_last4: string | null;
+  card_processor_payment_id: string | null;
+  card_refund_status: string | null;
+  card_refund_cause: string | null;
+  card_refund_id: string | null;
 };
 
 // `timestamp(3)` columns come back from pg as local-time Dates: read them as text in UTC instead.
@@ -84,7 +103,9 @@ const COLUMNS = `p.id, to_char(p.created_at, 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as
   p.amount_micros::text as amount_micros, p.currency, p.rail, p.payer, p.status, p.network, p.transaction, p.failure_reason,
   to_char(p.settled_at, 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as settled_at,
   (select s.status from settlements s where s.payment_id = p.id) as settlement_status,
-  r.transaction as refund_tx, to_char(r.created_at, 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as refunded_at`;
+  r.transaction as refund_tx, to_char(r.created_at, 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as refunded_at,
+  c.processor as card_processor, c.flow as card_flow, c.card_brand, c.card_last4, c.processor_payment_id as card_processor_payment_id,
+  c.refund_status as card_refund_status, c.refund_cause as card_refund_cause, c.refund_id as card_refund_id`;
 
 const toRow = (r: RawRow): ConsolePaymentRow => ({
   id: r.id,
@@ -105,6 +126,18 @@ const toRow = (r: RawRow): ConsolePaymentRow => ({
   settlementStatus: r.settlement_status,
   refundTransaction: r.refund_tx,
   refundedAt: r.refunded_at ? new Date(r.refunded_at) : null,
+  card: r.card_processor
+    ? {
+        processor: r.card_processor,
+        flow: r.card_flow!,
+        brand: r.card_brand,
+        last4: r.card_last4,
+        processorPaymentId: r.card_processor_payment_id,
+        refundStatus: r.card_refund_status,
+        refundCause: r.card_refund_cause,
+        refundId: r.card_refund_id,
+      }
+    : null,
 });
 
 /** A seller's payments matching a filter, newest first, `take` of them after `cursor`. */
@@ -119,6 +152,7 @@ export async function findSellerPayments(sellerId: string, f: PaymentFilter, q: 
        select p.id from payments p where ${where} order by p.created_at desc, p.id desc limit $${params.length}
      )
      select ${COLUMNS} from page join payments p on p.id = page.id left join ledger_entries r on r.payment_id = p.id and r.kind = 'refund'
+       left join card_payments c on c.payment_id = p.id
      order by p.created_at desc, p.id desc`,
     params,
   );
@@ -172,6 +206,18 @@ export async function findPaymentDetail(sellerId: string, id: string) {
       verifiedAt: true,
       settledAt: true,
       settlement: { select: { status: true, attempts: true, units: true, transaction: true, lastError: true, createdAt: true, updatedAt: true } },
+      card: {
+        select: {
+          processor: true,
+          flow: true,
+          cardBrand: true,
+          cardLast4: true,
+          processorPaymentId: true,
+          refundStatus: true,
+          refundCause: true,
+          refundId: true,
+        },
+      },
       ledgerEntries: {
         select: {
           id: true,

@@ -6,5 +6,5 @@ export const dynamic = "force-dynamic";
 
 // GET /payments/{id} - payment status (the 402's card.statusUrl)
 export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
-  GET: async (ctx) => json(await getPaymentStatus((await ctx.seller()).id, String(ctx.params.id)), { headers: { "cache-control": "no-store" } }),
+  GET: async (ctx) => json(await getPaymentStatus((await ctx.seller()).id, String(ctx.params.id), ctx.origin), { headers: { "cache-control": "no-store" } }),
 });

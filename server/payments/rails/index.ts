@@ -1,14 +1,16 @@
 // The rails registry: the only module that imports a rail's folder (checked by scripts/test/architecture.test.ts).
 // Everything else asks it: which rails exist (discovery), which proof a request carries (the gateway, the quote),
 // which rail settles a payment (the outbox, the reconciler).
+import { Credential } from "mppx";
 import { AppError } from "../../errors";
 import { creditsRail } from "./credits";
+import { cardRail } from "./card";
 import { mppRail } from "./mpp";
 import type { Rail, RailName } from "./rail";
 import { x402Rail } from "./x402";
 
 /** Every rail that really works, in the order their offers appear. A rail that is not here is not advertised. */
-export const RAILS: readonly Rail<unknown>[] = [x402Rail as Rail<unknown>, mppRail as Rail<unknown>, creditsRail as Rail<unknown>];
+export const RAILS: readonly Rail<unknown>[] = [x402Rail as Rail<unknown>, mppRail as Rail<unknown>, cardRail as Rail<unknown>, creditsRail as Rail<unknown>];
 
 export function railFor(name: string | null): Rail<unknown> {
   const rail = RAILS.find((r) => r.name === name);
@@ -17,7 +19,35 @@ export function railFor(name: string | null): Rail<unknown> {
 }
 
 export type PaymentProof =
-  { type: "none" } | { type: "malformed"; rail: Rail<unknown>; error: AppError } | { type: "proof"; rail: Rail<unknown>; proof: unknown };
+  | { type: "none" }
+  | { type: "malformed"; rail: Rail<unknown>; error: AppError; freshChallenge?: boolean }
+  | { type: "proof"; rail: Rail<unknown>; proof: unknown };
+
+/**
+ * An `Authorization: Payment` credential of a method no rail takes (each MPP rail claims only its own methods): refused
+ * in MPP's terms, by the rail that speaks the scheme, with the challenges this storefront does offer.
+ */
+function unclaimedPaymentCredential(authorization: string | null): PaymentProof | null {
+  if (!authorization || !/^Payment(\s|$)/i.test(authorization)) return null;
+  const speaker = RAILS.find((r) => r.securityScheme.scheme === "Payment");
+  if (!speaker) return null;
+  let method = "?";
+  try {
+    const c = Credential.deserialize(authorization).challenge as { method?: unknown; intent?: unknown };
+    method = `${String(c.method)}/${String(c.intent)}`;
+  } catch {
+    /* named "?" below */
+  }
+  return {
+    type: "malformed",
+    rail: speaker,
+    freshChallenge: true,
+    error: new AppError("payment_invalid", {
+      reason: "method_unsupported",
+      detail: `this storefront takes MPP methods evm (USDC on Base) and stripe (card, $0.50 and up), intent charge (not ${method}); answer one of the 402's challenges`,
+    }),
+  };
+}
 
 /**
  * The one payment proof a request carries, read by every rail with no I/O. Refused before any rail library parses
@@ -55,9 +85,9 @@ export function readPaymentProof(headers: Headers): PaymentProof {
     });
   }
   const one = found[0];
-  if (!one) return { type: "none" };
+  if (!one) return unclaimedPaymentCredential(authorization) ?? { type: "none" };
   return one.read.type === "malformed"
-    ? { type: "malformed", rail: one.rail, error: one.read.error }
+    ? { type: "malformed", rail: one.rail, error: one.read.error, freshChallenge: one.read.freshChallenge }
     : { type: "proof", rail: one.rail, proof: one.read.type === "present" ? one.read.proof : null };
 }
 

@@ -44,8 +44,12 @@ export type ChallengeRef = { paymentId: string; /** Unix seconds. */ expiresAt: 
 /** A rail's part of a 402: body fields merged into the one JSON body, and response headers (repeatable). */
 export type RailOffer = { body?: Record<string, unknown>; headers?: [name: string, value: string][] };
 
-/** What a rail reads off the request headers, with no I/O. */
-export type ProofRead<P> = { type: "absent" } | { type: "malformed"; error: AppError } | { type: "present"; proof: P; header: string };
+/**
+ * What a rail reads off the request headers, with no I/O. A malformed proof's `freshChallenge` overrides the rail's
+ * `refusal.freshChallenge` (the card rail answers a bad `svc-payment-id` without a new 402, a bad card credential with one).
+ */
+export type ProofRead<P> =
+  { type: "absent" } | { type: "malformed"; error: AppError; freshChallenge?: boolean } | { type: "present"; proof: P; header: string };
 
 /** The fields of a payment row a rail needs to charge it (the whole row satisfies it). */
 export type HeldPayment = Pick<PaymentRow, "id" | "sellerId" | "amountMicros" | "payTo" | "network" | "asset" | "payer" | "railData">;
@@ -53,17 +57,22 @@ export type HeldPayment = Pick<PaymentRow, "id" | "sellerId" | "amountMicros" | 
 /**
  * A payment this request holds: verified and locked for exactly this call, not yet charged. It carries what the
  * rail wrote, so charging it inline needs no second read of the row.
+ *
+ * `prepaid`: the money already moved before this call (a card checkout a human paid): there is nothing to charge,
+ * the hold is a delivery lease (its value is the fencing token), and undoing it is a refund (the rail's `prepaid`).
  */
 export type Hold = {
   rail: RailName;
   payment: HeldPayment;
+  prepaid?: { lease: string; reference: string | null };
   /** Fields this rail adds to `svc-billing` on the paid answer (credits: the balance left). */
   billing?: Record<string, string>;
 };
 
 export type AcceptOutcome =
   | { type: "held"; hold: Hold }
-  | { type: "refused"; error: AppError }
+  /** `freshChallenge` overrides the rail's default for this one refusal (see ProofRead). */
+  | { type: "refused"; error: AppError; freshChallenge?: boolean }
   /**
    * Not payable this way, and not an error (an implicit rail whose credential covers nothing here): the caller gets
    * the ordinary 402, with `reason` refining it (SERVICE.md part 7: `usage_exhausted`) and the plans that would cover it.
@@ -138,4 +147,15 @@ export interface Rail<P = unknown> {
   readonly refusal?: { freshChallenge: boolean; problemType?(error: AppError): { type: string; title: string } };
   /** $0 wallet proofs (the free quote): the wallet that signed, or a thrown AppError. */
   verifyWalletProof?(proof: P, binding: WalletProofBinding): Promise<{ wallet: string }>;
+  /**
+   * Rails whose holds can be prepaid (card checkout: charged before the call). The gateway asks instead of settling:
+   * `delivered` when the paid response goes out (settled -> consumed under the hold's lease), `refund` when the
+   * upstream failed (the money goes back in full). Both false when the lease was lost to another instance.
+   */
+  readonly prepaid?: {
+    delivered(hold: Hold): Promise<boolean>;
+    refund(hold: Hold, reason: string, upstreamStatus?: number): Promise<boolean>;
+  };
+  /** Periodic work of this rail the reconciler runs beside the shared outbox (card: checkouts, undelivered payments, refunds). */
+  reconcile?(): Promise<{ settled?: number; released?: number; refunded?: number }>;
 }

@@ -87,6 +87,11 @@ const ISOLATION: Record<string, () => Promise<void>> = {
   "payments.recordRefund": async () => {
     await expect(b.caller.payments.recordRefund({ paymentId: aPayment, transaction: `0x${"1".repeat(64)}` })).rejects.toMatchObject({ code: "NOT_FOUND" });
   },
+  "payments.refundCard": async () => {
+    const before = await db.payment.findUniqueOrThrow({ where: { id: aPayment }, select: { status: true, updatedAt: true } });
+    await expect(b.caller.payments.refundCard({ paymentId: aPayment })).rejects.toMatchObject({ code: "NOT_FOUND" });
+    expect(await db.payment.findUniqueOrThrow({ where: { id: aPayment }, select: { status: true, updatedAt: true } })).toEqual(before);
+  },
   "customers.payers": async () => {
     expect(await b.caller.customers.payers(day)).toMatchObject({ total: 0, payers: [] });
     expect((await a.caller.customers.payers(day)).total).toBe(4);
@@ -136,6 +141,7 @@ const ISOLATION: Record<string, () => Promise<void>> = {
 const INPUT: Record<string, unknown> = {
   "payments.detail": { id: "pay_x" },
   "payments.recordRefund": { paymentId: "pay_x", transaction: `0x${"1".repeat(64)}` },
+  "payments.refundCard": { paymentId: "pay_x" },
   "settings.update": { explorerTxUrls: {}, ethUsd: null },
   "catalog.updatePrice": { meterId: "mtr_x", amountUsd: "1" },
   "identity.addProvider": { issuer: "https://x.test", jwksUri: "https://x.test/jwks" },

@@ -17,6 +17,8 @@ import {
   releasePayment,
   scheduleSettlement,
 } from "../../payments/payments.queries";
+import { openCheckoutFor, payOnPage, TEST_CARD } from "../../testing/card";
+import { createGatewaySeller } from "../../testing/gateway";
 import { createCaller, sessionFor } from "../../testing/trpc";
 
 type Fate = "challenged" | "verified" | "settling" | "settled" | "consumed" | "released" | "failed";
@@ -152,7 +154,7 @@ describe("payments router", () => {
     expect(totals.ledgerMatchesPayments).toBe(true);
     const count = (s: string) => aPayments.filter((p) => (p.fate === "settling" ? "verified" : p.fate) === s).length;
     expect(totals.byStatus).toEqual(
-      ["challenged", "verified", "settled", "consumed", "released", "refunded", "failed"].map((status) =>
+      ["challenged", "incomplete", "verified", "settled", "consumed", "released", "refunded", "failed"].map((status) =>
         expect.objectContaining({ status, count: count(status) }),
       ),
     );
@@ -204,5 +206,55 @@ describe("payments router", () => {
       await expect(caller.payments.totals()).rejects.toMatchObject({ code: "UNAUTHORIZED" });
       await expect(caller.archive.coverage()).rejects.toMatchObject({ code: "UNAUTHORIZED" });
     }
+  });
+});
+
+describe("card payments in the console", () => {
+  it("lists a card payment with brand, last four, processor id and refund state; one click refunds it once; another seller cannot", async () => {
+    const store = await createGatewaySeller("http://127.0.0.1:9", { signingSecret: "card-console-secret-0123456789" });
+    const owner = await db.sellerUser.findFirstOrThrow({ where: { sellerId: store.sellerId } });
+    const asOwner = createCaller(sessionFor(owner.id, store.sellerId));
+    const asB = createCaller(sessionFor(b.userId, b.sellerId));
+    const opened = await openCheckoutFor(store.host, "/api/v1/backtest/AAPL");
+    await payOnPage(store.sellerId, opened.paymentId, TEST_CARD.success);
+
+    const row = () => asOwner.payments.list({}).then((l) => l.payments.find((p) => p.id === opened.paymentId)!);
+    const before = await row();
+    expect(before).toMatchObject({
+      rail: "card",
+      status: "settled",
+      refundable: true,
+      card: { processor: "test", flow: "checkout", brand: "visa", last4: "4242", refund: null },
+    });
+    expect(before.card!.processorPaymentId).toMatch(/^pi_test_/);
+    expect(before.transaction).toBe(before.card!.processorPaymentId);
+    const revenueBefore = (await asOwner.payments.totals()).revenueUsd;
+    expect(revenueBefore).toBe("0.500000");
+
+    // Another seller's session: the payment does not exist for it, and nothing changes.
+    await expect(asB.payments.refundCard({ paymentId: opened.paymentId })).rejects.toMatchObject({ code: "NOT_FOUND" });
+    expect((await row()).status).toBe("settled");
+
+    const clicks = await Promise.all([
+      asOwner.payments.refundCard({ paymentId: opened.paymentId }),
+      asOwner.payments.refundCard({ paymentId: opened.paymentId }),
+    ]);
+    expect(clicks.map((c) => c.alreadyRefunded).sort()).toEqual([false, true]);
+    const after = await row();
+    expect(after).toMatchObject({
+      status: "refunded",
+      refundable: false,
+      card: { refund: { status: "succeeded", cause: "seller", refundId: expect.stringMatching(/^re_test_/) } },
+    });
+    expect(await asOwner.payments.refundCard({ paymentId: opened.paymentId })).toMatchObject({ alreadyRefunded: true, refundStatus: "succeeded" });
+    const audit = await db.auditLog.findMany({ where: { sellerId: store.sellerId, action: "payment.refund", targetId: opened.paymentId } });
+    expect(audit).toHaveLength(1);
+    expect(audit[0]!.actorId).toBe(owner.id);
+    const totals = await asOwner.payments.totals();
+    expect(totals).toMatchObject({ revenueUsd: "0.000000", refundedUsd: "0.500000", ledgerMatchesPayments: true });
+
+    // A wallet payment is not refunded this way (its refund is sent on chain and recorded).
+    const wallet = aPayments.find((p) => p.fate === "consumed")!;
+    await expect(createCaller(sessionFor(a.userId, a.sellerId)).payments.refundCard({ paymentId: wallet.id })).rejects.toMatchObject({ code: "BAD_REQUEST" });
   });
 });

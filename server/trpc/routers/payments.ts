@@ -2,6 +2,7 @@ import { z } from "zod";
 import { getPaymentDetail } from "../../payments/get-payment-detail";
 import { getPaymentFilterOptions, getSellerPaymentTotals, listSellerPayments, listSellerRefunds } from "../../payments/list-seller-payments";
 import { paymentFilter } from "../../payments/payment-filter";
+import { refundCardPaymentForSeller } from "../../payments/card/refund-card-payment";
 import { recordRefund } from "../../payments/refund";
 import { router, sellerProcedure } from "../init";
 
@@ -25,4 +26,9 @@ export const paymentsRouter = router({
     .mutation(({ ctx, input }) =>
       recordRefund({ sellerId: ctx.seller.id, actorId: ctx.seller.userId, paymentId: input.paymentId, transaction: input.transaction }),
     ),
+  // A card payment refunded in full with one click: the processor's refund, the ledger row and the audit row;
+  // a second click returns the first result.
+  refundCard: sellerProcedure
+    .input(z.object({ paymentId: z.string().min(1).max(64) }))
+    .mutation(({ ctx, input }) => refundCardPaymentForSeller({ sellerId: ctx.seller.id, actorId: ctx.seller.userId, paymentId: input.paymentId })),
 });

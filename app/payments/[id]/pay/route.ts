@@ -1,14 +1,20 @@
-import { AppError } from "@/server/errors";
+import { z } from "zod";
+import { readJson } from "@/server/http/parse";
+import { json } from "@/server/http/respond";
 import { methods } from "@/server/http/route";
-import { getPaymentStatus } from "@/server/payments/get-payment-status";
+import { openCheckout } from "@/server/payments/card/open-checkout";
+import { parseWith } from "@/server/validation";
 
 export const dynamic = "force-dynamic";
 
-// POST /payments/{id}/pay - card checkout for a 402 of $0.50 or more (the card rail is not built yet: 501)
+// The hosted checkout is the one way to pay here; the MPP card method answers the 402's challenge on the request itself.
+const body = z.object({ checkout: z.literal(true, { error: 'send {"checkout": true} for a hosted checkout a human pays on' }) });
+
+// POST /payments/{id}/pay - the 402's card.payUrl: {"checkout": true} opens a hosted card checkout (needs no funds)
 export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   POST: async (ctx) => {
-    // An unknown id is still a 404, so clients can tell "wrong id" from "rail missing".
-    await getPaymentStatus((await ctx.seller()).id, String(ctx.params.id));
-    throw new AppError("not_implemented", { detail: "card checkout is not available yet; pay this 402 with x402 (X-PAYMENT) instead" });
+    parseWith(body, await readJson(ctx.req, { optional: true }));
+    const opened = await openCheckout({ catalog: await ctx.catalog(), paymentId: String(ctx.params.id), origin: ctx.origin });
+    return json(opened, { headers: { "cache-control": "no-store" } });
   },
 });

@@ -76,8 +76,10 @@ export function readMppCredential(headers: Headers): ProofRead<MppProof> {
   }
   const { challenge } = credential;
   if (!challenge || typeof challenge.id !== "string" || typeof challenge.method !== "string") return malformed("the credential names no challenge");
-  // Another method or intent is refused by the rail with its own reason; ours must be exactly the shape we issued.
-  if (challenge.method === "evm" && challenge.intent === "charge") {
+  // Another method is another rail's (the card rail takes `stripe`); one no rail takes is refused by the registry.
+  if (challenge.method !== "evm") return { type: "absent" };
+  // Another intent is refused by the rail with its own reason; ours must be exactly the shape we issued.
+  if (challenge.intent === "charge") {
     const shape = evmChargeCredential.safeParse(credential);
     if (!shape.success) {
       const issue = shape.error.issues[0]!;

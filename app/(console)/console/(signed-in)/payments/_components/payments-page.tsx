@@ -9,6 +9,7 @@ import { StateBadge } from "../../../_components/state-badge";
 import { BUTTON_SECONDARY, Empty, Loaded, PageHeader, Section, TABLE_CLASS, TableScroll } from "../../../_components/section";
 import { useSearchState } from "../../../_components/use-search-state";
 import { PaymentFilters, usePaymentFilter } from "./payment-filters";
+import { CardRefundButton, cardLabel } from "./card-refund-button";
 import { RefundForm } from "./refund-form";
 
 function Totals() {
@@ -118,7 +119,15 @@ export function PaymentsPage() {
                             </td>
                             <td data-testid="payment-rail">{p.rail ?? "—"}</td>
                             <td className="font-mono text-xs whitespace-nowrap" title={p.payer ?? undefined} data-testid="payment-payer">
-                              {p.payer ? short(p.payer) : "—"}
+                              {p.card ? (
+                                <span data-testid="payment-card" title={`processor: ${p.card.processor}`}>
+                                  {cardLabel(p.card)}
+                                </span>
+                              ) : p.payer ? (
+                                short(p.payer)
+                              ) : (
+                                "—"
+                              )}
                             </td>
                             <td className="font-mono text-xs whitespace-nowrap" title={p.transaction ?? undefined} data-testid="payment-tx">
                               {p.transaction ? short(p.transaction) : "—"}
@@ -127,9 +136,15 @@ export function PaymentsPage() {
                                   refund {short(p.refundTransaction)}
                                 </span>
                               )}
+                              {p.card?.refund && (
+                                <span className="block text-sky-800" title={p.card.refund.refundId ?? undefined} data-testid="payment-card-refund-state">
+                                  refund {p.card.refund.status} ({p.card.refund.cause?.replace("_", " ")})
+                                </span>
+                              )}
                             </td>
                             <td className="whitespace-nowrap">
-                              {p.refundable && refunding !== p.id && (
+                              {p.refundable && p.card && <CardRefundButton paymentId={p.id} />}
+                              {p.refundable && !p.card && refunding !== p.id && (
                                 <button
                                   className="text-xs text-indigo-700 underline"
                                   data-testid="payment-refund-open"

@@ -7,6 +7,7 @@ import { useTRPC } from "../../../../providers";
 import { usd, utc } from "../../../../_components/format";
 import { StateBadge } from "../../../../_components/state-badge";
 import { BUTTON, Loaded, PageHeader, Section, TABLE_CLASS, TableScroll } from "../../../../_components/section";
+import { CardRefundButton, cardLabel } from "../../_components/card-refund-button";
 import { RefundForm } from "../../_components/refund-form";
 
 function Field({ label, children, mono, testId }: { label: string; children: ReactNode; mono?: boolean; testId?: string }) {
@@ -49,7 +50,9 @@ export function PaymentDetail({ id }: { id: string }) {
               <PageHeader
                 title={`${usd(p.amountUsd)} · ${p.operation}`}
                 actions={
-                  p.refundable && !refunding ? (
+                  p.refundable && p.card ? (
+                    <CardRefundButton paymentId={p.id} label="Refund card in full" />
+                  ) : p.refundable && !refunding ? (
                     <button className={BUTTON} onClick={() => setRefunding(true)} data-testid="payment-refund-open">
                       Record refund
                     </button>
@@ -133,6 +136,28 @@ export function PaymentDetail({ id }: { id: string }) {
                 {p.settlement.feeUsd && <Field label="Provider fee">{usd(p.settlement.feeUsd)}</Field>}
               </dl>
             </Section>
+
+            {p.card && (
+              <Section title="Card" testId="payment-card-detail">
+                <dl>
+                  <Field label="Card">{cardLabel(p.card)}</Field>
+                  <Field label="Flow">
+                    {p.card.flow === "checkout" ? "hosted checkout (a person paid on our page)" : "MPP card method (the agent's shared payment token)"}
+                  </Field>
+                  <Field label="Processor" mono>
+                    {p.card.processor === "test" ? "built-in test processor" : p.card.processor}
+                  </Field>
+                  <Field label="Processor payment id" mono testId="card-processor-id">
+                    {p.card.processorPaymentId ?? "—"}
+                  </Field>
+                  <Field label="Refund">
+                    {p.card.refund
+                      ? `${p.card.refund.status} (${p.card.refund.cause?.replace("_", " ")})${p.card.refund.refundId ? ` · ${p.card.refund.refundId}` : ""}`
+                      : "none"}
+                  </Field>
+                </dl>
+              </Section>
+            )}
 
             {p.refund && (
               <Section title="Refund" testId="payment-refund">

@@ -1,0 +1,11 @@
+import { json } from "@/server/http/respond";
+import { methods } from "@/server/http/route";
+import { handleProcessorWebhook } from "@/server/payments/card/handle-processor-webhook";
+
+export const dynamic = "force-dynamic";
+
+// POST /webhooks/stripe - Stripe's events (checkout paid or expired, refunds), verified against STRIPE_WEBHOOK_SECRET
+export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
+  // The signature covers the raw bytes: read them as sent, never re-serialised.
+  POST: async (ctx) => json(await handleProcessorWebhook(await ctx.req.text(), ctx.req.headers.get("stripe-signature"))),
+});
