@@ -76,6 +76,7 @@ export async function reserveDraw(r: DrawRequest): Promise<DrawResult> {
      select exists (select 1 from c) as cred_ok, exists (select 1 from inc) as included, (select id from g) as grant_id,
        (select remaining_micros::text from g) as remaining, (select id from p) as payment_id`,
     [r.credentialId, r.sellerId, r.humanId, r.meterKey, r.priceMicros, r.includedUnits, r.paymentId, r.method, r.path, r.query, r.operationKey, r.leaseSeconds],
+    "billing_reserve_draw",
   );
   const row = rows[0]!;
   if (!row.cred_ok) return { type: "credential_invalid" };
@@ -121,6 +122,7 @@ export async function releaseDraw(paymentId: string, reason: string, upstreamSta
      )
      select id from p`,
     [paymentId, reason, upstreamStatus ?? null],
+    "billing_release_draw",
   );
   return rows.length === 1;
 }
@@ -145,6 +147,7 @@ export async function captureDraws(draws: { paymentId: string; units: number; up
      select p.ledger_id, p.seller_id, p.id, 'draw', p.rail, p.operation_key, p.payer, p.meter_key, p.units, p.amount_micros, p.currency,
        now() at time zone 'UTC' from p`,
     [draws.map((d) => d.paymentId), draws.map((d) => d.units), draws.map((d) => d.upstreamStatus), draws.map(() => newId("led"))],
+    "billing_capture_draws",
   );
   return rowCount;
 }
@@ -160,8 +163,9 @@ export async function createPlanPurchase(p: PlanPurchaseRow & { sellerId: string
   });
 }
 
+/** A purchase with the rail and transaction of the payment that paid it (a replay answers what the purchase answered). */
 export async function findPlanPurchase(paymentId: string) {
-  return db.planPurchase.findUnique({ where: { paymentId } });
+  return db.planPurchase.findUnique({ where: { paymentId }, include: { payment: { select: { rail: true, transaction: true } } } });
 }
 
 export type GrantRow = {

@@ -4,7 +4,12 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import * as extendRoute from "../../app/extend/route";
 import * as purchaseRoute from "../../app/plans/[planId]/purchase/route";
-import { anvilAddress } from "../../scripts/lib/local-chain";
+import { createWalletClient, http, publicActions } from "viem";
+import { privateKeyToAccount } from "viem/accounts";
+import { anvilAddress, anvilPrivateKey } from "../../scripts/lib/local-chain";
+import { CHAIN, USDC_ADDRESS } from "../chain/config";
+import { TOKEN_ABI } from "../chain/token";
+import { createCaller, sessionFor } from "../testing/trpc";
 import { getCatalog } from "../catalog/catalog";
 import { invalidateSeller, resolveSeller } from "../catalog/resolve-seller";
 import { db } from "../db/client";
@@ -118,7 +123,10 @@ describe("buying credit on a plan", () => {
     // The same proof again: the same result, nothing more credited or charged.
     const replay = await purchase({ amountUsd: "5.00" }, { ...bearer(agent.token), ...proof });
     expect(replay.status).toBe(200);
-    expect((await replay.json()).grant.id).toBe(body.grant.id);
+    expect(await replay.json()).toMatchObject({
+      grant: { id: body.grant.id },
+      payment: { id: paymentId, rail: "x402", transaction: body.payment.transaction },
+    });
     // The same proof with another amount: the spec's 409.
     const other = await purchase({ amountUsd: "6.00" }, { ...bearer(agent.token), ...proof });
     expect(other.status).toBe(409);
@@ -172,6 +180,22 @@ describe("buying credit on a plan", () => {
   });
 });
 
+describe("refunding a purchase", () => {
+  it("a refund the seller sent on chain and recorded ends the grant it bought, in the refund's transaction", async () => {
+    const agent = await registerAnonymous(store);
+    const bought = await buy(agent.token, "5.00", 6);
+    const payer = anvilAddress(6);
+    const w = createWalletClient({ account: privateKeyToAccount(anvilPrivateKey(10)), chain: CHAIN, transport: http(chain.rpcUrl) }).extend(publicActions);
+    const hash = await w.writeContract({ address: USDC_ADDRESS, abi: TOKEN_ABI, functionName: "transfer", args: [payer, 5_000_000n] });
+    await w.waitForTransactionReceipt({ hash, pollingInterval: 10 });
+    const user = await db.sellerUser.findFirstOrThrow({ where: { sellerId: seller.sellerId } });
+    await createCaller(sessionFor(user.id, seller.sellerId)).payments.recordRefund({ paymentId: bought.payment.id, transaction: hash });
+    expect((await db.creditGrant.findUniqueOrThrow({ where: { id: bought.grant.id } })).remainingMicros).toBe(0n);
+    expect((await entitlements(agent.token)).body.plans[0]?.balanceUsd ?? "0.000000").toBe("0.000000");
+    expect((await callGateway(seller.host, AAPL, { headers: bearer(agent.token) })).status).toBe(402);
+  });
+});
+
 describe("buying credit by card", () => {
   it("a person pays the purchase on the hosted checkout (which names the plan); the retry with svc-payment-id credits once", async () => {
     const agent = await registerAnonymous(store);
@@ -196,11 +220,16 @@ describe("buying credit by card", () => {
     const retries = await Promise.all(
       Array.from({ length: 5 }, () => purchase({ amountUsd: "5.00" }, { ...bearer(agent.token), "svc-payment-id": payment.id })),
     );
-    // A purchase's retries are replays (as with a wallet proof): each answers the same grant, credited once.
-    const bodies = await Promise.all(retries.map((r) => r.json()));
-    expect(retries.map((r) => r.status)).toEqual([200, 200, 200, 200, 200]);
-    expect(bodies[0]).toMatchObject({ status: "credited", payment: { rail: "card" }, grant: { amountUsd: "5.000000" } });
-    expect(new Set(bodies.map((b) => b.grant.id)).size).toBe(1);
+    // A purchase's retries are replays (as with a wallet proof): each answers the same grant, or 409 while another
+    // retry holds the delivery; credited once.
+    const results = await Promise.all(retries.map(async (r) => ({ status: r.status, body: await r.json() })));
+    const credited = results.filter((r) => r.status === 200);
+    expect(credited.length).toBeGreaterThanOrEqual(1);
+    for (const r of results.filter((x) => x.status !== 200)) expect(r).toMatchObject({ status: 409, body: { error: "payment_in_progress" } });
+    for (const c of credited) expect(c.body).toMatchObject({ status: "credited", payment: { rail: "card" }, grant: { amountUsd: "5.000000" } });
+    expect(new Set(credited.map((b) => b.body.grant.id)).size).toBe(1);
+    const again = await purchase({ amountUsd: "5.00" }, { ...bearer(agent.token), "svc-payment-id": payment.id });
+    expect(await again.json()).toMatchObject({ grant: { id: credited[0]!.body.grant.id }, payment: { rail: "card" } });
     expect(await db.creditGrant.count({ where: { credentialId: agent.credentialId } })).toBe(1);
     expect((await entitlements(agent.token)).body.plans[0].balanceUsd).toBe("5.000000");
 

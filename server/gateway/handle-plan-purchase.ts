@@ -143,7 +143,8 @@ export async function handlePlanPurchase(ctx: RouteContext, kind: Kind): Promise
       const paymentId = outcome.error.extra?.payment_id;
       if (outcome.error.code === "payment_consumed" && typeof paymentId === "string") {
         const purchase = await findPlanPurchase(paymentId);
-        const result = purchase?.credentialId === agent.credentialId ? await purchaseResult(paymentId, agent, null, null) : null;
+        const result =
+          purchase?.credentialId === agent.credentialId ? await purchaseResult(paymentId, agent, purchase.payment.rail, purchase.payment.transaction) : null;
         if (result) return json(result, { headers: { "cache-control": "no-store", "svc-payment-id": paymentId } });
       }
       const fresh = outcome.rail.refusal?.freshChallenge ? await challenge() : undefined;

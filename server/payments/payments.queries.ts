@@ -59,6 +59,7 @@ export async function createChallengedPayment(p: NewChallenge): Promise<void> {
       p.purchase?.planId ?? null,
       p.purchase?.kind ?? "purchase",
     ],
+    "payments_create_challenged",
   );
 }
 
@@ -96,6 +97,7 @@ export async function lockChallengedPayment(sellerId: string, id: string, lock: 
          verified_at = now() at time zone 'UTC', locked_until = (now() at time zone 'UTC') + make_interval(secs => $7), updated_at = now() at time zone 'UTC'
        where id = $1 and seller_id = $2 and status = 'challenged' and expires_at > now() at time zone 'UTC'`,
       [id, sellerId, lock.rail, lock.lockKey, lock.payer, JSON.stringify(lock.railData), lock.leaseSeconds],
+      "payments_lock_challenged",
     );
     return rowCount === 1 ? "locked" : "not_lockable";
   } catch (e) {
@@ -132,6 +134,7 @@ export async function insertHeldPayment(p: Omit<NewChallenge, "id"> & Lock): Pro
         utc(p.expiresAt),
         p.leaseSeconds,
       ],
+      "payments_insert_held",
     );
     return { result: "locked", id };
   } catch (e) {
@@ -146,6 +149,7 @@ export async function releasePayment(id: string, reason: string, upstreamStatus?
     `update payments set status = 'released', failure_reason = $2, upstream_status = $3, locked_until = null, updated_at = now() at time zone 'UTC'
      where id = $1 and status = 'verified' and not exists (select 1 from settlements s where s.payment_id = payments.id)`,
     [id, reason, upstreamStatus ?? null],
+    "payments_release",
   );
   return rowCount === 1;
 }
@@ -166,6 +170,7 @@ export async function scheduleSettlement(paymentId: string, upstreamStatus: numb
      insert into settlements (id, payment_id, status, units, claimed_until, next_attempt_at, attempts, created_at, updated_at)
      select $4, p.id, 'pending', $5, p.locked_until, now() at time zone 'UTC', 1, now() at time zone 'UTC', now() at time zone 'UTC' from p`,
     [paymentId, upstreamStatus, leaseSeconds, newId("stl"), units],
+    "payments_schedule_settlement",
   );
   return rowCount === 1;
 }
@@ -212,6 +217,7 @@ export async function recordSettlementSuccess(
      select $4, p.seller_id, p.id, 'charge', p.rail, p.operation_key, p.payer, p.meter_key, s.units, p.amount_micros, p.currency, $5::numeric, $6::bigint,
        now() at time zone 'UTC' from p, s`,
     [paymentId, transaction, then, newId("led"), cost.gasWei?.toString() ?? null, cost.feeMicros?.toString() ?? null, newId("grt")],
+    "payments_record_settled",
   );
   return rowCount === 1;
 }
