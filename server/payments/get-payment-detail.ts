@@ -7,6 +7,7 @@ import { microsToUsd, weiToEth } from "../lib/money";
 import { explorerLinksFor } from "../settings/explorer-links-for";
 import { cardView } from "./list-seller-payments";
 import { PAID_STATES } from "./payment-state";
+import { RAILS } from "./rails";
 import { requestBinding } from "./request-binding";
 import { findPaymentDetail } from "./seller-payments.queries";
 
@@ -20,13 +21,19 @@ export async function getPaymentDetail(sellerId: string, paymentId: string) {
   const charge = p.ledgerEntries.find((l) => l.kind === "charge") ?? null;
   const refund = p.ledgerEntries.find((l) => l.kind === "refund") ?? null;
   const s = p.settlement;
+  // A rail paid from a balance already held (prepaid credit) draws rather than charges.
+  const implicit = p.rail ? Boolean(RAILS.find((r) => r.name === p.rail)?.implicit) : false;
 
   // The timeline: every state the payment went through that its rows record, in order, with the time where one is kept.
   const timeline: Step[] = [];
   timeline.push(
     p.fromChallenge
       ? { state: "challenged", at: p.createdAt.toISOString(), note: "402 challenge issued" }
-      : { state: "verified", at: p.createdAt.toISOString(), note: "proof received without a challenge of ours (x402 v1)" },
+      : {
+          state: "verified",
+          at: p.createdAt.toISOString(),
+          note: implicit ? `reserved from prepaid credit (${p.rail}): no 402 was needed` : "proof received without a challenge of ours (x402 v1)",
+        },
   );
   if (p.fromChallenge && p.verifiedAt) timeline.push({ state: "verified", at: p.verifiedAt.toISOString(), note: `proof verified and locked (${p.rail})` });
   if (s)
@@ -35,7 +42,14 @@ export async function getPaymentDetail(sellerId: string, paymentId: string) {
       at: s.createdAt.toISOString(),
       note: `upstream answered${p.upstreamStatus ? ` ${p.upstreamStatus}` : ""}; charge decided (outbox), ${s.attempts} attempt${s.attempts === 1 ? "" : "s"}`,
     });
-  if (p.settledAt) timeline.push({ state: "settled", at: p.settledAt.toISOString(), note: "settled on chain, ledger charge written" });
+  if (p.settledAt)
+    timeline.push({
+      state: "settled",
+      at: p.settledAt.toISOString(),
+      note: implicit
+        ? "drawn: the reservation captured, ledger draw row written (the money came in with the plan purchase)"
+        : `charged${p.network ? " on chain" : ""}, ledger charge written`,
+    });
   if (p.status === "consumed" || (p.status === "refunded" && p.settledAt))
     timeline.push({ state: "consumed", at: null, note: "the paid response went out (no separate time is kept)" });
   if (p.status === "released")
