@@ -254,8 +254,15 @@ describe("drawing credit", () => {
     await flushCaptures();
     const payment = await db.payment.findUniqueOrThrow({ where: { id: res.headers.get("svc-payment-id")! } });
     expect(payment).toMatchObject({ rail: "credits", status: "consumed", amountMicros: 20_000n, credentialId: agent.credentialId });
-    expect(await db.ledgerEntry.findMany({ where: { paymentId: payment.id } })).toMatchObject([{ kind: "draw", amountMicros: 20_000n }]);
+    expect(await db.ledgerEntry.findMany({ where: { paymentId: payment.id } })).toMatchObject([{ kind: "draw", amountMicros: 20_000n, rail: "credits" }]);
     expect((await entitlements(agent.token)).body.plans[0].balanceUsd).toBe("4.980000");
+
+    // The console: a draw is not revenue and not refundable (it took no money), and the ledger still balances.
+    const user = await db.sellerUser.findFirstOrThrow({ where: { sellerId: seller.sellerId } });
+    const console = createCaller(sessionFor(user.id, seller.sellerId));
+    const listed = (await console.payments.list({ rail: "credits" })).payments.find((p) => p.id === payment.id);
+    expect(listed).toMatchObject({ rail: "credits", status: "consumed", refundable: false });
+    expect(await console.payments.totals()).toMatchObject({ ledgerMatchesPayments: true });
   });
 
   it("an upstream 5xx leaves the balance as it was; no plan is the ordinary 402; an exhausted plan says usage_exhausted", async () => {

@@ -78,7 +78,7 @@ export async function getPaymentDetail(sellerId: string, paymentId: string) {
     amountUsd: microsToUsd(p.amountMicros),
     currency: p.currency,
     payer: p.payer,
-    refundable: (PAID_STATES as readonly string[]).includes(p.status),
+    refundable: (PAID_STATES as readonly string[]).includes(p.status) && !implicit,
     createdAt: p.createdAt.toISOString(),
     timeline,
     binding: {

@@ -38,7 +38,9 @@ export function decodePaymentCursor(s: string): PaymentCursor {
   return { createdAt: new Date(Number(m[1])), id: m[2]! };
 }
 
-const isRefundable = (status: string) => (PAID_STATES as readonly string[]).includes(status);
+// Money actually taken can be refunded; a draw on prepaid credit took none (its purchase is what a refund reverses).
+const implicitRails = new Set(RAILS.filter((r) => r.implicit).map((r) => r.name as string));
+const isRefundable = (status: string, rail: string | null = null) => (PAID_STATES as readonly string[]).includes(status) && !implicitRails.has(rail ?? "");
 
 /** A card payment's processor side, as the console shows it (brand and last four only: no card number exists here). */
 export function cardView(c: ConsolePaymentRow["card"]) {
@@ -74,7 +76,7 @@ export function paymentView(p: ConsolePaymentRow) {
     failureReason: p.failureReason,
     settledAt: p.settledAt?.toISOString() ?? null,
     // A refund can be recorded (server/payments/refund.ts) only for money actually taken.
-    refundable: isRefundable(p.status),
+    refundable: isRefundable(p.status, p.rail),
     refundTransaction: p.refundTransaction,
     refundedAt: p.refundedAt?.toISOString() ?? null,
     card: cardView(p.card),
@@ -112,9 +114,11 @@ export async function getSellerPaymentTotals(sellerId: string) {
   const [byStatus, ledger] = await Promise.all([countSellerPaymentsByStatus(sellerId), sumSellerLedger(sellerId)]);
   const charges = ledger.filter((l) => l.kind === "charge");
   const refunds = ledger.filter((l) => l.kind === "refund");
+  // Draws on prepaid credit: the money came in with the plan purchase (a charge); a draw is usage, not revenue.
+  const drawnMicros = ledger.filter((l) => l.kind === "draw").reduce((s, l) => s + l.amountMicros, 0n);
   const chargedMicros = charges.reduce((s, l) => s + l.amountMicros, 0n);
   const refundedMicros = refunds.reduce((s, l) => s + l.amountMicros, 0n);
-  const paidMicros = byStatus.filter((g) => isRefundable(g.status)).reduce((s, g) => s + g.amountMicros, 0n);
+  const paidMicros = byStatus.filter((g) => (PAID_STATES as readonly string[]).includes(g.status)).reduce((s, g) => s + g.amountMicros, 0n);
   return {
     revenueUsd: microsToUsd(chargedMicros - refundedMicros),
     chargedUsd: microsToUsd(chargedMicros),
@@ -125,9 +129,10 @@ export async function getSellerPaymentTotals(sellerId: string) {
       const g = byStatus.find((x) => x.status === status);
       return { status, count: g?.count ?? 0, amountUsd: microsToUsd(g?.amountMicros ?? 0n) };
     }),
-    // Settled + consumed payments should sum to the ledger's net; a difference means a settlement or refund
-    // was recorded on one side only, which the seller should see rather than a silently wrong total.
-    ledgerMatchesPayments: paidMicros === chargedMicros - refundedMicros,
+    // Settled + consumed payments should sum to the ledger's net plus what was drawn on prepaid credit; a difference
+    // means a settlement, draw or refund was recorded on one side only, which the seller should see rather than a
+    // silently wrong total.
+    ledgerMatchesPayments: paidMicros === chargedMicros - refundedMicros + drawnMicros,
   };
 }
 
