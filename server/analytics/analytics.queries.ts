@@ -123,7 +123,8 @@ export async function groupLedger(sellerId: string, span: Span, bucket: "hour" |
   }));
 }
 
-export type LedgerTotals = { chargedMicros: bigint; refundedMicros: bigint; charges: number; refunds: number };
+/** `draws`: calls served on prepaid credit (usage, not revenue: the money came in with the plan purchase). */
+export type LedgerTotals = { chargedMicros: bigint; refundedMicros: bigint; charges: number; refunds: number; draws: number; drawnMicros: bigint };
 
 /** Charges and refunds of several spans (the revenue figures and their previous periods), in one statement. */
 export async function sumLedgerSpans(sellerId: string, spans: Span[], through: string | null): Promise<LedgerTotals[]> {
@@ -158,11 +159,16 @@ export async function sumLedgerSpans(sellerId: string, spans: Span[], through: s
       refundedMicros: BigInt(of("refund")?.micros ?? "0"),
       charges: of("charge")?.n ?? 0,
       refunds: of("refund")?.n ?? 0,
+      draws: of("draw")?.n ?? 0,
+      drawnMicros: BigInt(of("draw")?.micros ?? "0"),
     };
   });
 }
 
-/** Unique payers of charges over a span, per payer kind (the rails registry says which rails record which kind). */
+/**
+ * Unique payers over a span, per payer kind (the rails registry says which rails record which kind): who was charged,
+ * and the credentials that drew on prepaid credit.
+ */
 export async function countPayers(
   sellerId: string,
   span: Span,
@@ -186,7 +192,7 @@ export async function countPayers(
   if (live) {
     params.push(utc(live.start), utc(live.end));
     parts.push(
-      `select rail, payer from ledger_entries where seller_id = $1 and kind = 'charge' and payer is not null
+      `select rail, payer from ledger_entries where seller_id = $1 and kind in ('charge', 'draw') and payer is not null
          and created_at >= $${params.length - 1}::timestamptz at time zone 'UTC' and created_at < $${params.length}::timestamptz at time zone 'UTC'`,
     );
   }

@@ -49,7 +49,8 @@ export async function getOverview(sellerId: string, input: RangeInput = {}, now:
       netUsd: microsToUsd(charged - refunded),
       chargedUsd: microsToUsd(charged),
       refundedUsd: microsToUsd(refunded),
-      calls: of("charge")?.entries ?? 0,
+      // Paid calls: charged ones and those served on prepaid credit.
+      calls: (of("charge")?.entries ?? 0) + (of("draw")?.entries ?? 0),
     };
   });
 
@@ -61,6 +62,8 @@ export async function getOverview(sellerId: string, input: RangeInput = {}, now:
     if (g.kind === "charge") {
       o.calls += g.entries;
       o.chargedMicros += g.micros;
+    } else if (g.kind === "draw") {
+      o.calls += g.entries;
     } else if (g.kind === "refund") {
       o.refunds += g.entries;
       o.refundedMicros += g.micros;
@@ -84,9 +87,12 @@ export async function getOverview(sellerId: string, input: RangeInput = {}, now:
       ...figure(current!, previous!),
       chargedUsd: microsToUsd(current!.chargedMicros),
       refundedUsd: microsToUsd(current!.refundedMicros),
-      paidCalls: current!.charges,
-      previousPaidCalls: previous!.charges,
-      paidCallsChangePercent: percentChange(BigInt(current!.charges), BigInt(previous!.charges)),
+      paidCalls: current!.charges + current!.draws,
+      previousPaidCalls: previous!.charges + previous!.draws,
+      paidCallsChangePercent: percentChange(BigInt(current!.charges + current!.draws), BigInt(previous!.charges + previous!.draws)),
+      // Served on prepaid credit (part of paid calls; not revenue: the plan purchase was).
+      creditCalls: current!.draws,
+      drawnUsd: microsToUsd(current!.drawnMicros),
       refunds: current!.refunds,
       wallets: payerCount(payers, "wallet"),
       credentials: payerCount(payers, "credential"),

@@ -127,11 +127,12 @@ async function rollUpDayOnce(sellerId: string, day: string): Promise<boolean> {
           min(created_at), max(created_at) filter (where kind = 'charge')
         from ledger_entries where seller_id = ${sellerId} and payer is not null and created_at >= ${from}::timestamp and created_at < ${to}::timestamp
         group by seller_id, 3, payer`;
-      // Mark the day in each paying payer's bit string (extended with zeros up to it when needed).
+      // Mark the day in each paying payer's bit string (extended with zeros up to it when needed): charged, or drew
+      // on prepaid credit.
       await tx.$executeRaw`
         insert into payer_activity (seller_id, rail, payer, first_day, days)
         select seller_id, coalesce(rail, ''), payer, ${from}::date, B'1'
-        from ledger_entries where seller_id = ${sellerId} and kind = 'charge' and payer is not null
+        from ledger_entries where seller_id = ${sellerId} and kind in ('charge', 'draw') and payer is not null
           and created_at >= ${from}::timestamp and created_at < ${to}::timestamp
         group by seller_id, 2, payer
         on conflict (seller_id, rail, payer) do update set days = set_bit(

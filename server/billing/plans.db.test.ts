@@ -263,6 +263,18 @@ describe("drawing credit", () => {
     const listed = (await console.payments.list({ rail: "credits" })).payments.find((p) => p.id === payment.id);
     expect(listed).toMatchObject({ rail: "credits", status: "consumed", refundable: false });
     expect(await console.payments.totals()).toMatchObject({ ledgerMatchesPayments: true });
+    // The overview counts it as a paid call served on credit, and the credential as a payer; revenue is the purchase.
+    const before = await console.analytics.overview({ preset: "today" });
+    expect(before.totals).toMatchObject({ creditCalls: expect.any(Number), credentials: expect.any(Number) });
+    const again = await callGateway(seller.host, AAPL, { headers: bearer(agent.token) });
+    expect(again.status).toBe(200);
+    await flushCaptures();
+    const after = await console.analytics.overview({ preset: "today" });
+    expect(after.totals.creditCalls).toBe(before.totals.creditCalls + 1);
+    expect(after.totals.paidCalls).toBe(before.totals.paidCalls + 1);
+    expect(after.totals.drawnUsd).not.toBe(before.totals.drawnUsd);
+    expect(after.totals.netUsd).toBe(before.totals.netUsd);
+    expect(after.totals.credentials).toBeGreaterThanOrEqual(1);
   });
 
   it("an upstream 5xx leaves the balance as it was; no plan is the ordinary 402; an exhausted plan says usage_exhausted", async () => {

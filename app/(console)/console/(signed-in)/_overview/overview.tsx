@@ -83,6 +83,7 @@ export function Overview() {
                 label="Paid calls"
                 value={count(o.totals.paidCalls)}
                 change={vs(o.totals.paidCallsChangePercent, "the previous period")}
+                note={o.totals.creditCalls > 0 ? `${count(o.totals.creditCalls)} on prepaid credit (${usd(o.totals.drawnUsd)} drawn)` : undefined}
               />
               <Kpi
                 testId="kpi-wallets"
@@ -90,7 +91,7 @@ export function Overview() {
                 value={count(o.totals.wallets)}
                 note={
                   o.totals.payerKinds.includes("credential")
-                    ? `${count(o.totals.credentials)} paying credentials`
+                    ? `${count(o.totals.credentials)} agent credentials drew on prepaid credit`
                     : "Wallet rails (x402, MPP) record the paying wallet; credits will record the agent credential."
                 }
               />
