@@ -45,6 +45,9 @@ export const ERROR_STATUS = {
   signing_secret_required: 409,
   // not named by the spec: the seller has no payout address, so nothing can be paid to them (409 like its sibling)
   payout_address_required: 409,
+  // not named by the spec: a console catalog change that would clash with what exists (a plan slug in use, a meter
+  // removed from a plan while credit bought on it is live)
+  catalog_conflict: 409,
   payment_request_mismatch: 409,
   payment_amount_mismatch: 409,
   usage_not_priced: 409,

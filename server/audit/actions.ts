@@ -1,8 +1,12 @@
 // Every audited console change, in one list: the action names the audit log shows and filters on, each with the kind
 // of thing it changes. A change that is not listed here cannot be written (recordAudit takes only these), so the
-// console's filter menu and the writers never drift apart. Plans and meters join when their editing lands (issue 9).
+// console's filter menu and the writers never drift apart.
 export const AUDIT_ACTIONS = {
   "price.update": { target: "price", label: "Price changed" },
+  "plan.create": { target: "plan", label: "Plan created" },
+  "plan.update": { target: "plan", label: "Plan changed" },
+  "plan.retire": { target: "plan", label: "Plan retired" },
+  "meter.update": { target: "meter", label: "Meter changed" },
   "payment.refund": { target: "payment", label: "Refund recorded" },
   "identity_provider.add": { target: "trusted_identity_provider", label: "Identity provider added" },
   "identity_provider.update": { target: "trusted_identity_provider", label: "Identity provider changed" },

@@ -17,6 +17,7 @@ import { callGateway, createGatewaySeller, payChallenge, payChallengeMpp, startC
 import { claimCredential, getJson, registerAnonymous, routedStore } from "../testing/identity-harness";
 import { flushCaptures } from "./capture-queue";
 import * as payRoute from "../../app/payments/[id]/pay/route";
+import * as manifestRoute from "../../app/manifest.json/route";
 import { getCheckoutView } from "../payments/card/checkout-view";
 import { refundCardPaymentForSeller } from "../payments/card/refund-card-payment";
 import { payOnPage, TEST_CARD } from "../testing/card";
@@ -372,5 +373,113 @@ describe("free included units", () => {
       await db.seller.update({ where: { id: seller.sellerId }, data: { catalogVersion: { increment: 1 } } });
       invalidateSeller(seller.sellerId);
     }
+  });
+});
+
+describe("the seller's plans and meters (console)", () => {
+  const asSeller = async () => {
+    const user = await db.sellerUser.findFirstOrThrow({ where: { sellerId: seller.sellerId } });
+    return createCaller(sessionFor(user.id, seller.sellerId));
+  };
+  const manifest = async () =>
+    (await manifestRoute.GET(new Request(`http://${seller.host}/manifest.json`, { headers: { host: seller.host } }), { params: Promise.resolve({}) })).json();
+  const version = async () => (await db.seller.findUniqueOrThrow({ where: { id: seller.sellerId } })).catalogVersion;
+  const audits = (targetId: string) => db.auditLog.findMany({ where: { sellerId: seller.sellerId, targetId }, orderBy: { createdAt: "asc" } });
+  const terms = {
+    name: "Rates pass",
+    description: "Treasury rates only",
+    minimumUsd: "2.00",
+    maximumUsd: "20.00",
+    cardMinimumUsd: "2.00",
+    creditValidityDays: 30,
+    meters: ["aggregates"],
+  };
+
+  it("creates a plan: audit row and version bump with it, in the manifest on the next request, sold at its bounds", async () => {
+    const c = await asSeller();
+    const v = await version();
+    const { planId: id } = await c.catalog.createPlan({ ...terms, slug: "rates-pass" });
+    expect(await version()).toBe(v + 1);
+    expect(await audits(id)).toMatchObject([{ action: "plan.create", targetType: "plan", before: null, after: { slug: "rates-pass", meters: "aggregates" } }]);
+    const listed = (await manifest()).plans.find((p: { id: string }) => p.id === id);
+    expect(listed).toMatchObject({
+      slug: "rates-pass",
+      name: "Rates pass",
+      meters: ["aggregates"],
+      purchase: { minimumUsd: "2.00", maximumUsd: "20.00", cardMinimumUsd: "2.00", creditValidityDays: 30 },
+    });
+    // Sold on the next request, at its bounds (the rules come before the bearer).
+    const low = await purchase({ amountUsd: "1.99" }, {}, id);
+    expect(await low.json()).toMatchObject({ error: "amount_below_minimum", minimumUsd: "2.00" });
+    const agent = await registerAnonymous(store);
+    const res = await purchase(
+      { amountUsd: "2.00" },
+      { ...bearer(agent.token), ...(await payChallenge(await purchase({ amountUsd: "2.00" }, bearer(agent.token), id), 7, BIG)) },
+      id,
+    );
+    expect(await res.json()).toMatchObject({ status: "credited", grant: { amountUsd: "2.000000", plan: id } });
+    // A slug is a plan's for good.
+    await expect(c.catalog.createPlan({ ...terms, slug: "rates-pass" })).rejects.toMatchObject({ code: "CONFLICT", cause: { code: "catalog_conflict" } });
+  });
+
+  it("refuses bad terms with the parameter named, and writes nothing", async () => {
+    const c = await asSeller();
+    const v = await version();
+    const bad: [Partial<typeof terms>, string][] = [
+      [{ minimumUsd: "30.00" }, "minimumUsd"],
+      [{ cardMinimumUsd: "0.49" }, "cardMinimumUsd"],
+      [{ maximumUsd: "10000.01" }, "maximumUsd"],
+      [{ minimumUsd: "2.005" }, "minimumUsd"],
+      [{ meters: ["no-such-meter"] }, "meters"],
+    ];
+    for (const [change, parameter] of bad)
+      await expect(c.catalog.createPlan({ ...terms, ...change, slug: `bad-${parameter.toLowerCase()}` })).rejects.toMatchObject({
+        code: "BAD_REQUEST",
+        cause: { code: "invalid_request", extra: { parameter } },
+      });
+    expect(await version()).toBe(v);
+    expect(await db.plan.count({ where: { sellerId: seller.sellerId, slug: { startsWith: "bad-" } } })).toBe(0);
+  });
+
+  it("changes terms for the next purchase; a meter cannot be taken from live credit; retiring stops sales, not bought credit", async () => {
+    const c = await asSeller();
+    const { planId: id } = await c.catalog.createPlan({ ...terms, slug: "retire-me" });
+    const agent = await registerAnonymous(store);
+    const paid = await purchase(
+      { amountUsd: "5.00" },
+      { ...bearer(agent.token), ...(await payChallenge(await purchase({ amountUsd: "5.00" }, bearer(agent.token), id), 8, BIG)) },
+      id,
+    );
+    expect(paid.status).toBe(200);
+
+    await c.catalog.updatePlan({ ...terms, planId: id, maximumUsd: "4.00", cardMinimumUsd: "1.00", minimumUsd: "1.00" });
+    expect((await purchase({ amountUsd: "5.00" }, {}, id)).status).toBe(400);
+    expect((await manifest()).plans.find((p: { id: string }) => p.id === id).purchase.maximumUsd).toBe("4.00");
+    // Removing the meter the bought credit pays for would strand it: refused, nothing changed.
+    const v = await version();
+    await expect(c.catalog.updatePlan({ ...terms, planId: id, meters: ["backtest"] })).rejects.toMatchObject({ cause: { code: "catalog_conflict" } });
+    expect(await version()).toBe(v);
+    expect((await db.plan.findUniqueOrThrow({ where: { id }, include: { meters: true } })).meters).toHaveLength(1);
+    await c.catalog.updatePlan({ ...terms, planId: id, maximumUsd: "4.00", cardMinimumUsd: "1.00", minimumUsd: "1.00", meters: ["aggregates", "backtest"] });
+
+    expect(await c.catalog.retirePlan({ planId: id })).toMatchObject({ alreadyRetired: false });
+    expect(await c.catalog.retirePlan({ planId: id })).toMatchObject({ alreadyRetired: true });
+    expect((await audits(id)).map((a) => a.action)).toEqual(["plan.create", "plan.update", "plan.update", "plan.retire"]);
+    expect((await manifest()).plans.map((p: { id: string }) => p.id)).not.toContain(id);
+    expect(await (await purchase({ amountUsd: "2.00" }, bearer(agent.token), id)).json()).toMatchObject({ error: "plan_not_found" });
+    // The credit bought on it still pays for calls.
+    const call = await callGateway(seller.host, AAPL, { headers: bearer(agent.token) });
+    expect(call.status).toBe(200);
+    expect(call.headers.get("svc-billing")).toMatch(/rail=credits/);
+    expect((await c.catalog.plans()).find((p) => p.id === id)).toMatchObject({ status: "retired", holders: 1, purchasedUsd: "5.000000" });
+  });
+
+  it("a meter's free included units change with an audit row and show in the manifest on the next request", async () => {
+    const c = await asSeller();
+    const meter = await db.meter.findFirstOrThrow({ where: { sellerId: seller.sellerId, key: "avg_interest_rates" } });
+    await c.catalog.updateMeter({ meterId: meter.id, title: meter.title, includedUnits: 3 });
+    expect((await manifest()).meters.find((m: { key: string }) => m.key === "avg_interest_rates")).toMatchObject({ includedUnits: 3 });
+    expect(await audits(meter.id)).toMatchObject([{ action: "meter.update", before: { includedUnits: 0 }, after: { includedUnits: 3 } }]);
+    await c.catalog.updateMeter({ meterId: meter.id, title: meter.title, includedUnits: 0 });
   });
 });

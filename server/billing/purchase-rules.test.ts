@@ -10,6 +10,7 @@ const credit: CatalogPlan = {
   kind: "credit",
   minimumMicros: 5_000_000n,
   maximumMicros: 500_000_000n,
+  creditValidityDays: 365,
   cardMinimumMicros: 500_000n,
   meterKeys: [],
 };

@@ -30,6 +30,8 @@ export type CatalogPlan = {
   minimumMicros: bigint | null;
   maximumMicros: bigint | null;
   cardMinimumMicros: bigint | null;
+  /** How long credit bought on the plan lasts. */
+  creditValidityDays: number;
   meterKeys: string[];
 };
 export type Catalog = {
@@ -106,6 +108,7 @@ export async function getCatalog(seller: SellerRow): Promise<Catalog> {
       minimumMicros: p.minimumMicros,
       maximumMicros: p.maximumMicros,
       cardMinimumMicros: p.cardMinimumMicros,
+      creditValidityDays: p.creditValidityDays,
       meterKeys: p.meters.map((pm) => pm.meter.key).sort(),
     }));
   const { hosts, services: _s, operations: _o, meters: _m, plans: _p, ...sellerRow } = rows;

@@ -57,6 +57,7 @@ export function buildManifest(catalog: Catalog, origin: string) {
               minimumUsd: p.minimumMicros != null ? microsToCents(p.minimumMicros) : null,
               maximumUsd: p.maximumMicros != null ? microsToCents(p.maximumMicros) : null,
               cardMinimumUsd: microsToCents(p.cardMinimumMicros ?? CARD_MINIMUM_MICROS),
+              creditValidityDays: p.creditValidityDays,
             }
           : null,
     })),

@@ -13,6 +13,7 @@ type Caller = ReturnType<typeof createCaller>;
 type Seller = { sellerId: string; userId: string; caller: Caller };
 
 const day = { preset: "custom" as const, from: CONSOLE_DAY, to: CONSOLE_DAY };
+const PLAN_TERMS = { name: "P", minimumUsd: "1.00", maximumUsd: "9.00", cardMinimumUsd: "1.00", creditValidityDays: 30, meters: ["aggregates"] };
 let a: Seller;
 let b: Seller;
 let aPayment: string;
@@ -122,6 +123,32 @@ const ISOLATION: Record<string, () => Promise<void>> = {
   "catalog.overview": async () => {
     expect((await b.caller.catalog.overview()).seller.id).toBe(b.sellerId);
   },
+  "catalog.plans": async () => {
+    const aPlans = (await a.caller.catalog.plans()).map((p) => p.id);
+    expect(aPlans.length).toBeGreaterThan(0);
+    expect((await b.caller.catalog.plans()).map((p) => p.id)).not.toEqual(expect.arrayContaining([aPlans[0]]));
+  },
+  "catalog.createPlan": async () => {
+    // B's plan is B's: A's catalog does not gain it.
+    const before = (await a.caller.catalog.plans()).length;
+    await b.caller.catalog.createPlan({ ...PLAN_TERMS, slug: "b-only" });
+    expect(await a.caller.catalog.plans()).toHaveLength(before);
+  },
+  "catalog.updatePlan": async () => {
+    const aPlan = (await a.caller.catalog.plans()).find((p) => p.kind === "credit")!;
+    await expect(b.caller.catalog.updatePlan({ ...PLAN_TERMS, planId: aPlan.id })).rejects.toMatchObject({ code: "NOT_FOUND" });
+    expect((await a.caller.catalog.plans()).find((p) => p.id === aPlan.id)).toEqual(aPlan);
+  },
+  "catalog.retirePlan": async () => {
+    const aPlan = (await a.caller.catalog.plans()).find((p) => p.kind === "credit")!;
+    await expect(b.caller.catalog.retirePlan({ planId: aPlan.id })).rejects.toMatchObject({ code: "NOT_FOUND" });
+    expect((await a.caller.catalog.plans()).find((p) => p.id === aPlan.id)!.status).toBe("live");
+  },
+  "catalog.updateMeter": async () => {
+    const aMeter = (await a.caller.catalog.overview()).meters.find((m) => m.key === "aggregates")!;
+    await expect(b.caller.catalog.updateMeter({ meterId: aMeter.id, title: "B's", includedUnits: 9 })).rejects.toMatchObject({ code: "NOT_FOUND" });
+    expect((await a.caller.catalog.overview()).meters.find((m) => m.key === "aggregates")).toMatchObject({ title: aMeter.title, includedUnits: 0 });
+  },
   "catalog.updatePrice": async () => {
     const aMeter = (await a.caller.catalog.overview()).meters.find((m) => m.key === "aggregates")!;
     await expect(b.caller.catalog.updatePrice({ meterId: aMeter.id, amountUsd: "9" })).rejects.toMatchObject({ code: "NOT_FOUND" });
@@ -144,6 +171,10 @@ const INPUT: Record<string, unknown> = {
   "payments.refundCard": { paymentId: "pay_x" },
   "settings.update": { explorerTxUrls: {}, ethUsd: null },
   "catalog.updatePrice": { meterId: "mtr_x", amountUsd: "1" },
+  "catalog.createPlan": { ...PLAN_TERMS, slug: "x" },
+  "catalog.updatePlan": { ...PLAN_TERMS, planId: "pln_x" },
+  "catalog.retirePlan": { planId: "pln_x" },
+  "catalog.updateMeter": { meterId: "mtr_x", title: "x", includedUnits: 0 },
   "identity.addProvider": { issuer: "https://x.test", jwksUri: "https://x.test/jwks" },
   "identity.setProviderEnabled": { id: "tip_x", enabled: false },
   "identity.removeProvider": { id: "tip_x" },
