@@ -400,3 +400,38 @@ export async function groupPayers(
     })),
   };
 }
+
+/**
+ * Served calls per day and operation over whole UTC days: ledger charges and draws on prepaid credit (a refund does
+ * not undo that a call was served). Rolled-up days from ledger_daily, later days live, as everywhere else.
+ */
+export async function countCallsPerDayAndOperation(
+  sellerId: string,
+  span: Span,
+  through: string | null,
+): Promise<{ day: string; operationKey: string; calls: number }[]> {
+  const { days, live } = splitSpan(span, through);
+  const params: unknown[] = [sellerId];
+  const parts: string[] = [];
+  if (days) {
+    params.push(days[0], days[1]);
+    parts.push(
+      `select to_char(day, 'YYYY-MM-DD') as d, operation_key, entries as n from ledger_daily
+       where seller_id = $1 and kind in ('charge', 'draw') and day >= $${params.length - 1}::date and day <= $${params.length}::date`,
+    );
+  }
+  if (live) {
+    params.push(utc(live.start), utc(live.end));
+    parts.push(
+      `select to_char(created_at, 'YYYY-MM-DD') as d, coalesce(operation_key, '') as operation_key, 1 as n from ledger_entries
+       where seller_id = $1 and kind in ('charge', 'draw')
+         and created_at >= $${params.length - 1}::timestamptz at time zone 'UTC' and created_at < $${params.length}::timestamptz at time zone 'UTC'`,
+    );
+  }
+  if (!parts.length) return [];
+  const { rows } = await sql<{ d: string; operation_key: string; n: number }>(
+    `select d, operation_key, sum(n)::int as n from (${parts.join(" union all ")}) x group by d, operation_key order by d`,
+    params,
+  );
+  return rows.map((r) => ({ day: r.d, operationKey: r.operation_key, calls: r.n }));
+}

@@ -248,3 +248,64 @@ export async function revokePurchasedCredit(tx: Tx, paymentId: string): Promise<
     paymentId,
   );
 }
+
+export type CredentialBillingRow = {
+  credentialId: string;
+  balanceMicros: bigint;
+  plans: string[];
+  spentMicros: bigint;
+  drawnMicros: bigint;
+  calls: number;
+  lastCallAt: Date | null;
+};
+
+/**
+ * The Customers page's money per credential, for one page of credentials (index lookups by credential): live credit
+ * and the plans it is on, what the credential paid (charges made with its bearer, purchases included, net of refunds),
+ * what it drew on credit, its served calls and the last one.
+ */
+export async function findCredentialBilling(sellerId: string, credentialIds: string[]): Promise<CredentialBillingRow[]> {
+  if (!credentialIds.length) return [];
+  const { rows } = await sql<{
+    id: string;
+    balance: string;
+    plans: string[] | null;
+    spent: string;
+    drawn: string;
+    calls: number;
+    last_call: string | null;
+  }>(
+    `with ids as (select unnest($2::text[]) as id),
+     g as (
+       select g.credential_id, sum(g.remaining_micros) as balance, array_agg(distinct pl.name order by pl.name) as plans
+       from credit_grants g join plans pl on pl.id = g.plan_id
+       where g.seller_id = $1 and g.credential_id = any($2) and g.expires_at > now() at time zone 'UTC' and g.remaining_micros > 0
+       group by g.credential_id
+     ), m as (
+       select p.credential_id,
+         coalesce(sum(l.amount_micros) filter (where l.kind = 'charge'), 0) - coalesce(sum(l.amount_micros) filter (where l.kind = 'refund'), 0) as spent,
+         coalesce(sum(l.amount_micros) filter (where l.kind = 'draw'), 0) as drawn
+       from payments p join ledger_entries l on l.payment_id = p.id
+       where p.seller_id = $1 and p.credential_id = any($2)
+       group by p.credential_id
+     ), c as (
+       select credential_id, count(*)::int as calls, max(created_at) as last_call from payments
+       where seller_id = $1 and credential_id = any($2) and status in ('settled', 'consumed', 'refunded')
+         and operation_key not in ('plan_purchase', 'plan_extend')
+       group by credential_id
+     )
+     select ids.id, coalesce(g.balance, 0)::text as balance, g.plans, coalesce(m.spent, 0)::text as spent, coalesce(m.drawn, 0)::text as drawn,
+       coalesce(c.calls, 0) as calls, to_char(c.last_call, 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as last_call
+     from ids left join g on g.credential_id = ids.id left join m on m.credential_id = ids.id left join c on c.credential_id = ids.id`,
+    [sellerId, credentialIds],
+  );
+  return rows.map((r) => ({
+    credentialId: r.id,
+    balanceMicros: BigInt(r.balance),
+    plans: r.plans ?? [],
+    spentMicros: BigInt(r.spent),
+    drawnMicros: BigInt(r.drawn),
+    calls: r.calls,
+    lastCallAt: r.last_call ? new Date(r.last_call) : null,
+  }));
+}

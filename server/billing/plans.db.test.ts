@@ -482,4 +482,32 @@ describe("the seller's plans and meters (console)", () => {
     expect(await audits(meter.id)).toMatchObject([{ action: "meter.update", before: { includedUnits: 0 }, after: { includedUnits: 3 } }]);
     await c.catalog.updateMeter({ meterId: meter.id, title: meter.title, includedUnits: 0 });
   });
+
+  it("Customers shows each credential's plans, credit, spend and last call; the usage chart counts served calls per meter per day", async () => {
+    const c = await asSeller();
+    const agent = await registerAnonymous(store);
+    await buy(agent.token, "5.00", 9);
+    const usageBefore = await c.analytics.meterUsage({ preset: "today" });
+    for (let i = 0; i < 3; i++) expect((await callGateway(seller.host, AAPL, { headers: bearer(agent.token) })).status).toBe(200);
+    await flushCaptures();
+    let row;
+    for (let cursor: string | null = null, page = 0; !row && page < 50; page++) {
+      const res: Awaited<ReturnType<typeof c.customers.credentials>> = await c.customers.credentials({ cursor });
+      row = res.credentials.find((x) => x.id === agent.credentialId);
+      cursor = res.nextCursor;
+      if (!cursor) break;
+    }
+    expect(row).toMatchObject({
+      plans: ["Research credits"],
+      balanceUsd: "4.940000",
+      spentUsd: "5.000000",
+      drawnUsd: "0.060000",
+      calls: 3,
+      lastCallAt: expect.stringMatching(/^\d{4}-/),
+    });
+    const usage = await c.analytics.meterUsage({ preset: "today" });
+    expect(usage.meters).toContain("aggregates");
+    const today = usage.days.at(-1)!;
+    expect(today.calls.aggregates).toBe((usageBefore.days.at(-1)?.calls.aggregates ?? 0) + 3);
+  });
 });

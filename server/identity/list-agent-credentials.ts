@@ -1,6 +1,5 @@
-// The Customers page's agent credentials: kind, state, the human who claimed it, when. Spend and last call per
-// credential are not shown because payments do not record which credential (if any) made the call: the wallet rails
-// pay without a bearer. Prepaid credits (issue 9) draw from a credential's balance and will carry it.
+// The Customers page's agent credentials: kind, state, the human who claimed it, when (server/billing adds the money:
+// list-customer-credentials.ts).
 import { AppError } from "../errors";
 import { findSellerCredentials } from "./identity.queries";
 

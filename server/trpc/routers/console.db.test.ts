@@ -123,6 +123,12 @@ const ISOLATION: Record<string, () => Promise<void>> = {
   "catalog.overview": async () => {
     expect((await b.caller.catalog.overview()).seller.id).toBe(b.sellerId);
   },
+  "analytics.meterUsage": async () => {
+    expect((await a.caller.analytics.meterUsage(day)).meters.length).toBeGreaterThan(0);
+    const bUsage = await b.caller.analytics.meterUsage(day);
+    expect(bUsage.meters).toEqual([]);
+    expect(bUsage.days.every((d) => Object.keys(d.calls).length === 0)).toBe(true);
+  },
   "catalog.plans": async () => {
     const aPlans = (await a.caller.catalog.plans()).map((p) => p.id);
     expect(aPlans.length).toBeGreaterThan(0);

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { rangeInput } from "../../analytics/date-range";
 import { listPayingWallets } from "../../analytics/list-paying-wallets";
-import { listAgentCredentials } from "../../identity/list-agent-credentials";
+import { listCustomerCredentials } from "../../billing/list-customer-credentials";
 import { router, sellerProcedure } from "../init";
 
 export const customersRouter = router({
@@ -10,5 +10,5 @@ export const customersRouter = router({
     .query(({ ctx, input }) => listPayingWallets(ctx.seller.id, input)),
   credentials: sellerProcedure
     .input(z.object({ cursor: z.string().max(100).nullish() }).prefault({}))
-    .query(({ ctx, input }) => listAgentCredentials(ctx.seller.id, input)),
+    .query(({ ctx, input }) => listCustomerCredentials(ctx.seller.id, input)),
 });
