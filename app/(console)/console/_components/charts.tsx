@@ -3,7 +3,7 @@
 // The console's charts (recharts, a charting library for React). They draw in the browser once the page has its data;
 // each is paired with the same numbers as a table (for screen readers, exact values and copying), so a chart never holds
 // a figure the page does not also print.
-import { Bar, BarChart, CartesianGrid, Cell, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
+import { Bar, BarChart, CartesianGrid, Cell, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import { count, plot, usd } from "./format";
 
 const AXIS = { fontSize: 12, fill: "#475569" };
@@ -69,6 +69,29 @@ export function FunnelChart({ steps }: { steps: { label: string; count: number }
               <Cell key={s.label} fill={FUNNEL_COLORS[i % FUNNEL_COLORS.length]} />
             ))}
           </Bar>
+        </BarChart>
+      </ResponsiveContainer>
+    </figure>
+  );
+}
+
+const METER_COLORS = ["#4f46e5", "#0ea5e9", "#059669", "#f59e0b", "#db2777", "#64748b", "#7c3aed", "#0891b2", "#65a30d"];
+
+/** Served calls per meter per day, stacked (charged and drawn on prepaid credit alike). */
+export function MeterUsageChart({ days, meters }: { days: { day: string; calls: Record<string, number> }[]; meters: string[] }) {
+  const data = days.map((d) => ({ label: d.day.slice(5), ...d.calls }));
+  return (
+    <figure data-testid="chart-meter-usage" aria-label="Served calls per meter per day" className="h-64 w-full">
+      <ResponsiveContainer width="100%" height="100%">
+        <BarChart data={data} margin={{ top: 8, right: 8, bottom: 0, left: 0 }}>
+          <CartesianGrid strokeDasharray="3 3" vertical={false} stroke="#e2e8f0" />
+          <XAxis dataKey="label" tick={AXIS} interval="preserveStartEnd" minTickGap={12} />
+          <YAxis tick={AXIS} width={40} allowDecimals={false} />
+          <Tooltip formatter={(v, name) => [count(Number(v)), String(name)]} labelFormatter={(l) => `${String(l)} (UTC)`} />
+          <Legend wrapperStyle={{ fontSize: 12 }} />
+          {meters.map((m, i) => (
+            <Bar key={m} dataKey={m} stackId="calls" fill={METER_COLORS[i % METER_COLORS.length]} isAnimationActive={false} />
+          ))}
         </BarChart>
       </ResponsiveContainer>
     </figure>

@@ -83,8 +83,9 @@ function Credentials() {
   return (
     <Section title="Agent credentials" testId="section-credentials">
       <p className="mb-3 text-sm text-slate-500">
-        Credentials agents registered here (POST /agent/identity), newest first. Spend and last call per credential are not shown: wallet payments do not say
-        which credential, if any, made the call. Prepaid credits will.
+        Credentials agents registered here (POST /agent/identity), newest first, with their money: live prepaid credit and the plans it is on, what each paid
+        with its bearer (plan purchases and pay-as-you-go calls, net of refunds), what it drew on credit, and its served calls. Calls paid by a wallet without a
+        bearer belong to no credential: they are under paying wallets above.
       </p>
       <Loaded query={q} what="agent credentials">
         {() =>
@@ -100,6 +101,12 @@ function Credentials() {
                       <th>Kind</th>
                       <th>State</th>
                       <th>Claimed by</th>
+                      <th>Plans (live credit)</th>
+                      <th className="text-right">Credit left</th>
+                      <th className="text-right">Spend (net)</th>
+                      <th className="text-right">Drawn on credit</th>
+                      <th className="text-right">Calls</th>
+                      <th>Last call (UTC)</th>
                       <th>Registered (UTC)</th>
                       <th>Expires (UTC)</th>
                     </tr>
@@ -111,6 +118,20 @@ function Credentials() {
                         <td>{c.kind.replace("_", " ")}</td>
                         <td>{c.state.replace("_", " ")}</td>
                         <td className="break-all">{c.human ?? "—"}</td>
+                        <td data-testid="credential-plans">{c.plans.join(", ") || "—"}</td>
+                        <td className="text-right font-mono" data-testid="credential-balance">
+                          {usd(c.balanceUsd)}
+                        </td>
+                        <td className="text-right font-mono" data-testid="credential-spend">
+                          {usd(c.spentUsd)}
+                        </td>
+                        <td className="text-right font-mono" data-testid="credential-drawn">
+                          {usd(c.drawnUsd)}
+                        </td>
+                        <td className="text-right font-mono" data-testid="credential-calls">
+                          {count(c.calls)}
+                        </td>
+                        <td className="font-mono text-xs whitespace-nowrap">{c.lastCallAt ? utc(c.lastCallAt).replace(" UTC", "") : "—"}</td>
                         <td className="font-mono text-xs whitespace-nowrap">{utc(c.createdAt).replace(" UTC", "")}</td>
                         <td className="font-mono text-xs whitespace-nowrap">{c.expiresAt ? utc(c.expiresAt).replace(" UTC", "") : "—"}</td>
                       </tr>
