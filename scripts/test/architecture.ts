@@ -89,7 +89,7 @@ function railOf(file: string): string | null {
 
 type Rule = { name: string; check: (f: SourceFile, i: Import) => boolean };
 
-/** Each rule says which imports it forbids; ARCHITECTURE.md ("Checked rules") names the same five. */
+/** Each rule says which imports it forbids; ARCHITECTURE.md ("Checked rules") lists the same seven. */
 export const RULES: Rule[] = [
   {
     name: "only *.queries.ts files import the database client (server/db)",
