@@ -1,7 +1,7 @@
 // The console's view of a seller's catalog: storefront, services with their operations, meters with prices,
-// plans with their purchase bounds. The seller id comes from the session (sellerProcedure), never the client.
+// (plans, retired ones too, come from manage-plans.ts). The seller id comes from the session (sellerProcedure), never the client.
 import { AppError } from "../errors";
-import { formatUsd, microsToCents, microsToUsd } from "../lib/money";
+import { formatUsd, microsToUsd } from "../lib/money";
 import { getCatalog } from "./catalog";
 import { findSellerById } from "./catalog.queries";
 
@@ -29,16 +29,6 @@ export async function getSellerOverview(sellerId: string) {
       includedUnits: m.includedUnits,
       priceUsd: m.priceMicros != null ? microsToUsd(m.priceMicros) : null,
       priceLabel: m.priceMicros != null ? formatUsd(m.priceMicros) : "not priced",
-    })),
-    plans: c.plans.map((p) => ({
-      id: p.id,
-      slug: p.slug,
-      name: p.name,
-      kind: p.kind,
-      meters: p.meterKeys,
-      minimumUsd: p.minimumMicros != null ? microsToCents(p.minimumMicros) : null,
-      maximumUsd: p.maximumMicros != null ? microsToCents(p.maximumMicros) : null,
-      cardMinimumUsd: p.cardMinimumMicros != null ? microsToCents(p.cardMinimumMicros) : null,
     })),
   };
 }

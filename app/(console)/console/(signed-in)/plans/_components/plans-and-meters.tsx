@@ -39,6 +39,15 @@ function useInvalidateCatalog() {
     ]);
 }
 
+function AmountField({ label, value, onChange, testId }: { label: string; value: string; onChange: (v: string) => void; testId: string }) {
+  return (
+    <label className="flex flex-col gap-1 text-sm">
+      <span className="text-slate-600">{label}</span>
+      <input className={`${INPUT} font-mono`} inputMode="decimal" value={value} onChange={(e) => onChange(e.target.value)} data-testid={testId} />
+    </label>
+  );
+}
+
 /** The terms of a credit plan: name, description, bounds, card minimum, validity and the meters its credit pays for. */
 function PlanForm({
   initial,
@@ -84,36 +93,9 @@ function PlanForm({
         <span className="text-slate-600">Description</span>
         <input className={INPUT} value={t.description} onChange={(e) => set("description", e.target.value)} data-testid="plan-description" />
       </label>
-      <label className={field}>
-        <span className="text-slate-600">Minimum purchase (USD)</span>
-        <input
-          className={`${INPUT} font-mono`}
-          inputMode="decimal"
-          value={t.minimumUsd}
-          onChange={(e) => set("minimumUsd", e.target.value)}
-          data-testid="plan-minimum"
-        />
-      </label>
-      <label className={field}>
-        <span className="text-slate-600">Maximum purchase (USD)</span>
-        <input
-          className={`${INPUT} font-mono`}
-          inputMode="decimal"
-          value={t.maximumUsd}
-          onChange={(e) => set("maximumUsd", e.target.value)}
-          data-testid="plan-maximum"
-        />
-      </label>
-      <label className={field}>
-        <span className="text-slate-600">Card minimum (USD, at least 0.50)</span>
-        <input
-          className={`${INPUT} font-mono`}
-          inputMode="decimal"
-          value={t.cardMinimumUsd}
-          onChange={(e) => set("cardMinimumUsd", e.target.value)}
-          data-testid="plan-card-minimum"
-        />
-      </label>
+      <AmountField label="Minimum purchase (USD)" value={t.minimumUsd} onChange={(v) => set("minimumUsd", v)} testId="plan-minimum" />
+      <AmountField label="Maximum purchase (USD)" value={t.maximumUsd} onChange={(v) => set("maximumUsd", v)} testId="plan-maximum" />
+      <AmountField label="Card minimum (USD, at least 0.50)" value={t.cardMinimumUsd} onChange={(v) => set("cardMinimumUsd", v)} testId="plan-card-minimum" />
       <label className={field}>
         <span className="text-slate-600">Credit lasts (days from each purchase)</span>
         <input
