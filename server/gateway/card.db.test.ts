@@ -138,7 +138,8 @@ describe("hosted checkout", () => {
     const status = await paymentStatus(seller.host, opened.paymentId);
     expect(status).toMatchObject({ status: "settled", complete: true, card: { status: "complete", brand: "visa", last4: "4242" } });
     expect(status.transaction).toMatch(/^pi_test_/);
-    expect((await ledger(opened.paymentId)).rows).toMatchObject([{ kind: "charge", amountMicros: 500_000n }]);
+    // The test processor reports its fee as Stripe test mode would: 2.9% + 30 cents of $0.50 is 31 cents.
+    expect((await ledger(opened.paymentId)).rows).toMatchObject([{ kind: "charge", amountMicros: 500_000n, feeMicros: 310_000n, rail: "card" }]);
     expect(upstream.state.calls).toBe(callsBefore);
 
     const served = await retryWithPaymentId(seller.host, BACKTEST, opened.paymentId);
@@ -388,7 +389,7 @@ describe("the MPP card method", () => {
       const p = await db.payment.findUniqueOrThrow({ where: { id }, include: { card: true } });
       expect(p).toMatchObject({ status: "consumed", rail: "card", transaction: receipt.reference });
       expect(p.card).toMatchObject({ flow: "mpp", processor: "test", cardBrand: "visa", cardLast4: "4242" });
-      expect((await ledger(id)).rows).toMatchObject([{ kind: "charge", amountMicros: 500_000n }]);
+      expect((await ledger(id)).rows).toMatchObject([{ kind: "charge", amountMicros: 500_000n, feeMicros: 310_000n }]);
       expect(upstream.state.lastHeaders.authorization).toBeUndefined();
       expect(issued).toHaveLength(1);
       // One token pays once: a fresh 402 answered with the same token is refused before anything runs.

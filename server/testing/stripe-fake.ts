@@ -28,11 +28,13 @@ export async function startFakeStripe(webhookSecret: string) {
     failNext: 0,
   };
 
-  const charge = (brand: string, last4: string) => ({
+  // A charge with its balance transaction (the fee Stripe kept, in the account's currency: USD here).
+  const charge = (brand: string, last4: string, amount: number) => ({
     id: rid("ch"),
     object: "charge",
     status: "succeeded",
     payment_method_details: { type: "card", card: { brand, last4 } },
+    balance_transaction: { id: rid("txn"), object: "balance_transaction", amount, currency: "usd", fee: Math.round((amount * 29) / 1000) + 30 },
   });
 
   function intent(fields: Json): Json {
@@ -41,17 +43,26 @@ export async function startFakeStripe(webhookSecret: string) {
     return pi;
   }
 
-  /** The intent as an API answer: `latest_charge` an id unless expanded. */
-  function showIntent(pi: Json, expandCharge: boolean): Json {
+  /** The intent as an API answer: `latest_charge` an id unless expanded, and its `balance_transaction` likewise. */
+  function showIntent(pi: Json, expandCharge: boolean, expandBalance = false): Json {
     const c = pi.latest_charge as Json | null;
-    return { ...pi, latest_charge: c ? (expandCharge ? c : c.id) : null };
+    const shown: Json | null = c ? { ...c, balance_transaction: expandBalance ? c.balance_transaction : (c.balance_transaction as Json).id } : null;
+    return { ...pi, latest_charge: shown ? (expandCharge ? shown : shown.id) : null };
   }
 
   function showSession(s: Json, expand: string[]): Json {
     const pi = s.payment_intent ? state.intents.get(s.payment_intent as string)! : null;
     return {
       ...s,
-      payment_intent: pi ? (expand.includes("payment_intent") ? showIntent(pi, expand.includes("payment_intent.latest_charge")) : pi.id) : null,
+      payment_intent: pi
+        ? expand.includes("payment_intent")
+          ? showIntent(
+              pi,
+              expand.some((e) => e.startsWith("payment_intent.latest_charge")),
+              expand.includes("payment_intent.latest_charge.balance_transaction"),
+            )
+          : pi.id
+        : null,
     };
   }
 
@@ -103,8 +114,16 @@ export async function startFakeStripe(webhookSecret: string) {
       const base = { amount: Number(p.get("amount")), currency: p.get("currency"), metadata: metadataOf(p) };
       if (token.behaviour === "succeeds") {
         state.tokens.delete(spt!);
-        const pi = intent({ ...base, status: "succeeded", latest_charge: charge(token.brand, token.last4) });
-        return [200, showIntent(pi, expandOf(p).includes("latest_charge"))];
+        const pi = intent({ ...base, status: "succeeded", latest_charge: charge(token.brand, token.last4, base.amount) });
+        const expand = expandOf(p);
+        return [
+          200,
+          showIntent(
+            pi,
+            expand.some((e) => e.startsWith("latest_charge")),
+            expand.includes("latest_charge.balance_transaction"),
+          ),
+        ];
       }
       if (token.behaviour === "requires_action") return [200, showIntent(intent({ ...base, status: "requires_action" }), false)];
       const message = token.behaviour === "insufficient_funds" ? "Your card has insufficient funds." : "Your card was declined.";
@@ -186,7 +205,7 @@ export async function startFakeStripe(webhookSecret: string) {
         amount: s.amount_total,
         currency: s.currency,
         status: "succeeded",
-        latest_charge: charge(card.brand, card.last4),
+        latest_charge: charge(card.brand, card.last4, s.amount_total as number),
         metadata: s.intent_metadata,
       });
       Object.assign(s, { status: "complete", payment_status: "paid", payment_intent: pi.id });

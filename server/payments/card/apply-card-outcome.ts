@@ -8,14 +8,16 @@ import type { ChargeOutcome, CheckoutState } from "./processor";
 
 /** A confirmation's outcome (our page's card form, the 3-D Secure step). `attempt`: the form's attempt number. */
 export async function applyChargeOutcome(paymentId: string, outcome: ChargeOutcome, attempt: number | null): Promise<void> {
-  if (outcome.type === "succeeded") await completeCheckoutPayment(paymentId, { paymentIntentId: outcome.paymentIntentId, card: outcome.card });
+  if (outcome.type === "succeeded")
+    await completeCheckoutPayment(paymentId, { paymentIntentId: outcome.paymentIntentId, card: outcome.card, feeCents: outcome.feeCents });
   else if (outcome.type === "requires_action") await recordActionRequired(paymentId, outcome.paymentIntentId);
   else await recordAttemptFailed(paymentId, attempt, outcome.error, outcome.paymentIntentId);
 }
 
 /** The checkout's state at the processor (read back after a webhook, a return from the hosted page, or by the reconciler). */
 export async function applyCheckoutState(paymentId: string, state: CheckoutState): Promise<void> {
-  if (state.paid && state.paymentIntentId) await completeCheckoutPayment(paymentId, { paymentIntentId: state.paymentIntentId, card: state.card });
+  if (state.paid && state.paymentIntentId)
+    await completeCheckoutPayment(paymentId, { paymentIntentId: state.paymentIntentId, card: state.card, feeCents: state.feeCents });
   else if (state.status === "expired") await expireCheckoutPayment(paymentId);
   else if (state.status === "requires_action" && state.paymentIntentId) await recordActionRequired(paymentId, state.paymentIntentId);
   else if (state.lastError) await recordAttemptFailed(paymentId, null, state.lastError, state.paymentIntentId);

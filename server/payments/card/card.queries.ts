@@ -67,7 +67,10 @@ export async function recordCheckoutCreated(paymentId: string, checkout: { id: s
  * transaction), the card's brand and last four, and the ledger's charge row, in one statement; a second report of the
  * same payment (the page and the webhook, a replay) finds it settled already and changes nothing.
  */
-export async function completeCheckoutPayment(paymentId: string, paid: { paymentIntentId: string; card: CardDetails | null }): Promise<boolean> {
+export async function completeCheckoutPayment(
+  paymentId: string,
+  paid: { paymentIntentId: string; card: CardDetails | null; feeCents: number | null },
+): Promise<boolean> {
   const { rowCount } = await sql(
     `with p as (
        update payments set status = 'settled', transaction = $2, settled_at = ${NOW}, locked_until = null, updated_at = ${NOW}
@@ -79,9 +82,17 @@ export async function completeCheckoutPayment(paymentId: string, paid: { payment
        where payment_id = (select id from p)
        returning payment_id
      ), ${grantForChargeSql("$6")}
-     insert into ledger_entries (id, seller_id, payment_id, kind, rail, operation_key, payer, meter_key, units, amount_micros, currency, created_at)
-     select $5, p.seller_id, p.id, 'charge', p.rail, p.operation_key, p.payer, p.meter_key, 1, p.amount_micros, p.currency, ${NOW} from p, c`,
-    [paymentId, paid.paymentIntentId, paid.card?.brand ?? null, paid.card?.last4 ?? null, newId("led"), newId("grt")],
+     insert into ledger_entries (id, seller_id, payment_id, kind, rail, operation_key, payer, meter_key, units, amount_micros, currency, fee_micros, created_at)
+     select $5, p.seller_id, p.id, 'charge', p.rail, p.operation_key, p.payer, p.meter_key, 1, p.amount_micros, p.currency, $7::bigint, ${NOW} from p, c`,
+    [
+      paymentId,
+      paid.paymentIntentId,
+      paid.card?.brand ?? null,
+      paid.card?.last4 ?? null,
+      newId("led"),
+      newId("grt"),
+      paid.feeCents === null ? null : (BigInt(paid.feeCents) * 10_000n).toString(),
+    ],
   );
   return rowCount === 1;
 }

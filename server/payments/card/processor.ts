@@ -25,10 +25,16 @@ export type CheckoutState = {
   paymentIntentId: string | null;
   card: CardDetails | null;
   lastError: ProcessorError | null;
+  /** What the processor kept of the charge, in US cents, once paid; null when not known (see ChargeOutcome). */
+  feeCents: number | null;
 };
 
 export type ChargeOutcome =
-  | { type: "succeeded"; paymentIntentId: string; card: CardDetails | null }
+  /**
+   * `feeCents`: the processor's fee for the charge in US cents, as it reports it (Stripe: the charge's balance
+   * transaction); null when not known (not reported yet, or settled in another currency). Never estimated.
+   */
+  | { type: "succeeded"; paymentIntentId: string; card: CardDetails | null; feeCents: number | null }
   | { type: "declined"; paymentIntentId: string | null; error: ProcessorError }
   /** The card asks for a customer step (3-D Secure): on our page a confirmation; an agent's token cannot take it. */
   | { type: "requires_action"; paymentIntentId: string };

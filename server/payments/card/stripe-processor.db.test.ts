@@ -121,7 +121,9 @@ describe("hosted checkout through Stripe Checkout", () => {
     expect(status.transaction).toMatch(/^pi_/);
     // The session was read back with its payment intent and charge expanded, not trusted from the event.
     const read = requestsTo(`/v1/checkout/sessions/${paid.checkoutId}`).at(-1)!;
-    expect([...read.params.values()]).toEqual(["payment_intent", "payment_intent.latest_charge"]);
+    expect([...read.params.values()]).toEqual(["payment_intent", "payment_intent.latest_charge.balance_transaction"]);
+    // The fee is Stripe's, read from the charge's balance transaction (the fake's: 31 cents on $0.50), on the charge row.
+    expect(await db.ledgerEntry.findMany({ where: { paymentId: paid.paymentId } })).toMatchObject([{ kind: "charge", feeMicros: 310_000n }]);
     const served = await retryWithPaymentId(seller.host, BACKTEST, paid.paymentId);
     expect(served.status).toBe(200);
     expect(served.headers.get("svc-billing")).toMatch(/rail=card;.*status=charged; tx=pi_/);
@@ -286,6 +288,8 @@ describe("the MPP card method through Stripe", () => {
         transaction: receipt.reference,
         card: { processor: "stripe", flow: "mpp", cardBrand: "amex", cardLast4: "0005" },
       });
+      expect(create.params.get("expand[0]")).toBe("latest_charge.balance_transaction");
+      expect(await db.ledgerEntry.findMany({ where: { paymentId: id } })).toMatchObject([{ kind: "charge", feeMicros: 310_000n }]);
     } finally {
       await server.stop();
     }

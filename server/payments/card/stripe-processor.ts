@@ -70,6 +70,13 @@ function cardOf(pi: Stripe.PaymentIntent | null): CardDetails | null {
   return card?.last4 ? { brand: card.brand ?? "card", last4: card.last4 } : null;
 }
 
+/** The fee Stripe reports on the charge's balance transaction, when it is in USD (a fee in another currency is not a USD cost). */
+function feeOf(pi: Stripe.PaymentIntent | null): number | null {
+  const charge = pi && typeof pi.latest_charge === "object" ? pi.latest_charge : null;
+  const bt = charge && typeof charge.balance_transaction === "object" ? charge.balance_transaction : null;
+  return bt && bt.currency === "usd" ? bt.fee : null;
+}
+
 function errorOf(e: { code?: string | null; decline_code?: string | null; message?: string | null } | null | undefined): ProcessorError | null {
   return e ? { code: e.code ?? "card_error", declineCode: e.decline_code ?? null, message: e.message ?? "The payment failed." } : null;
 }
@@ -83,10 +90,11 @@ function checkoutState(s: Stripe.Checkout.Session): CheckoutState {
     paymentIntentId: idOf(s.payment_intent),
     card: cardOf(pi),
     lastError: errorOf(pi?.last_payment_error),
+    feeCents: s.payment_status === "paid" ? feeOf(pi) : null,
   };
 }
 
-const EXPAND = ["payment_intent", "payment_intent.latest_charge"];
+const EXPAND = ["payment_intent", "payment_intent.latest_charge.balance_transaction"];
 
 export const stripeProcessor: CardProcessor = {
   kind: "stripe",
@@ -144,7 +152,7 @@ export const stripeProcessor: CardProcessor = {
       shared_payment_granted_token: input.spt,
       description: input.description,
       metadata: input.metadata,
-      expand: ["latest_charge"],
+      expand: ["latest_charge.balance_transaction"],
     } as Stripe.PaymentIntentCreateParams;
     let pi: Stripe.PaymentIntent;
     try {
@@ -158,7 +166,7 @@ export const stripeProcessor: CardProcessor = {
         return { type: "declined", paymentIntentId: null, error: { code: e.code ?? "shared_payment_token_unusable", declineCode: null, message: e.message } };
       throw e;
     }
-    if (pi.status === "succeeded") return { type: "succeeded", paymentIntentId: pi.id, card: cardOf(pi) };
+    if (pi.status === "succeeded") return { type: "succeeded", paymentIntentId: pi.id, card: cardOf(pi), feeCents: feeOf(pi) };
     if (pi.status === "requires_action") return { type: "requires_action", paymentIntentId: pi.id };
     return {
       type: "declined",

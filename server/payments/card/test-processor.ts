@@ -101,6 +101,15 @@ export function classifyCard(card: EnteredCard): { type: "card"; behaviour: Beha
   return { type: "card", behaviour: known.behaviour, details: { brand: known.brand, last4: digits.slice(-4) } };
 }
 
+/**
+ * The fee the test processor reports, as Stripe test mode does from the account's pricing: Stripe's published standard
+ * US pricing for domestic cards, 2.9% + 30 cents per successful charge (https://stripe.com/us/pricing), rounded to the
+ * nearest cent. The rounding is this test processor's choice; with Stripe the fee is read from the charge.
+ */
+export function testProcessorFeeCents(amountCents: number): number {
+  return Math.round((amountCents * 29) / 1000) + 30;
+}
+
 function checkoutState(s: Session, pi: Intent | null): CheckoutState {
   return {
     id: s.id,
@@ -109,6 +118,7 @@ function checkoutState(s: Session, pi: Intent | null): CheckoutState {
     paymentIntentId: s.payment_intent,
     card: pi?.card ?? null,
     lastError: pi?.last_payment_error ?? null,
+    feeCents: pi?.status === "succeeded" ? testProcessorFeeCents(pi.amount) : null,
   };
 }
 
@@ -130,7 +140,7 @@ async function loadSession(st: TestStore, checkoutId: string): Promise<{ s: Sess
 function charge(pi: Intent, behaviour: Behaviour, card: CardDetails, canAct: boolean): ChargeOutcome {
   if (behaviour === "succeeds") {
     Object.assign(pi, { status: "succeeded", card, pending_card: null, last_payment_error: null });
-    return { type: "succeeded", paymentIntentId: pi.id, card };
+    return { type: "succeeded", paymentIntentId: pi.id, card, feeCents: testProcessorFeeCents(pi.amount) };
   }
   if (behaviour === "authentication_required") {
     if (canAct) {
@@ -268,7 +278,7 @@ export const testProcessor: CardProcessor & {
         let outcome: ChargeOutcome;
         if (pi.status === "succeeded") {
           // Already paid (another tab, a second click with a new form): the one charge, never a second.
-          outcome = { type: "succeeded", paymentIntentId: pi.id, card: pi.card };
+          outcome = { type: "succeeded", paymentIntentId: pi.id, card: pi.card, feeCents: testProcessorFeeCents(pi.amount) };
         } else if (s.status === "expired") {
           outcome = {
             type: "declined",
@@ -292,7 +302,7 @@ export const testProcessor: CardProcessor & {
     async authenticate(checkoutId, approve) {
       return inTestProcessor(null, async (st) => {
         const { s, pi } = await loadSession(st, checkoutId);
-        if (pi.status === "succeeded") return { type: "succeeded", paymentIntentId: pi.id, card: pi.card };
+        if (pi.status === "succeeded") return { type: "succeeded", paymentIntentId: pi.id, card: pi.card, feeCents: testProcessorFeeCents(pi.amount) };
         if (pi.status !== "requires_action" || !pi.pending_card)
           return { type: "declined", paymentIntentId: pi.id, error: pi.last_payment_error ?? AUTHENTICATION_FAILED };
         const { behaviour, ...card } = pi.pending_card;

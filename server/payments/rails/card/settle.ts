@@ -23,7 +23,12 @@ export async function settleCardToken(payment: HeldPayment): Promise<SettleOutco
   });
   if (outcome.type === "succeeded") {
     await upsertTokenCharge(payment.id, processor.kind, { paymentIntentId: outcome.paymentIntentId, card: outcome.card, error: null });
-    return { type: "settled", transaction: outcome.paymentIntentId };
+    // The processor's fee is what this charge cost the seller (the console's margin), when the processor reported it.
+    return {
+      type: "settled",
+      transaction: outcome.paymentIntentId,
+      cost: outcome.feeCents === null ? undefined : { feeMicros: BigInt(outcome.feeCents) * 10_000n },
+    };
   }
   if (outcome.type === "requires_action") {
     const error = {
