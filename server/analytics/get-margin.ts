@@ -3,7 +3,7 @@
 //  - gas: the facilitator wallet's gas for each settlement transaction, from its receipt (ledger charge rows carry it),
 //    shown in ETH; in USD only at the rate the seller set in Settings, labelled with that rate and when it was set.
 //    There is no price feed offline and no number is invented: without a rate, no USD cost and no margin are shown.
-//  - provider fees in micro-USD (card processing), once a rail records them.
+//  - provider fees in micro-USD (card processing, as the processor reports them on the charge).
 // Charges whose cost is not known (a remote facilitator paid the gas, a settlement recovered after a crash) are
 // counted, so the page says how many of the calls the cost covers.
 import { microsToUsd, weiToEth, weiToMicros } from "../lib/money";

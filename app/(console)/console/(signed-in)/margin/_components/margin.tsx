@@ -16,8 +16,8 @@ export function Margin() {
     <>
       <PageHeader title="Margin">
         What each operation earned (charges minus refunds) against what serving it cost where that is known: the gas the facilitator wallet paid for each
-        settlement, read from its receipt, and provider fees (card processing, once the card rail records them). Gas is in ETH; it is shown in USD only at the
-        rate you set in Settings.
+        settlement, read from its receipt, and provider fees (card processing, as the card processor reports them). Gas is in ETH; it is shown in USD only at
+        the rate you set in Settings.
       </PageHeader>
       <div className="mt-4">
         <RangePicker />
