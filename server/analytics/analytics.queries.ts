@@ -359,7 +359,7 @@ export async function groupPayers(
     parts.push(
       `select payer, rail, (kind = 'charge')::int, (kind = 'refund')::int, case when kind = 'charge' then amount_micros else 0 end,
          case when kind = 'refund' then amount_micros else 0 end, created_at, case when kind = 'charge' then created_at end
-       from ledger_entries where seller_id = $1 and payer is not null
+       from ledger_entries where seller_id = $1 and payer is not null and kind in ('charge', 'refund')
          and created_at >= $${params.length - 1}::timestamptz at time zone 'UTC' and created_at < $${params.length}::timestamptz at time zone 'UTC'`,
     );
   }

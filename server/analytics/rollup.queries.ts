@@ -125,7 +125,8 @@ async function rollUpDayOnce(sellerId: string, day: string): Promise<boolean> {
         select seller_id, ${from}::date, coalesce(rail, ''), payer, count(*) filter (where kind = 'charge'), count(*) filter (where kind = 'refund'),
           coalesce(sum(amount_micros) filter (where kind = 'charge'), 0), coalesce(sum(amount_micros) filter (where kind = 'refund'), 0),
           min(created_at), max(created_at) filter (where kind = 'charge')
-        from ledger_entries where seller_id = ${sellerId} and payer is not null and created_at >= ${from}::timestamp and created_at < ${to}::timestamp
+        from ledger_entries where seller_id = ${sellerId} and payer is not null and kind in ('charge', 'refund')
+          and created_at >= ${from}::timestamp and created_at < ${to}::timestamp
         group by seller_id, 3, payer`;
       // Mark the day in each paying payer's bit string (extended with zeros up to it when needed): charged, or drew
       // on prepaid credit.

@@ -505,6 +505,15 @@ describe("the seller's plans and meters (console)", () => {
       calls: 3,
       lastCallAt: expect.stringMatching(/^\d{4}-/),
     });
+    // Paying wallets are who paid money: a credential drawing on credit is not one of them (its purchase's wallet is).
+    const seen: string[] = [];
+    for (let page = 1, pages = 1; page <= pages; page++) {
+      const res = await c.customers.payers({ preset: "today", page });
+      pages = res.pages;
+      seen.push(...res.payers.map((p) => p.payer));
+    }
+    expect(seen).toContain(anvilAddress(9).toLowerCase());
+    expect(seen).not.toContain(agent.credentialId);
     const usage = await c.analytics.meterUsage({ preset: "today" });
     expect(usage.meters).toContain("aggregates");
     const today = usage.days.at(-1)!;
