@@ -431,6 +431,7 @@ describe("the seller's plans and meters (console)", () => {
       [{ maximumUsd: "10000.01" }, "maximumUsd"],
       [{ minimumUsd: "2.005" }, "minimumUsd"],
       [{ meters: ["no-such-meter"] }, "meters"],
+      [{ meters: ["aggregates", "advisor"] }, "meters"],
     ];
     for (const [change, parameter] of bad)
       await expect(c.catalog.createPlan({ ...terms, ...change, slug: `bad-${parameter.toLowerCase()}` })).rejects.toMatchObject({

@@ -84,11 +84,24 @@ export type PlanFields = {
 };
 
 export type PlanChange =
-  { type: "done"; planId: string } | { type: "not_found" } | { type: "unknown_meters"; keys: string[] } | { type: "conflict"; detail: string };
+  | { type: "done"; planId: string }
+  | { type: "not_found" }
+  | { type: "unknown_meters"; keys: string[] }
+  | { type: "unpriced_meters"; keys: string[] }
+  | { type: "conflict"; detail: string };
 
+/** The seller's meters by key: those that exist, the keys that do not, and those without a per-request price above zero. */
 async function metersByKey(tx: Tx, sellerId: string, keys: string[]) {
-  const meters = await tx.meter.findMany({ where: { sellerId, key: { in: keys } }, select: { id: true, key: true } });
-  return { meters, unknown: keys.filter((k) => !meters.some((m) => m.key === k)) };
+  const meters = await tx.meter.findMany({
+    where: { sellerId, key: { in: keys } },
+    select: { id: true, key: true, price: { select: { amountMicros: true } } },
+  });
+  return {
+    meters,
+    unknown: keys.filter((k) => !meters.some((m) => m.key === k)),
+    // Credit is drawn at the per-request price: a free or unpriced meter gives it nothing to pay for.
+    unpriced: meters.filter((m) => !m.price || m.price.amountMicros <= 0n).map((m) => m.key),
+  };
 }
 
 const planSnapshot = (
@@ -150,8 +163,9 @@ export async function insertPlan(input: { sellerId: string; actorId: string | nu
   return db.$transaction(async (tx: Tx): Promise<PlanChange> => {
     const taken = await tx.plan.findUnique({ where: { sellerId_slug: { sellerId: input.sellerId, slug: input.slug } }, select: { id: true } });
     if (taken) return { type: "conflict", detail: `a plan with the slug "${input.slug}" exists (retired plans keep their slug)` };
-    const { meters, unknown } = await metersByKey(tx, input.sellerId, input.fields.meterKeys);
+    const { meters, unknown, unpriced } = await metersByKey(tx, input.sellerId, input.fields.meterKeys);
     if (unknown.length) return { type: "unknown_meters", keys: unknown };
+    if (unpriced.length) return { type: "unpriced_meters", keys: unpriced };
     const last = await tx.plan.aggregate({ where: { sellerId: input.sellerId }, _max: { sortOrder: true } });
     const { meterKeys: _keys, ...fields } = input.fields;
     const plan = await tx.plan.create({
@@ -197,8 +211,9 @@ export async function updatePlanRow(input: { sellerId: string; actorId: string |
     );
     if (!locked.length) return { type: "not_found" };
     const before = await tx.plan.findUniqueOrThrow({ where: { id: input.planId }, include: { meters: { include: { meter: { select: { key: true } } } } } });
-    const { meters, unknown } = await metersByKey(tx, input.sellerId, input.fields.meterKeys);
+    const { meters, unknown, unpriced } = await metersByKey(tx, input.sellerId, input.fields.meterKeys);
     if (unknown.length) return { type: "unknown_meters", keys: unknown };
+    if (unpriced.length) return { type: "unpriced_meters", keys: unpriced };
     const meterIds = meters.map((m) => m.id);
     const removed = before.meters.filter((m) => !meterIds.includes(m.meterId));
     if (removed.length) {

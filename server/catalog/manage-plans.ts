@@ -82,6 +82,11 @@ function outcome(change: PlanChange, sellerId: string) {
       throw new AppError("plan_not_found", { detail: "no such credit plan at this storefront" });
     case "unknown_meters":
       throw invalid("meters", `no meter ${change.keys.map((k) => `"${k}"`).join(", ")} at this storefront`);
+    case "unpriced_meters":
+      throw invalid(
+        "meters",
+        `${change.keys.map((k) => `"${k}"`).join(", ")} ${change.keys.length === 1 ? "has" : "have"} no per-request price: credit is drawn at the per-request price, so there is nothing for it to pay`,
+      );
     case "conflict":
       throw new AppError("catalog_conflict", { detail: change.detail });
   }
