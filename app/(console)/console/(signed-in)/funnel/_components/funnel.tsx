@@ -7,20 +7,10 @@ import { count } from "../../../_components/format";
 import { RangePicker, describeRange } from "../../../_components/range-picker";
 import { Empty, INPUT, Loaded, PageHeader, Section, TABLE_CLASS, TableScroll } from "../../../_components/section";
 import { rangeFrom, useSearchField, useSearchState } from "../../../_components/use-search-state";
+import type { FunnelCounts } from "@/server/analytics/get-funnel";
 
-type Steps = {
-  issued: number;
-  neverPaid: number;
-  proofs: number;
-  refused: number;
-  verified: number;
-  released: number;
-  beingServed: number;
-  served: number;
-  failed: number;
-  settling: number;
-  settled: number;
-};
+// The server's shape, type only (erased from the browser bundle).
+type Steps = FunnelCounts;
 
 const STEP_NAMES: Record<string, string> = { proof: "proof refused", serve: "not served", settle: "settlement failed" };
 
