@@ -108,3 +108,21 @@ export function Kpi({
 export const BUTTON = "rounded bg-indigo-600 px-3 py-1.5 text-sm font-medium text-white hover:bg-indigo-700 disabled:opacity-50";
 export const BUTTON_SECONDARY = "rounded border border-slate-300 bg-white px-3 py-1.5 text-sm font-medium text-slate-700 hover:bg-slate-50 disabled:opacity-50";
 export const INPUT = "rounded border border-slate-300 bg-white px-2 py-1 text-sm";
+
+/** The next page of a keyset-paged list, while there is one ("Show older refunds"). */
+export function ShowOlder({
+  query,
+  label,
+  testId,
+}: {
+  query: { hasNextPage: boolean; isFetchingNextPage: boolean; fetchNextPage: () => unknown };
+  label: string;
+  testId?: string;
+}) {
+  if (!query.hasNextPage) return null;
+  return (
+    <button className={`${BUTTON_SECONDARY} mt-3`} data-testid={testId} disabled={query.isFetchingNextPage} onClick={() => query.fetchNextPage()}>
+      {query.isFetchingNextPage ? "Loading" : label}
+    </button>
+  );
+}

@@ -4,7 +4,7 @@ import { useInfiniteQuery, useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useTRPC } from "../../../providers";
 import { utc } from "../../../_components/format";
-import { BUTTON_SECONDARY, Empty, INPUT, Loaded, PageHeader, Section, TABLE_CLASS, TableScroll } from "../../../_components/section";
+import { BUTTON_SECONDARY, Empty, INPUT, Loaded, PageHeader, Section, TABLE_CLASS, TableScroll, ShowOlder } from "../../../_components/section";
 import { useSearchField, useSearchState } from "../../../_components/use-search-state";
 
 function Target({ type, id }: { type: string; id: string }) {
@@ -157,11 +157,7 @@ export function AuditLog() {
                     </tbody>
                   </table>
                 </TableScroll>
-                {q.hasNextPage && (
-                  <button className={`${BUTTON_SECONDARY} mt-3`} disabled={q.isFetchingNextPage} onClick={() => q.fetchNextPage()}>
-                    {q.isFetchingNextPage ? "Loading" : "Show older changes"}
-                  </button>
-                )}
+                <ShowOlder query={q} label="Show older changes" />
               </>
             )
           }

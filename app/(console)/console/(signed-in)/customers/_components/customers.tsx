@@ -5,7 +5,7 @@ import Link from "next/link";
 import { useTRPC } from "../../../providers";
 import { count, short, usd, utc } from "../../../_components/format";
 import { RangePicker, describeRange } from "../../../_components/range-picker";
-import { BUTTON_SECONDARY, Empty, Loaded, PageHeader, Section, TABLE_CLASS, TableScroll } from "../../../_components/section";
+import { BUTTON_SECONDARY, Empty, Loaded, PageHeader, Section, TABLE_CLASS, TableScroll, ShowOlder } from "../../../_components/section";
 import { rangeFrom, useSearchState } from "../../../_components/use-search-state";
 
 function PayingWallets() {
@@ -139,11 +139,7 @@ function Credentials() {
                   </tbody>
                 </table>
               </TableScroll>
-              {q.hasNextPage && (
-                <button className={`${BUTTON_SECONDARY} mt-3`} disabled={q.isFetchingNextPage} onClick={() => q.fetchNextPage()}>
-                  {q.isFetchingNextPage ? "Loading" : "Show older credentials"}
-                </button>
-              )}
+              <ShowOlder query={q} label="Show older credentials" />
             </>
           )
         }

@@ -6,7 +6,7 @@ import { Fragment, useState } from "react";
 import { useTRPC } from "../../../providers";
 import { short, utc } from "../../../_components/format";
 import { StateBadge } from "../../../_components/state-badge";
-import { BUTTON_SECONDARY, Empty, Loaded, PageHeader, Section, TABLE_CLASS, TableScroll } from "../../../_components/section";
+import { BUTTON_SECONDARY, Empty, Loaded, PageHeader, Section, TABLE_CLASS, TableScroll, ShowOlder } from "../../../_components/section";
 import { useSearchState } from "../../../_components/use-search-state";
 import { PaymentFilters, usePaymentFilter } from "./payment-filters";
 import { CardRefundButton, cardLabel } from "./card-refund-button";
@@ -171,16 +171,7 @@ export function PaymentsPage() {
                 <p className="mt-2 text-xs text-slate-500" data-testid="payments-shown">
                   {rows.length} shown{list.hasNextPage ? ", more below" : ""}. Amounts in USD.
                 </p>
-                {list.hasNextPage && (
-                  <button
-                    className={`${BUTTON_SECONDARY} mt-3`}
-                    data-testid="payments-more"
-                    disabled={list.isFetchingNextPage}
-                    onClick={() => list.fetchNextPage()}
-                  >
-                    {list.isFetchingNextPage ? "Loading" : "Show older payments"}
-                  </button>
-                )}
+                <ShowOlder query={list} label="Show older payments" testId="payments-more" />
               </>
             )
           }

@@ -4,7 +4,7 @@ import { useInfiniteQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useTRPC } from "../../../providers";
 import { short, usd, utc } from "../../../_components/format";
-import { BUTTON_SECONDARY, Empty, Loaded, PageHeader, Section, TABLE_CLASS, TableScroll } from "../../../_components/section";
+import { Empty, Loaded, PageHeader, Section, TABLE_CLASS, TableScroll, ShowOlder } from "../../../_components/section";
 
 export function Refunds() {
   const trpc = useTRPC();
@@ -72,11 +72,7 @@ export function Refunds() {
                     </tbody>
                   </table>
                 </TableScroll>
-                {q.hasNextPage && (
-                  <button className={`${BUTTON_SECONDARY} mt-3`} disabled={q.isFetchingNextPage} onClick={() => q.fetchNextPage()}>
-                    {q.isFetchingNextPage ? "Loading" : "Show older refunds"}
-                  </button>
-                )}
+                <ShowOlder query={q} label="Show older refunds" />
               </>
             )
           }
