@@ -19,21 +19,29 @@ export type ReconcileReport = {
   failed: number;
   pending: number;
   released: number;
+  /** Which payments this pass settled and released (one database holds every instance's work: counts are not "mine"). */
+  settledIds: string[];
+  releasedIds: string[];
   rails: Record<string, { settled?: number; released?: number; refunded?: number }>;
 };
 
 export async function reconcileOnce(): Promise<ReconcileReport> {
-  const report: ReconcileReport = { settled: 0, failed: 0, pending: 0, released: 0, rails: {} };
+  const report: ReconcileReport = { settled: 0, failed: 0, pending: 0, released: 0, settledIds: [], releasedIds: [], rails: {} };
   for (const p of await findAbandonedPayments(100)) {
     // The rail undoes its own hold (wallet rails: the state move; credits: the reservation back to the balance).
-    if (await railFor(p.rail).release(p.id, "abandoned: the serving instance stopped before the upstream answered")) report.released++;
+    if (await railFor(p.rail).release(p.id, "abandoned: the serving instance stopped before the upstream answered")) {
+      report.released++;
+      report.releasedIds.push(p.id);
+    }
   }
   const lease = () => new Date(Date.now() + env().PAYMENT_LEASE_SECONDS * 1000);
   for (const id of await findDueSettlements(50)) {
     if (!(await claimSettlement(id, lease()))) continue;
     const r = await settlePayment(id);
-    if (r.type === "settled") report.settled++;
-    else if (r.type === "failed") report.failed++;
+    if (r.type === "settled") {
+      report.settled++;
+      report.settledIds.push(id);
+    } else if (r.type === "failed") report.failed++;
     else if (r.type === "pending") report.pending++;
   }
   // Each rail's own periodic work (card: open checkouts, undelivered paid checkouts, unconfirmed refunds).
