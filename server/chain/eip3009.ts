@@ -2,38 +2,36 @@
 // no chain call: does the signature recover to the authorization's `from`? Smart-contract wallets
 // (EIP-1271/6492) cannot be recovered this way; for them the answer is false and the facilitator, which
 // asks the chain, stays the authority on validity.
-import { getAddress, verifyTypedData, type Hex } from "viem";
+import { getAddress, type Hex } from "viem";
 import { CHAIN_ID, USDC_ADDRESS, USDC_DOMAIN } from "./config";
+import { recoverTypedDataAddress } from "./recover-signer";
+import { TRANSFER_WITH_AUTHORIZATION_TYPES } from "./transfer-authorization-hash";
 
-export const TRANSFER_WITH_AUTHORIZATION_TYPES = {
-  TransferWithAuthorization: [
-    { name: "from", type: "address" },
-    { name: "to", type: "address" },
-    { name: "value", type: "uint256" },
-    { name: "validAfter", type: "uint256" },
-    { name: "validBefore", type: "uint256" },
-    { name: "nonce", type: "bytes32" },
-  ],
-} as const;
+export { TRANSFER_WITH_AUTHORIZATION_TYPES };
 
 export type TransferAuthorization = { from: string; to: string; value: string; validAfter: string; validBefore: string; nonce: string };
 
 /** True when `signature` is `authorization.from`'s EOA signature over this exact authorization on Base USDC. */
 export async function signedByFrom(authorization: TransferAuthorization, signature: string): Promise<boolean> {
   const a = authorization;
-  return verifyTypedData({
-    address: getAddress(a.from),
-    domain: { name: USDC_DOMAIN.name, version: USDC_DOMAIN.version, chainId: CHAIN_ID, verifyingContract: USDC_ADDRESS },
-    types: TRANSFER_WITH_AUTHORIZATION_TYPES,
-    primaryType: "TransferWithAuthorization",
-    message: {
-      from: getAddress(a.from),
-      to: getAddress(a.to),
-      value: BigInt(a.value),
-      validAfter: BigInt(a.validAfter),
-      validBefore: BigInt(a.validBefore),
-      nonce: a.nonce as Hex,
-    },
-    signature: signature as Hex,
-  }).catch(() => false);
+  try {
+    const from = getAddress(a.from);
+    const signer = await recoverTypedDataAddress({
+      domain: { name: USDC_DOMAIN.name, version: USDC_DOMAIN.version, chainId: CHAIN_ID, verifyingContract: USDC_ADDRESS },
+      types: TRANSFER_WITH_AUTHORIZATION_TYPES,
+      primaryType: "TransferWithAuthorization",
+      message: {
+        from: getAddress(a.from),
+        to: getAddress(a.to),
+        value: BigInt(a.value),
+        validAfter: BigInt(a.validAfter),
+        validBefore: BigInt(a.validBefore),
+        nonce: a.nonce as Hex,
+      },
+      signature: signature as Hex,
+    });
+    return signer === from;
+  } catch {
+    return false;
+  }
 }

@@ -11,6 +11,7 @@
 import { Challenge } from "mppx";
 import { Mppx, evm } from "mppx/server";
 import { CHAIN_ID, USDC_ADDRESS, USDC_DOMAIN } from "../../../chain/config";
+import { recoverTypedDataAddress } from "../../../chain/recover-signer";
 import { deriveKey } from "../../../lib/derive-key";
 
 export const USDC_DECIMALS = 6;
@@ -28,6 +29,9 @@ function build(secretKey: string, realm: string, payTo: `0x${string}`) {
         decimals: USDC_DECIMALS,
         recipient: payTo,
         authorization: { name: USDC_DOMAIN.name, version: USDC_DOMAIN.version },
+        // libsecp256k1 (WebAssembly) in place of viem's JavaScript curve: same answers, 1.7 -> 0.3 ms a credential.
+        // An injection point added by patches/mppx+0.11.0.patch; mppx's checks are otherwise its own.
+        recoverTypedDataAddress,
         settle: async () => {
           throw new Error("MPP payments settle through the storefront's settlement outbox, not through mppx broadcast");
         },
