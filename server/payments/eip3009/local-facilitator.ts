@@ -1,7 +1,8 @@
 // The local facilitator: we verify and settle EIP-3009 authorizations ourselves, with our own gas wallet.
 //
 // Verify = the cheap checks against the requirements (recipient, exact amount, validity window) plus ONE simulation of
-// the real transfer on the chain (`eth_call` of transferWithAuthorization from the gas wallet). The token contract
+// the real transfer on the chain (`eth_call` of transferWithAuthorization from the gas wallet, sent as one plain
+// JSON-RPC request: ../../chain/json-rpc.ts). The token contract
 // itself then checks everything that matters: the EIP-712 signature against `from` (EOA or, on USDC, ERC-1271), the
 // nonce not yet used, the balance, the window. Nothing is recovered locally: the signature is checked once, by the
 // contract, not three times (x402's exact scheme recovers it locally on verify and again on settle).
@@ -16,6 +17,8 @@ import type { PaymentPayload, PaymentRequirements, SupportedResponse } from "@x4
 import { BaseError, ContractFunctionRevertedError, encodeFunctionData, keccak256, parseAbi, type Address, type Hex } from "viem";
 import { privateKeyToAccount, type PrivateKeyAccount } from "viem/accounts";
 import { publicClient, walletClient } from "../../chain/clients";
+import { ethCall, rpcRequest } from "../../chain/json-rpc";
+import { signEip1559Transaction } from "../../chain/sign-transaction";
 import { CHAIN_ID, NETWORK } from "../../chain/config";
 import { TRANSIENT, type Facilitator, type SettleOutcome, type VerifyOutcome } from "./outcomes";
 
@@ -127,7 +130,7 @@ export class LocalFacilitator implements Facilitator {
     if (BigInt(a.validBefore) < now + 6n) return { type: "invalid", reason: "authorization_expired" };
     if (BigInt(a.validAfter) > now) return { type: "invalid", reason: "authorization_not_yet_valid" };
     try {
-      await publicClient(this.rpcUrl).call({ account: this.gasWallet, to: requirements.asset as Address, data: this.call(p) });
+      await ethCall(this.rpcUrl, { from: this.gasWallet, to: requirements.asset as Address, data: this.call(p) });
       return { type: "valid", payer: a.from };
     } catch (e) {
       const message = errorMessage(e);
@@ -153,7 +156,7 @@ export class LocalFacilitator implements Facilitator {
   private async signedTransfer(p: ExactPayload, asset: Address): Promise<{ raw: Hex; hash: Hex; nonce: number }> {
     const fees = await this.currentFees();
     const nonce = await nextNonce(this.rpcUrl, this.account.address);
-    const raw = await this.account.signTransaction({
+    const raw = signEip1559Transaction(this.privateKey, {
       type: "eip1559",
       chainId: CHAIN_ID,
       nonce,
@@ -180,7 +183,7 @@ export class LocalFacilitator implements Facilitator {
       let gasCostWei: bigint | undefined;
       if (this.syncSend !== false) {
         try {
-          const receipt = (await client.request({ method: "eth_sendRawTransactionSync" as never, params: [signed.raw] as never })) as RawReceipt | null;
+          const receipt = await rpcRequest<RawReceipt | null>(this.rpcUrl, "eth_sendRawTransactionSync", [signed.raw]);
           this.syncSend = true;
           status = receipt?.status;
           gasCostWei = receiptGasCost(receipt?.gasUsed, receipt?.effectiveGasPrice);
@@ -213,7 +216,7 @@ export class LocalFacilitator implements Facilitator {
   /** A mined transfer reverted (the fixed gas limit skips estimation): ask the chain why, for a reason a client can act on. */
   private async whyReverted(p: ExactPayload, asset: Address): Promise<string> {
     try {
-      await publicClient(this.rpcUrl).call({ account: this.gasWallet, to: asset, data: this.call(p) });
+      await ethCall(this.rpcUrl, { from: this.gasWallet, to: asset, data: this.call(p) });
       return "transaction_reverted";
     } catch (e) {
       const message = errorMessage(e);
