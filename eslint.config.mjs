@@ -11,6 +11,7 @@ const config = [
       "node_modules/**",
       ".next/**",
       ".next-test/**",
+      ".next-*/**",
       ".data/**",
       "server/db/generated/**",
       "test-results/**",
