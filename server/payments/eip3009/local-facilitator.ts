@@ -14,18 +14,14 @@
 //
 // @x402/evm's exact facilitator stays the reference: a test runs both on the same payloads and they must agree.
 import type { PaymentPayload, PaymentRequirements, SupportedResponse } from "@x402/core/types";
-import { BaseError, ContractFunctionRevertedError, encodeFunctionData, keccak256, parseAbi, type Address, type Hex } from "viem";
+import { BaseError, ContractFunctionRevertedError, keccak256, type Address, type Hex } from "viem";
 import { privateKeyToAccount, type PrivateKeyAccount } from "viem/accounts";
 import { publicClient, walletClient } from "../../chain/clients";
 import { ethCall, rpcRequest } from "../../chain/json-rpc";
+import { encodeTransferWithAuthorization } from "../../chain/transfer-with-authorization-call";
 import { signEip1559Transaction } from "../../chain/sign-transaction";
 import { CHAIN_ID, NETWORK } from "../../chain/config";
 import { TRANSIENT, type Facilitator, type SettleOutcome, type VerifyOutcome } from "./outcomes";
-
-// The `bytes signature` overload: on USDC it accepts EOA and ERC-1271 signatures alike.
-const TRANSFER_WITH_AUTHORIZATION = parseAbi([
-  "function transferWithAuthorization(address from, address to, uint256 value, uint256 validAfter, uint256 validBefore, bytes32 nonce, bytes signature)",
-]);
 
 type ExactPayload = { signature: Hex; authorization: { from: Address; to: Address; value: string; validAfter: string; validBefore: string; nonce: Hex } };
 
@@ -109,13 +105,9 @@ export class LocalFacilitator implements Facilitator {
     this.gasWallet = this.account.address;
   }
 
-  private call(p: ExactPayload) {
-    const a = p.authorization;
-    return encodeFunctionData({
-      abi: TRANSFER_WITH_AUTHORIZATION,
-      functionName: "transferWithAuthorization",
-      args: [a.from, a.to, BigInt(a.value), BigInt(a.validAfter), BigInt(a.validBefore), a.nonce, p.signature],
-    });
+  private call(p: ExactPayload): Hex {
+    // The `bytes signature` overload: on USDC it accepts EOA and ERC-1271 signatures alike.
+    return encodeTransferWithAuthorization(p.authorization, p.signature);
   }
 
   async verify(payload: PaymentPayload, requirements: PaymentRequirements): Promise<VerifyOutcome> {
