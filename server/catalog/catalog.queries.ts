@@ -1,5 +1,6 @@
 // The only file of the catalog domain that touches Prisma.
 import { db, listen, sql, type ListenState, type Tx } from "../db/client";
+import { Prisma } from "../db/generated/client";
 import { recordAudit } from "../audit/audit.queries";
 
 export type SellerRow = {
@@ -158,11 +159,33 @@ export async function findSellerPlans(sellerId: string) {
   });
 }
 
-/** A new credit plan, its meters, the audit row and the catalog version bump, in one transaction. */
+const slugTaken = (slug: string): PlanChange => ({ type: "conflict", detail: `a plan with the slug "${slug}" exists (retired plans keep their slug)` });
+
+/** The unique index on plans (seller_id, slug): the driver adapter names its columns in the error's meta. */
+function violatesPlanSlugUnique(e: unknown): boolean {
+  if (!(e instanceof Prisma.PrismaClientKnownRequestError) || e.code !== "P2002") return false;
+  // A plan's other uniques are its new id and its (plan, meter) links, from deduplicated keys: neither can collide.
+  return JSON.stringify(e.meta ?? {}).includes("slug");
+}
+
+/**
+ * A new credit plan, its meters, the audit row and the catalog version bump, in one transaction. Two creates of one
+ * slug at once both pass the look-up; the unique index lets one commit and fails the other's insert, which rolls its
+ * whole transaction back (no plan, no audit row, no bump) and answers the same conflict as the look-up.
+ */
 export async function insertPlan(input: { sellerId: string; actorId: string | null; id: string; slug: string; fields: PlanFields }): Promise<PlanChange> {
+  try {
+    return await insertPlanTx(input);
+  } catch (e) {
+    if (violatesPlanSlugUnique(e)) return slugTaken(input.slug);
+    throw e;
+  }
+}
+
+async function insertPlanTx(input: { sellerId: string; actorId: string | null; id: string; slug: string; fields: PlanFields }): Promise<PlanChange> {
   return db.$transaction(async (tx: Tx): Promise<PlanChange> => {
     const taken = await tx.plan.findUnique({ where: { sellerId_slug: { sellerId: input.sellerId, slug: input.slug } }, select: { id: true } });
-    if (taken) return { type: "conflict", detail: `a plan with the slug "${input.slug}" exists (retired plans keep their slug)` };
+    if (taken) return slugTaken(input.slug);
     const { meters, unknown, unpriced } = await metersByKey(tx, input.sellerId, input.fields.meterKeys);
     if (unknown.length) return { type: "unknown_meters", keys: unknown };
     if (unpriced.length) return { type: "unpriced_meters", keys: unpriced };
