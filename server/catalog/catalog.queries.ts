@@ -222,17 +222,20 @@ async function insertPlanTx(input: { sellerId: string; actorId: string | null; i
 /**
  * A credit plan's terms changed for future purchases. Credit already bought keeps its amount and expiry; the meters it
  * covers are the plan's, so a meter may be added at any time but removed only while no credit bought on the plan is
- * live (the bought balance would silently stop covering it).
+ * live (the bought balance would silently stop covering it). A retired plan's terms are final: editing it is a conflict.
  */
 export async function updatePlanRow(input: { sellerId: string; actorId: string | null; planId: string; fields: PlanFields }): Promise<PlanChange> {
   return db.$transaction(async (tx: Tx): Promise<PlanChange> => {
     // Locked: two concurrent edits of one plan apply one after the other, each with its own before and after.
-    const locked = await tx.$queryRawUnsafe<{ id: string }[]>(
-      `select id from plans where id = $1 and seller_id = $2 and kind = 'credit' for update`,
+    const locked = await tx.$queryRawUnsafe<{ id: string; status: string }[]>(
+      `select id, status from plans where id = $1 and seller_id = $2 and kind = 'credit' for update`,
       input.planId,
       input.sellerId,
     );
     if (!locked.length) return { type: "not_found" };
+    // Read under the lock: an edit queued behind a retire sees the plan retired.
+    if (locked[0]!.status !== "live")
+      return { type: "conflict", detail: "this plan is retired: its terms no longer change (credit bought on it keeps them); create a new plan instead" };
     const before = await tx.plan.findUniqueOrThrow({ where: { id: input.planId }, include: { meters: { include: { meter: { select: { key: true } } } } } });
     const { meters, unknown, unpriced } = await metersByKey(tx, input.sellerId, input.fields.meterKeys);
     if (unknown.length) return { type: "unknown_meters", keys: unknown };
