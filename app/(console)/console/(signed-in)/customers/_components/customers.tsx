@@ -165,8 +165,8 @@ function Credentials() {
     <Section title="Agent credentials" testId="section-credentials">
       <p className="mb-3 text-sm text-slate-500">
         Credentials agents registered here (POST /agent/identity), newest first, with their money: live prepaid credit and the plans it is on, what each paid
-        with its bearer (plan purchases and pay-as-you-go calls, net of refunds), what it drew on credit, and its served calls. Calls paid by a wallet without a
-        bearer belong to no credential: they are under paying wallets above.
+        with its bearer (plan purchases, net of refunds), what it drew on credit, and its served calls on credit. Pay-as-you-go calls are paid by a wallet and
+        belong to no credential: they are under paying wallets above.
       </p>
       <Loaded query={q} what="agent credentials">
         {() =>
