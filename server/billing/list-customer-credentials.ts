@@ -1,6 +1,6 @@
 // The Customers page's agent credentials with their money: each credential (kind, state, the human who claimed it)
-// with its live prepaid credit and plans, what it paid with its bearer (purchases and pay-as-you-go calls, net of
-// refunds), what it drew on credit, its served calls and the last one. Credentials one human claimed share their
+// with its live prepaid credit and plans, what it paid with its bearer (plan purchases, net of refunds: a pay-as-you-go
+// call is bound to no credential), what it drew on credit, its served calls and the last one. Credentials one human claimed share their
 // plans (entitlements say so); the balance here is the credit bought by this credential.
 import { listAgentCredentials } from "../identity/list-agent-credentials";
 import { microsToUsd } from "../lib/money";

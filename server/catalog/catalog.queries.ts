@@ -1,5 +1,6 @@
 // The only file of the catalog domain that touches Prisma.
 import { db, listen, sql, type ListenState, type Tx } from "../db/client";
+import { Prisma } from "../db/generated/client";
 import { recordAudit } from "../audit/audit.queries";
 
 export type SellerRow = {
@@ -158,11 +159,33 @@ export async function findSellerPlans(sellerId: string) {
   });
 }
 
-/** A new credit plan, its meters, the audit row and the catalog version bump, in one transaction. */
+const slugTaken = (slug: string): PlanChange => ({ type: "conflict", detail: `a plan with the slug "${slug}" exists (retired plans keep their slug)` });
+
+/** The unique index on plans (seller_id, slug): the driver adapter names its columns in the error's meta. */
+function violatesPlanSlugUnique(e: unknown): boolean {
+  if (!(e instanceof Prisma.PrismaClientKnownRequestError) || e.code !== "P2002") return false;
+  // A plan's other uniques are its new id and its (plan, meter) links, from deduplicated keys: neither can collide.
+  return JSON.stringify(e.meta ?? {}).includes("slug");
+}
+
+/**
+ * A new credit plan, its meters, the audit row and the catalog version bump, in one transaction. Two creates of one
+ * slug at once both pass the look-up; the unique index lets one commit and fails the other's insert, which rolls its
+ * whole transaction back (no plan, no audit row, no bump) and answers the same conflict as the look-up.
+ */
 export async function insertPlan(input: { sellerId: string; actorId: string | null; id: string; slug: string; fields: PlanFields }): Promise<PlanChange> {
+  try {
+    return await insertPlanTx(input);
+  } catch (e) {
+    if (violatesPlanSlugUnique(e)) return slugTaken(input.slug);
+    throw e;
+  }
+}
+
+async function insertPlanTx(input: { sellerId: string; actorId: string | null; id: string; slug: string; fields: PlanFields }): Promise<PlanChange> {
   return db.$transaction(async (tx: Tx): Promise<PlanChange> => {
     const taken = await tx.plan.findUnique({ where: { sellerId_slug: { sellerId: input.sellerId, slug: input.slug } }, select: { id: true } });
-    if (taken) return { type: "conflict", detail: `a plan with the slug "${input.slug}" exists (retired plans keep their slug)` };
+    if (taken) return slugTaken(input.slug);
     const { meters, unknown, unpriced } = await metersByKey(tx, input.sellerId, input.fields.meterKeys);
     if (unknown.length) return { type: "unknown_meters", keys: unknown };
     if (unpriced.length) return { type: "unpriced_meters", keys: unpriced };
@@ -199,17 +222,20 @@ export async function insertPlan(input: { sellerId: string; actorId: string | nu
 /**
  * A credit plan's terms changed for future purchases. Credit already bought keeps its amount and expiry; the meters it
  * covers are the plan's, so a meter may be added at any time but removed only while no credit bought on the plan is
- * live (the bought balance would silently stop covering it).
+ * live (the bought balance would silently stop covering it). A retired plan's terms are final: editing it is a conflict.
  */
 export async function updatePlanRow(input: { sellerId: string; actorId: string | null; planId: string; fields: PlanFields }): Promise<PlanChange> {
   return db.$transaction(async (tx: Tx): Promise<PlanChange> => {
     // Locked: two concurrent edits of one plan apply one after the other, each with its own before and after.
-    const locked = await tx.$queryRawUnsafe<{ id: string }[]>(
-      `select id from plans where id = $1 and seller_id = $2 and kind = 'credit' for update`,
+    const locked = await tx.$queryRawUnsafe<{ id: string; status: string }[]>(
+      `select id, status from plans where id = $1 and seller_id = $2 and kind = 'credit' for update`,
       input.planId,
       input.sellerId,
     );
     if (!locked.length) return { type: "not_found" };
+    // Read under the lock: an edit queued behind a retire sees the plan retired.
+    if (locked[0]!.status !== "live")
+      return { type: "conflict", detail: "this plan is retired: its terms no longer change (credit bought on it keeps them); create a new plan instead" };
     const before = await tx.plan.findUniqueOrThrow({ where: { id: input.planId }, include: { meters: { include: { meter: { select: { key: true } } } } } });
     const { meters, unknown, unpriced } = await metersByKey(tx, input.sellerId, input.fields.meterKeys);
     if (unknown.length) return { type: "unknown_meters", keys: unknown };

@@ -3,7 +3,7 @@
 import { z } from "zod";
 import { PLATFORM_SERVICE } from "../contracts/platform";
 import { AppError, invalidParameter } from "../errors";
-import { microsToUsd } from "../lib/money";
+import { CARD_MINIMUM_MICROS, microsToCents, microsToUsd } from "../lib/money";
 import { RAILS } from "../payments/rails";
 import type { Catalog } from "./catalog";
 import { listDiscoverable, pathMatches, type DiscoverableOperation } from "./discoverable";
@@ -136,7 +136,25 @@ function paymentInfo(op: DiscoverableOperation) {
 
 const errorRef = (description: string) => ({ description, content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } } });
 
-function operationObject(op: DiscoverableOperation, score?: number) {
+/** The plans on sale now (the manifest's, as the purchase and top-up operations take them): a plan change shows on the next call. */
+function plansOnSale(catalog: Catalog) {
+  return catalog.plans
+    .filter((p) => p.kind === "credit")
+    .map((p) => ({
+      id: p.id,
+      slug: p.slug,
+      name: p.name,
+      meters: p.meterKeys,
+      minimumUsd: p.minimumMicros != null ? microsToCents(p.minimumMicros) : null,
+      maximumUsd: p.maximumMicros != null ? microsToCents(p.maximumMicros) : null,
+      cardMinimumUsd: microsToCents(p.cardMinimumMicros ?? CARD_MINIMUM_MICROS),
+      creditValidityDays: p.creditValidityDays,
+    }));
+}
+
+const PLAN_OPERATIONS = new Set(["plan_purchase", "plan_extend"]);
+
+function operationObject(op: DiscoverableOperation, score: number | undefined, plans: ReturnType<typeof plansOnSale>) {
   const c = op.contract;
   const priced = !!op.meter && op.meter.priceMicros > 0n;
   const responses: Record<string, unknown> = {
@@ -173,6 +191,7 @@ function operationObject(op: DiscoverableOperation, score?: number) {
     ...(priced ? { security: railsFor(op).map((r) => ({ [r.name]: [] })) } : {}),
     ...(paymentInfo(op) ? { "x-payment-info": paymentInfo(op) } : {}),
     "x-service": op.service.slug,
+    ...(PLAN_OPERATIONS.has(op.key) ? { "x-plans": plans } : {}),
     ...(score !== undefined ? { "x-search-score": score } : {}),
   };
 }
@@ -201,8 +220,9 @@ export function buildOpenApi(catalog: Catalog, opts: { origin: string; selfPath:
   const slice = selected.slice((filters.page - 1) * PAGE_SIZE, filters.page * PAGE_SIZE);
 
   const paths: Record<string, Record<string, unknown>> = {};
+  const plans = plansOnSale(catalog);
   for (const { op, score } of slice) {
-    (paths[op.path] ??= {})[op.method.toLowerCase()] = operationObject(op, score);
+    (paths[op.path] ??= {})[op.method.toLowerCase()] = operationObject(op, score, plans);
   }
   const base = `${opts.origin}${opts.selfPath}`;
   const nextUrl = filters.page < pages ? pageUrl(base, opts.params, filters.page + 1) : null;

@@ -18,6 +18,12 @@ let a: Seller;
 let b: Seller;
 let aPayment: string;
 let aCredential: string;
+/** A human with a claimed credential at A (holding credit) and another at B: each seller sees only its own. */
+let aHuman: string;
+/** A human with a credential at A only: not one of B's people at all. */
+let aOnlyHuman: string;
+let aHumanCredential: string;
+let bHumanCredential: string;
 
 async function seller(label: string): Promise<Seller> {
   const tag = newId("tst").slice(4, 12);
@@ -40,6 +46,45 @@ beforeAll(async () => {
   aPayment = (await db.payment.findFirstOrThrow({ where: { sellerId: a.sellerId, status: "refunded" } })).id;
   aCredential = newId("agt");
   await db.agentCredential.create({ data: { id: aCredential, sellerId: a.sellerId, kind: "anonymous", status: "unclaimed" } });
+  aHuman = (await db.human.create({ data: { id: newId("hum"), email: `${newId("tst").slice(4, 12)}@people.test` } })).id;
+  [aHumanCredential, bHumanCredential] = [newId("agt"), newId("agt")];
+  for (const [id, sellerId] of [
+    [aHumanCredential, a.sellerId],
+    [bHumanCredential, b.sellerId],
+  ] as const)
+    await db.agentCredential.create({ data: { id, sellerId, kind: "anonymous", status: "claimed", humanId: aHuman, claimedAt: new Date() } });
+  aOnlyHuman = (await db.human.create({ data: { id: newId("hum"), email: `${newId("tst").slice(4, 12)}@people.test` } })).id;
+  await db.agentCredential.create({
+    data: { id: newId("agt"), sellerId: a.sellerId, kind: "anonymous", status: "claimed", humanId: aOnlyHuman, claimedAt: new Date(Date.now() - 60_000) },
+  });
+  const plan = await db.plan.findFirstOrThrow({ where: { sellerId: a.sellerId, slug: "research-credits" } });
+  const bought = await db.payment.create({
+    data: {
+      id: newId("pay"),
+      sellerId: a.sellerId,
+      status: "settled",
+      rail: "x402",
+      method: "POST",
+      path: `/plans/${plan.id}/purchase`,
+      query: "",
+      operationKey: "plan_purchase",
+      amountMicros: 5_000_000n,
+      credentialId: aHumanCredential,
+      expiresAt: new Date(Date.now() + 60_000),
+    },
+  });
+  await db.creditGrant.create({
+    data: {
+      id: newId("grt"),
+      sellerId: a.sellerId,
+      planId: plan.id,
+      credentialId: aHumanCredential,
+      sourcePaymentId: bought.id,
+      amountMicros: 5_000_000n,
+      remainingMicros: 5_000_000n,
+      expiresAt: new Date(Date.now() + 86_400_000),
+    },
+  });
   const meter = (await a.caller.catalog.overview()).meters.find((m) => m.key === "basis")!;
   await a.caller.catalog.updatePrice({ meterId: meter.id, amountUsd: "0.06" });
   await a.caller.settings.update({ explorerTxUrls: { "eip155:8453": "https://explorer.a.test/tx/{tx}" }, ethUsd: "3000" });
@@ -100,6 +145,21 @@ const ISOLATION: Record<string, () => Promise<void>> = {
   "customers.credentials": async () => {
     expect((await b.caller.customers.credentials()).credentials.map((c) => c.id)).not.toContain(aCredential);
     expect((await a.caller.customers.credentials()).credentials.map((c) => c.id)).toContain(aCredential);
+  },
+  "customers.humans": async () => {
+    // The same human at B: B's credential only, none of A's credit.
+    expect((await b.caller.customers.humans()).humans).toEqual([
+      expect.objectContaining({ id: aHuman, credentials: [expect.objectContaining({ id: bHumanCredential })], plans: [], balanceUsd: "0.000000" }),
+    ]);
+    expect((await a.caller.customers.humans()).humans).toEqual([
+      expect.objectContaining({
+        id: aHuman,
+        credentials: [expect.objectContaining({ id: aHumanCredential })],
+        plans: ["Research credits"],
+        balanceUsd: "5.000000",
+      }),
+      expect.objectContaining({ id: aOnlyHuman, plans: [], balanceUsd: "0.000000" }),
+    ]);
   },
   "settings.get": async () => {
     const s = await b.caller.settings.get();

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { rangeInput } from "../../analytics/date-range";
 import { listPayingWallets } from "../../analytics/list-paying-wallets";
 import { listCustomerCredentials } from "../../billing/list-customer-credentials";
+import { listCustomerHumans } from "../../billing/list-customer-humans";
 import { router, sellerProcedure } from "../init";
 
 export const customersRouter = router({
@@ -11,4 +12,7 @@ export const customersRouter = router({
   credentials: sellerProcedure
     .input(z.object({ cursor: z.string().max(100).nullish() }).prefault({}))
     .query(({ ctx, input }) => listCustomerCredentials(ctx.seller.id, input)),
+  humans: sellerProcedure
+    .input(z.object({ cursor: z.string().max(100).nullish() }).prefault({}))
+    .query(({ ctx, input }) => listCustomerHumans(ctx.seller.id, input)),
 });

@@ -76,6 +76,87 @@ function PayingWallets() {
   );
 }
 
+function People() {
+  const trpc = useTRPC();
+  const q = useInfiniteQuery(trpc.customers.humans.infiniteQueryOptions({}, { getNextPageParam: (last) => last.nextCursor }));
+  const rows = q.data?.pages.flatMap((p) => p.humans) ?? [];
+  return (
+    <Section title="People" testId="section-people">
+      <p className="mb-3 text-sm text-slate-500">
+        The humans who claimed agent credentials here, newest claim first. Credentials one person claimed share that person&apos;s plans, so the money is over
+        all of them: live prepaid credit and the plans it is on, the credit ever bought, what the credentials paid (plan purchases, net of refunds), what they
+        drew on credit, and their served calls.
+      </p>
+      <Loaded query={q} what="people">
+        {() =>
+          rows.length === 0 ? (
+            <Empty testId="people-empty">No one has claimed an agent credential yet.</Empty>
+          ) : (
+            <>
+              <TableScroll>
+                <table className={TABLE_CLASS} data-testid="people-table">
+                  <thead className="text-slate-500">
+                    <tr>
+                      <th className="py-1">Person</th>
+                      <th>Credentials</th>
+                      <th>Plans (live credit)</th>
+                      <th className="text-right">Credit left</th>
+                      <th className="text-right">Credit bought</th>
+                      <th className="text-right">Spend (net)</th>
+                      <th className="text-right">Drawn on credit</th>
+                      <th className="text-right">Calls</th>
+                      <th>Last call (UTC)</th>
+                      <th>First claim (UTC)</th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {rows.map((h) => (
+                      <tr key={h.id} className="border-t border-slate-100 align-top" data-testid={`person-row-${h.id}`}>
+                        <td className="py-1.5 break-all" data-testid="person-email">
+                          {h.email}
+                        </td>
+                        <td data-testid="person-credentials">
+                          <ul>
+                            {h.credentials.map((c) => (
+                              <li key={c.id} className="font-mono text-xs whitespace-nowrap" data-testid={`person-credential-${c.id}`}>
+                                {c.id}
+                                {c.state === "revoked" && <span className="ml-1 font-sans text-red-700">(revoked)</span>}
+                              </li>
+                            ))}
+                          </ul>
+                        </td>
+                        <td data-testid="person-plans">{h.plans.join(", ") || "—"}</td>
+                        <td className="text-right font-mono" data-testid="person-balance">
+                          {usd(h.balanceUsd)}
+                        </td>
+                        <td className="text-right font-mono" data-testid="person-purchased">
+                          {usd(h.purchasedUsd)}
+                        </td>
+                        <td className="text-right font-mono" data-testid="person-spend">
+                          {usd(h.spentUsd)}
+                        </td>
+                        <td className="text-right font-mono" data-testid="person-drawn">
+                          {usd(h.drawnUsd)}
+                        </td>
+                        <td className="text-right font-mono" data-testid="person-calls">
+                          {count(h.calls)}
+                        </td>
+                        <td className="font-mono text-xs whitespace-nowrap">{h.lastCallAt ? utc(h.lastCallAt).replace(" UTC", "") : "—"}</td>
+                        <td className="font-mono text-xs whitespace-nowrap">{utc(h.since).replace(" UTC", "")}</td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </TableScroll>
+              <ShowOlder query={q} label="Show older people" />
+            </>
+          )
+        }
+      </Loaded>
+    </Section>
+  );
+}
+
 function Credentials() {
   const trpc = useTRPC();
   const q = useInfiniteQuery(trpc.customers.credentials.infiniteQueryOptions({}, { getNextPageParam: (last) => last.nextCursor }));
@@ -84,8 +165,8 @@ function Credentials() {
     <Section title="Agent credentials" testId="section-credentials">
       <p className="mb-3 text-sm text-slate-500">
         Credentials agents registered here (POST /agent/identity), newest first, with their money: live prepaid credit and the plans it is on, what each paid
-        with its bearer (plan purchases and pay-as-you-go calls, net of refunds), what it drew on credit, and its served calls. Calls paid by a wallet without a
-        bearer belong to no credential: they are under paying wallets above.
+        with its bearer (plan purchases, net of refunds), what it drew on credit, and its served calls on credit. Pay-as-you-go calls are paid by a wallet and
+        belong to no credential: they are under paying wallets above.
       </p>
       <Loaded query={q} what="agent credentials">
         {() =>
@@ -152,9 +233,11 @@ export function Customers() {
   return (
     <>
       <PageHeader title="Customers" actions={<RangePicker />}>
-        Who pays: the wallets that paid in a range, by spend net of refunds, and the agent credentials registered at this storefront.
+        Who pays: the wallets that paid in a range, by spend net of refunds; the people who claimed agent credentials, with the plans and credit their
+        credentials share; and every agent credential registered at this storefront.
       </PageHeader>
       <PayingWallets />
+      <People />
       <Credentials />
     </>
   );
