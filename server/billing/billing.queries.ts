@@ -225,7 +225,9 @@ export async function findGrantsWithPlans(sellerId: string, credentialIds: strin
 /**
  * The CTE that credits a plan purchase in the statement that records its charge (every rail's charge statement uses
  * it): `p` is the CTE of the payment just charged, `idParam` the placeholder of the new grant's id. Paid once,
- * credited once: the grant is unique per source payment.
+ * credited once: the grant is unique per source payment. The plan row is read FOR SHARE: a plan change holds it FOR
+ * UPDATE, so a meter removal racing this purchase waits for the grant and then sees it (and refuses), rather than
+ * passing its "no live credit" check just before the grant commits and stranding the new credit.
  */
 export function grantForChargeSql(idParam: string): string {
   return `grant_made as (
@@ -233,6 +235,7 @@ export function grantForChargeSql(idParam: string): string {
        select ${idParam}, pp.seller_id, pp.plan_id, pp.credential_id, pp.payment_id, pp.amount_micros, pp.amount_micros,
          (now() at time zone 'UTC') + make_interval(days => pl.credit_validity_days), now() at time zone 'UTC'
        from p join plan_purchases pp on pp.payment_id = p.id join plans pl on pl.id = pp.plan_id
+       for share of pl
        on conflict (source_payment_id) do nothing
        returning 1
      )`;

@@ -475,6 +475,40 @@ describe("the seller's plans and meters (console)", () => {
     expect((await c.catalog.plans()).find((p) => p.id === id)).toMatchObject({ status: "retired", holders: 1, purchasedUsd: "5.000000" });
   });
 
+  it("a meter removal racing a purchase being credited waits for it, then refuses: the new credit keeps its meters", async () => {
+    const c = await asSeller();
+    const { planId: id } = await c.catalog.createPlan({ ...terms, slug: `race-${uniq()}`, meters: ["aggregates", "backtest"] });
+    const agent = await registerAnonymous(store);
+    const proof = await payChallenge(await purchase({ amountUsd: "5.00" }, bearer(agent.token), id), 7, BIG);
+    // Hold the purchase inside the statement that records its charge and credits it (only this plan's grants).
+    await db.$executeRawUnsafe(
+      `create or replace function test_hold_grant() returns trigger language plpgsql as $$ begin perform pg_sleep(0.5); return new; end $$`,
+    );
+    await db.$executeRawUnsafe(
+      `create trigger test_hold_grant_${id} before insert on credit_grants for each row when (new.plan_id = '${id}') execute function test_hold_grant()`,
+    );
+    try {
+      const paying = purchase({ amountUsd: "5.00" }, { ...bearer(agent.token), ...proof }, id);
+      const deadline = Date.now() + 15_000;
+      for (;;) {
+        const held = await db.$queryRawUnsafe<unknown[]>(`select 1 from pg_stat_activity where wait_event = 'PgSleep' and query like '%grant_made%'`);
+        if (held.length) break;
+        if (Date.now() > deadline) throw new Error("the purchase never reached the crediting statement");
+        await new Promise((r) => setTimeout(r, 5));
+      }
+      // The credit is being written: taking "backtest" from the plan now would strand it. The removal must wait for
+      // the purchase (the crediting statement holds the plan row) and then see the live credit.
+      await expect(c.catalog.updatePlan({ ...terms, planId: id, meters: ["aggregates"] })).rejects.toMatchObject({ cause: { code: "catalog_conflict" } });
+      expect((await paying).status).toBe(200);
+    } finally {
+      await db.$executeRawUnsafe(`drop trigger if exists test_hold_grant_${id} on credit_grants`);
+      await db.$executeRawUnsafe(`drop function if exists test_hold_grant()`);
+    }
+    const plan = await db.plan.findUniqueOrThrow({ where: { id }, include: { meters: { include: { meter: true } } } });
+    expect(plan.meters.map((m) => m.meter.key).sort()).toEqual(["aggregates", "backtest"]);
+    expect(await db.creditGrant.count({ where: { planId: id, remainingMicros: { gt: 0n } } })).toBe(1);
+  });
+
   it("a meter's free included units change with an audit row and show in the manifest on the next request", async () => {
     const c = await asSeller();
     const meter = await db.meter.findFirstOrThrow({ where: { sellerId: seller.sellerId, key: "avg_interest_rates" } });
