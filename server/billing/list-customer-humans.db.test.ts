@@ -2,9 +2,14 @@
 // two credentials, one of which bought a plan before the claim and the other another plan after it, both drawing on
 // the shared credit through the gateway; shown once, with both credentials and the exact money over them, which adds up
 // to the per-credential view. Unclaimed credentials are nobody's; a page holds 25 people and the cursor gives the rest.
+import { createWalletClient, http, publicActions } from "viem";
+import { privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as purchaseRoute from "../../app/plans/[planId]/purchase/route";
 import { seedMarketSeller } from "../../prisma/seed";
+import { anvilAddress, anvilPrivateKey } from "../../scripts/lib/local-chain";
+import { CHAIN, USDC_ADDRESS } from "../chain/config";
+import { TOKEN_ABI } from "../chain/token";
 import { db } from "../db/client";
 import { newId } from "../lib/ids";
 import { callGateway, createGatewaySeller, payChallenge, startChainForTests, startFakeUpstream } from "../testing/gateway";
@@ -172,4 +177,36 @@ describe("customers.humans", () => {
     expect([...one.humans, ...two.humans].map((h) => h.id)).toEqual(expected);
     await expect(c.customers.humans({ cursor: "not-a-cursor" })).rejects.toMatchObject({ cause: { code: "invalid_request" } });
   });
+
+  it("credit refunded or expired is no longer balance or a plan held; a refund nets out of spend; what was bought stays bought", async () => {
+    const email = `cy-${uniq()}@example.com`;
+    const agent = await registerAnonymous(store);
+    const claimed = await claimCredential(store, agent.claimToken, email);
+    await buy(claimed.token, "research-credits", "5.00", 5);
+    await buy(claimed.token, "archive-pass", "2.00", 5);
+    const c = await asSeller(seller.sellerId);
+    const person = async () => (await c.customers.humans()).humans.find((h) => h.id === claimed.humanId)!;
+    expect(await person()).toMatchObject({
+      plans: ["Archive pass", "Research credits"],
+      balanceUsd: "7.000000",
+      purchasedUsd: "7.000000",
+      spentUsd: "7.000000",
+    });
+
+    // The seller refunds the research credits on chain and records it: the grant ends in the refund's transaction.
+    const research = await db.plan.findFirstOrThrow({ where: { sellerId: seller.sellerId, slug: "research-credits" } });
+    const grant = await db.creditGrant.findFirstOrThrow({ where: { credentialId: agent.credentialId, planId: research.id } });
+    const w = createWalletClient({ account: privateKeyToAccount(anvilPrivateKey(10)), chain: CHAIN, transport: http(chain.rpcUrl) }).extend(publicActions);
+    const hash = await w.writeContract({ address: USDC_ADDRESS, abi: TOKEN_ABI, functionName: "transfer", args: [anvilAddress(5), 5_000_000n] });
+    await w.waitForTransactionReceipt({ hash, pollingInterval: 10 });
+    await c.payments.recordRefund({ paymentId: grant.sourcePaymentId, transaction: hash });
+    expect(await person()).toMatchObject({ plans: ["Archive pass"], balanceUsd: "2.000000", purchasedUsd: "7.000000", spentUsd: "2.000000" });
+
+    // The archive pass drawn down to nothing: no plan held. Then (credit left again) past its expiry: no balance either.
+    const archive = await db.creditGrant.findFirstOrThrow({ where: { credentialId: agent.credentialId, planId: { not: research.id } } });
+    await db.creditGrant.update({ where: { id: archive.id }, data: { remainingMicros: 0n } });
+    expect(await person()).toMatchObject({ plans: [], balanceUsd: "0.000000" });
+    await db.creditGrant.update({ where: { id: archive.id }, data: { remainingMicros: 2_000_000n, expiresAt: new Date(Date.now() - 1000) } });
+    expect(await person()).toMatchObject({ plans: [], balanceUsd: "0.000000", purchasedUsd: "7.000000", spentUsd: "2.000000", calls: 0 });
+  }, 120_000);
 });
