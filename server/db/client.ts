@@ -5,6 +5,7 @@
 import "server-only";
 import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
+import { dbWait } from "../lib/request-timing";
 import { PrismaClient } from "./generated/client";
 
 export type { Prisma } from "./generated/client";
@@ -52,7 +53,8 @@ export async function sql<Row extends Record<string, unknown> = Record<string, u
   params: unknown[] = [],
   prepare?: string,
 ): Promise<{ rows: Row[]; rowCount: number }> {
-  const res = await lazyPool().query<Row>(prepare ? { name: prepare, text, values: params } : { text, values: params });
+  // Timed as waiting on the database (Server-Timing `db` on paid calls); one lookup when no request is timed.
+  const res = await dbWait(() => lazyPool().query<Row>(prepare ? { name: prepare, text, values: params } : { text, values: params }));
   return { rows: res.rows, rowCount: res.rowCount ?? 0 };
 }
 

@@ -177,6 +177,24 @@ describe("paying with x402", () => {
     expect((await other.json()).error).toBe("payment_request_mismatch");
   });
 
+  it("a paid answer's Server-Timing splits the time: phases, chain, db (inside own), own and total", async () => {
+    const res = await call(AAPL, { headers: await proofFor(await call(AAPL), 3) });
+    expect(res.status).toBe(200);
+    const timing = Object.fromEntries(
+      (res.headers.get("server-timing") ?? "").split(",").map((part) => {
+        const m = /^\s*(\w+);dur=([\d.]+)\s*$/.exec(part);
+        expect(m, part).toBeTruthy();
+        return [m![1], Number(m![2])];
+      }),
+    );
+    expect(Object.keys(timing)).toEqual(["accept", "upstream", "schedule", "settle", "chain", "db", "own", "total"]);
+    // Three statements at least (lock, the outbox row, the charge): some time, none of it more than the own work.
+    expect(timing.db).toBeGreaterThan(0);
+    expect(timing.db).toBeLessThanOrEqual(timing.own + 0.1);
+    expect(timing.chain).toBeGreaterThan(0);
+    expect(timing.own + timing.chain + timing.upstream).toBeLessThanOrEqual(timing.total + 0.3);
+  });
+
   it("fifty concurrent requests carrying the same proof are served exactly once", async () => {
     const payer = anvilAddress(3);
     const before = await usdc(payer);

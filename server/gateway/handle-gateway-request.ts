@@ -2,10 +2,10 @@
 //   price the call (match, validate, price) -> rate limits -> which rail's proof does it carry (the registry)
 //   -> none: the 402 with every rail's offer | a proof: accept -> proxy -> charge or release -> render.
 // Server-Timing on paid answers splits the time into the upstream, the chain (RPC round trips, receipt waits) and
-// the gateway's own work (everything else).
+// the gateway's own work (everything else), and says how much of the own work was waiting on PostgreSQL (`db`).
 import { recordPaymentRefusal } from "../analytics/record-payment-refusal";
 import type { RouteContext } from "../http/route";
-import { chainMsSoFar, timeRequest } from "../lib/request-timing";
+import { chainMsSoFar, dbMsSoFar, timeRequest } from "../lib/request-timing";
 import { createChallenge } from "../payments/create-challenge";
 import { readPaymentProof, type PaymentProof } from "../payments/rails";
 import { priceCall } from "./paid-call";
@@ -74,6 +74,14 @@ async function handle(ctx: RouteContext): Promise<Response> {
   const total = performance.now() - t0;
   const chain = chainMsSoFar();
   const own = total - chain - upstreamMs;
-  const serverTiming = [...phases, `chain;dur=${chain.toFixed(1)}`, `own;dur=${own.toFixed(1)}`, `total;dur=${total.toFixed(1)}`].join(", ");
+  // `db` (statements sent with sql(), the paid path's) is part of `own`: own minus db is the gateway's CPU and waiting.
+  const db = dbMsSoFar();
+  const serverTiming = [
+    ...phases,
+    `chain;dur=${chain.toFixed(1)}`,
+    `db;dur=${db.toFixed(1)}`,
+    `own;dur=${own.toFixed(1)}`,
+    `total;dur=${total.toFixed(1)}`,
+  ].join(", ");
   return renderOutcome(outcome, { serverTiming });
 }
