@@ -21,7 +21,7 @@ export async function signedByFrom(authorization: TransferAuthorization, signatu
       types: TRANSFER_WITH_AUTHORIZATION_TYPES,
       primaryType: "TransferWithAuthorization",
       message: {
-        from: getAddress(a.from),
+        from,
         to: getAddress(a.to),
         value: BigInt(a.value),
         validAfter: BigInt(a.validAfter),

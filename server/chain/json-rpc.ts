@@ -22,10 +22,11 @@ export class RpcError extends Error {
 let nextId = 0;
 
 async function post(rpcUrl: string, body: string): Promise<unknown> {
-  const res = await chainWait(() =>
-    fetch(rpcUrl, { method: "POST", headers: { "content-type": "application/json" }, body, signal: AbortSignal.timeout(TIMEOUT_MS) }),
-  );
-  const text = await res.text();
+  // The answer's body is part of the round trip: read inside the chain wait.
+  const { res, text } = await chainWait(async () => {
+    const res = await fetch(rpcUrl, { method: "POST", headers: { "content-type": "application/json" }, body, signal: AbortSignal.timeout(TIMEOUT_MS) });
+    return { res, text: await res.text() };
+  });
   if (!res.ok) throw new Error(`RPC HTTP ${res.status}: ${text.slice(0, 200)}`);
   return JSON.parse(text);
 }
