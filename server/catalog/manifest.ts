@@ -5,6 +5,16 @@ import { CARD_MINIMUM_MICROS, microsToCents, microsToUsd } from "../lib/money";
 import { RAILS } from "../payments/rails";
 import type { Catalog } from "./catalog";
 
+/** What a credit plan sells at, as discovery states it (the manifest's `purchase`, OpenAPI's `x-plans`). */
+export function planPurchaseTerms(p: Catalog["plans"][number]) {
+  return {
+    minimumUsd: p.minimumMicros != null ? microsToCents(p.minimumMicros) : null,
+    maximumUsd: p.maximumMicros != null ? microsToCents(p.maximumMicros) : null,
+    cardMinimumUsd: microsToCents(p.cardMinimumMicros ?? CARD_MINIMUM_MICROS),
+    creditValidityDays: p.creditValidityDays,
+  };
+}
+
 export function buildManifest(catalog: Catalog, origin: string) {
   const liveServices = catalog.services.filter((s) => s.status === "live");
   const ops = catalog.operations.filter((o) => o.service.status === "live");
@@ -50,16 +60,7 @@ export function buildManifest(catalog: Catalog, origin: string) {
       kind: p.kind,
       description: p.description,
       meters: p.meterKeys,
-      purchase:
-        p.kind === "credit"
-          ? {
-              url: `${origin}/plans/${p.id}/purchase`,
-              minimumUsd: p.minimumMicros != null ? microsToCents(p.minimumMicros) : null,
-              maximumUsd: p.maximumMicros != null ? microsToCents(p.maximumMicros) : null,
-              cardMinimumUsd: microsToCents(p.cardMinimumMicros ?? CARD_MINIMUM_MICROS),
-              creditValidityDays: p.creditValidityDays,
-            }
-          : null,
+      purchase: p.kind === "credit" ? { url: `${origin}/plans/${p.id}/purchase`, ...planPurchaseTerms(p) } : null,
     })),
     // The rails that really work here: one block per registered rail, so nothing is advertised that is not taken.
     payment: {

@@ -3,10 +3,11 @@
 import { z } from "zod";
 import { PLATFORM_SERVICE } from "../contracts/platform";
 import { AppError, invalidParameter } from "../errors";
-import { CARD_MINIMUM_MICROS, microsToCents, microsToUsd } from "../lib/money";
+import { microsToUsd } from "../lib/money";
 import { RAILS } from "../payments/rails";
 import type { Catalog } from "./catalog";
 import { listDiscoverable, pathMatches, type DiscoverableOperation } from "./discoverable";
+import { planPurchaseTerms } from "./manifest";
 import { rankDocuments } from "./search";
 
 export const PAGE_SIZE = 10;
@@ -138,18 +139,7 @@ const errorRef = (description: string) => ({ description, content: { "applicatio
 
 /** The plans on sale now (the manifest's, as the purchase and top-up operations take them): a plan change shows on the next call. */
 function plansOnSale(catalog: Catalog) {
-  return catalog.plans
-    .filter((p) => p.kind === "credit")
-    .map((p) => ({
-      id: p.id,
-      slug: p.slug,
-      name: p.name,
-      meters: p.meterKeys,
-      minimumUsd: p.minimumMicros != null ? microsToCents(p.minimumMicros) : null,
-      maximumUsd: p.maximumMicros != null ? microsToCents(p.maximumMicros) : null,
-      cardMinimumUsd: microsToCents(p.cardMinimumMicros ?? CARD_MINIMUM_MICROS),
-      creditValidityDays: p.creditValidityDays,
-    }));
+  return catalog.plans.filter((p) => p.kind === "credit").map((p) => ({ id: p.id, slug: p.slug, name: p.name, meters: p.meterKeys, ...planPurchaseTerms(p) }));
 }
 
 const PLAN_OPERATIONS = new Set(["plan_purchase", "plan_extend"]);
