@@ -1,23 +1,15 @@
 // The console's audit log: every audited change with who, when, before and after, filterable, newest first, paged.
 // Read-only: nothing in the console edits or deletes an audit row.
-import { AppError } from "../errors";
 import { microsToUsd } from "../lib/money";
+import { decodePageCursor, encodePageCursor } from "../lib/page-cursor";
 import { AUDIT_ACTIONS, isAuditAction } from "./actions";
 import { findAuditActors, findAuditLogs, type AuditCursor, type AuditFilter } from "./audit.queries";
 
 export const AUDIT_PAGE_SIZE = 50;
 
-const CURSOR = /^(\d{1,15})\.([A-Za-z0-9_]{1,64})$/;
-
 function decodeCursor(s: string): AuditCursor {
-  const m = CURSOR.exec(s);
-  if (!m)
-    throw new AppError("invalid_request", {
-      reason: "invalid_parameter",
-      detail: "cursor must be the nextCursor of a previous page",
-      extra: { parameter: "cursor" },
-    });
-  return { createdAt: new Date(Number(m[1])), id: m[2]! };
+  const { at, id } = decodePageCursor(s);
+  return { createdAt: at, id };
 }
 
 type Json = unknown;
@@ -78,7 +70,7 @@ export async function listAuditLog(sellerId: string, input: AuditLogInput = {}) 
       changes: diffAudit(r.before, r.after),
       at: r.createdAt.toISOString(),
     })),
-    nextCursor: rows.length > limit && last ? `${last.createdAt.getTime()}.${last.id}` : null,
+    nextCursor: rows.length > limit && last ? encodePageCursor(last.createdAt, last.id) : null,
   };
 }
 

@@ -3,25 +3,15 @@
 // the plans with live credit, the balance left and the credit ever bought, what the credentials paid (net of
 // refunds, purchases included), what they drew on credit, their served calls and the last one. The per-credential
 // view of the same money is list-customer-credentials.ts.
-import { AppError } from "../errors";
+import { decodePageCursor, encodePageCursor } from "../lib/page-cursor";
 import { microsToUsd } from "../lib/money";
 import { findSellerHumans } from "./billing.queries";
 
 export const HUMANS_PAGE_SIZE = 25;
-const CURSOR = /^(\d{1,15})\.([A-Za-z0-9_]{1,64})$/;
 
 export async function listCustomerHumans(sellerId: string, q: { cursor?: string | null } = {}) {
-  let cursor: { since: Date; humanId: string } | null = null;
-  if (q.cursor) {
-    const m = CURSOR.exec(q.cursor);
-    if (!m)
-      throw new AppError("invalid_request", {
-        reason: "invalid_parameter",
-        detail: "cursor must be the nextCursor of a previous page",
-        extra: { parameter: "cursor" },
-      });
-    cursor = { since: new Date(Number(m[1])), humanId: m[2]! };
-  }
+  const c = q.cursor ? decodePageCursor(q.cursor) : null;
+  const cursor = c ? { since: c.at, humanId: c.id } : null;
   const rows = await findSellerHumans(sellerId, { cursor, take: HUMANS_PAGE_SIZE + 1 });
   const page = rows.slice(0, HUMANS_PAGE_SIZE);
   const last = page[page.length - 1];
@@ -39,6 +29,6 @@ export async function listCustomerHumans(sellerId: string, q: { cursor?: string 
       calls: h.calls,
       lastCallAt: h.lastCallAt?.toISOString() ?? null,
     })),
-    nextCursor: rows.length > HUMANS_PAGE_SIZE && last ? `${last.since.getTime()}.${last.humanId}` : null,
+    nextCursor: rows.length > HUMANS_PAGE_SIZE && last ? encodePageCursor(last.since, last.humanId) : null,
   };
 }

@@ -2,7 +2,7 @@
 // payment's detail, and the refunds recorded. Every function takes the seller id from the session (sellerProcedure),
 // never from the client. Amounts leave as six-decimal USD strings (like the catalog's prices), never as BigInt or floats.
 import { findAuditActorsOf } from "../audit/audit.queries";
-import { AppError } from "../errors";
+import { decodePageCursor, encodePageCursor } from "../lib/page-cursor";
 import { microsToUsd } from "../lib/money";
 import { paymentFilter, type PaymentFilterInput } from "./payment-filter";
 import { PAYMENT_STATES, PAID_STATES } from "./payment-state";
@@ -21,21 +21,13 @@ import {
 export const PAYMENTS_PAGE_SIZE = 25;
 
 // Cursor on the wire: "<created_at ms>.<payment id>", the last row of the previous page.
-const CURSOR = /^(\d{1,15})\.([A-Za-z0-9_]{1,64})$/;
-
 export function encodePaymentCursor(c: PaymentCursor): string {
-  return `${c.createdAt.getTime()}.${c.id}`;
+  return encodePageCursor(c.createdAt, c.id);
 }
 
 export function decodePaymentCursor(s: string): PaymentCursor {
-  const m = CURSOR.exec(s);
-  if (!m)
-    throw new AppError("invalid_request", {
-      reason: "invalid_parameter",
-      detail: "cursor must be the nextCursor of a previous page",
-      extra: { parameter: "cursor" },
-    });
-  return { createdAt: new Date(Number(m[1])), id: m[2]! };
+  const { at, id } = decodePageCursor(s);
+  return { createdAt: at, id };
 }
 
 // Money actually taken can be refunded; a draw on prepaid credit took none (its purchase is what a refund reverses).
