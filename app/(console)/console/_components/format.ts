@@ -6,6 +6,11 @@ export function utc(iso: string | null | undefined): string {
   return `${iso.slice(0, 10)} ${iso.slice(11, 19)} UTC`;
 }
 
+/** For a column headed "(UTC)": 2025-01-02T03:04:05.678Z -> 2025-01-02 03:04:05; nothing -> "—". */
+export function utcCell(iso: string | null | undefined): string {
+  return iso ? utc(iso).replace(" UTC", "") : "—";
+}
+
 /** 0x1234567890abcdef... -> 0x1234…cdef (the full value goes in a title attribute). */
 export function short(value: string, head = 6, tail = 4): string {
   return value.length <= head + tail + 1 ? value : `${value.slice(0, head)}…${value.slice(-tail)}`;

@@ -3,7 +3,7 @@
 import { useInfiniteQuery, useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useTRPC } from "../../../providers";
-import { utc } from "../../../_components/format";
+import { utcCell } from "../../../_components/format";
 import { BUTTON_SECONDARY, Empty, INPUT, Loaded, PageHeader, Section, TABLE_CLASS, TableScroll, ShowOlder } from "../../../_components/section";
 import { useSearchField, useSearchState } from "../../../_components/use-search-state";
 
@@ -131,7 +131,7 @@ export function AuditLog() {
                             {i === 0 && (
                               <>
                                 <td rowSpan={changes.length} className="py-1.5 font-mono text-xs whitespace-nowrap">
-                                  {utc(a.at).replace(" UTC", "")}
+                                  {utcCell(a.at)}
                                 </td>
                                 <td rowSpan={changes.length} className="break-all">
                                   {a.actor ?? "system"}

@@ -3,7 +3,7 @@
 import { useInfiniteQuery, useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useTRPC } from "../../../providers";
-import { count, short, usd, utc } from "../../../_components/format";
+import { count, short, usd, utcCell } from "../../../_components/format";
 import { RangePicker, describeRange } from "../../../_components/range-picker";
 import { BUTTON_SECONDARY, Empty, Loaded, PageHeader, Section, TABLE_CLASS, TableScroll, ShowOlder } from "../../../_components/section";
 import { rangeFrom, useSearchState } from "../../../_components/use-search-state";
@@ -47,7 +47,7 @@ function PayingWallets() {
                         <td className="text-right tabular-nums" data-value={p.netUsd}>
                           {usd(p.netUsd)}
                         </td>
-                        <td className="font-mono text-xs whitespace-nowrap">{utc(p.lastAt).replace(" UTC", "")}</td>
+                        <td className="font-mono text-xs whitespace-nowrap">{utcCell(p.lastAt)}</td>
                       </tr>
                     ))}
                   </tbody>
@@ -125,24 +125,8 @@ function People() {
                             ))}
                           </ul>
                         </td>
-                        <td data-testid="person-plans">{h.plans.join(", ") || "—"}</td>
-                        <td className="text-right font-mono" data-testid="person-balance">
-                          {usd(h.balanceUsd)}
-                        </td>
-                        <td className="text-right font-mono" data-testid="person-purchased">
-                          {usd(h.purchasedUsd)}
-                        </td>
-                        <td className="text-right font-mono" data-testid="person-spend">
-                          {usd(h.spentUsd)}
-                        </td>
-                        <td className="text-right font-mono" data-testid="person-drawn">
-                          {usd(h.drawnUsd)}
-                        </td>
-                        <td className="text-right font-mono" data-testid="person-calls">
-                          {count(h.calls)}
-                        </td>
-                        <td className="font-mono text-xs whitespace-nowrap">{h.lastCallAt ? utc(h.lastCallAt).replace(" UTC", "") : "—"}</td>
-                        <td className="font-mono text-xs whitespace-nowrap">{utc(h.since).replace(" UTC", "")}</td>
+                        <CreditCells testId="person" row={h} />
+                        <td className="font-mono text-xs whitespace-nowrap">{utcCell(h.since)}</td>
                       </tr>
                     ))}
                   </tbody>
@@ -154,6 +138,35 @@ function People() {
         }
       </Loaded>
     </Section>
+  );
+}
+
+type CreditRow = { plans: string[]; balanceUsd: string; purchasedUsd?: string; spentUsd: string; drawnUsd: string; calls: number; lastCallAt: string | null };
+
+/** The money columns a person and a credential share: plans with live credit, credit left (and bought, for a person), spend, draws, calls, last call. */
+function CreditCells({ testId, row }: { testId: string; row: CreditRow }) {
+  return (
+    <>
+      <td data-testid={`${testId}-plans`}>{row.plans.join(", ") || "—"}</td>
+      <td className="text-right font-mono" data-testid={`${testId}-balance`}>
+        {usd(row.balanceUsd)}
+      </td>
+      {row.purchasedUsd !== undefined && (
+        <td className="text-right font-mono" data-testid={`${testId}-purchased`}>
+          {usd(row.purchasedUsd)}
+        </td>
+      )}
+      <td className="text-right font-mono" data-testid={`${testId}-spend`}>
+        {usd(row.spentUsd)}
+      </td>
+      <td className="text-right font-mono" data-testid={`${testId}-drawn`}>
+        {usd(row.drawnUsd)}
+      </td>
+      <td className="text-right font-mono" data-testid={`${testId}-calls`}>
+        {count(row.calls)}
+      </td>
+      <td className="font-mono text-xs whitespace-nowrap">{utcCell(row.lastCallAt)}</td>
+    </>
   );
 }
 
@@ -199,22 +212,9 @@ function Credentials() {
                         <td>{c.kind.replace("_", " ")}</td>
                         <td>{c.state.replace("_", " ")}</td>
                         <td className="break-all">{c.human ?? "—"}</td>
-                        <td data-testid="credential-plans">{c.plans.join(", ") || "—"}</td>
-                        <td className="text-right font-mono" data-testid="credential-balance">
-                          {usd(c.balanceUsd)}
-                        </td>
-                        <td className="text-right font-mono" data-testid="credential-spend">
-                          {usd(c.spentUsd)}
-                        </td>
-                        <td className="text-right font-mono" data-testid="credential-drawn">
-                          {usd(c.drawnUsd)}
-                        </td>
-                        <td className="text-right font-mono" data-testid="credential-calls">
-                          {count(c.calls)}
-                        </td>
-                        <td className="font-mono text-xs whitespace-nowrap">{c.lastCallAt ? utc(c.lastCallAt).replace(" UTC", "") : "—"}</td>
-                        <td className="font-mono text-xs whitespace-nowrap">{utc(c.createdAt).replace(" UTC", "")}</td>
-                        <td className="font-mono text-xs whitespace-nowrap">{c.expiresAt ? utc(c.expiresAt).replace(" UTC", "") : "—"}</td>
+                        <CreditCells testId="credential" row={c} />
+                        <td className="font-mono text-xs whitespace-nowrap">{utcCell(c.createdAt)}</td>
+                        <td className="font-mono text-xs whitespace-nowrap">{utcCell(c.expiresAt)}</td>
                       </tr>
                     ))}
                   </tbody>

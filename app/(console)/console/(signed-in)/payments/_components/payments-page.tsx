@@ -4,7 +4,7 @@ import { useInfiniteQuery, useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { Fragment, useState } from "react";
 import { useTRPC } from "../../../providers";
-import { short, utc } from "../../../_components/format";
+import { short, utcCell } from "../../../_components/format";
 import { StateBadge } from "../../../_components/state-badge";
 import { BUTTON_SECONDARY, Empty, Loaded, PageHeader, Section, TABLE_CLASS, TableScroll, ShowOlder } from "../../../_components/section";
 import { useSearchState } from "../../../_components/use-search-state";
@@ -110,7 +110,7 @@ export function PaymentsPage() {
                               </span>
                             </td>
                             <td className="font-mono text-xs whitespace-nowrap" data-testid="payment-created">
-                              {utc(p.createdAt).replace(" UTC", "")}
+                              {utcCell(p.createdAt)}
                             </td>
                             <td className="font-mono text-xs whitespace-nowrap">
                               <Link href={`/console/payments/${p.id}`} className="text-indigo-700 hover:underline" title={p.id} data-testid="payment-link">

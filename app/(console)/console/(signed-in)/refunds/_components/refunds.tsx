@@ -3,7 +3,7 @@
 import { useInfiniteQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useTRPC } from "../../../providers";
-import { short, usd, utc } from "../../../_components/format";
+import { short, usd, utcCell } from "../../../_components/format";
 import { Empty, Loaded, PageHeader, Section, TABLE_CLASS, TableScroll, ShowOlder } from "../../../_components/section";
 
 export function Refunds() {
@@ -42,7 +42,7 @@ export function Refunds() {
                     <tbody>
                       {rows.map((r) => (
                         <tr key={r.id} className="border-t border-slate-100" data-testid={`refund-row-${r.paymentId}`}>
-                          <td className="py-1.5 font-mono text-xs whitespace-nowrap">{utc(r.refundedAt).replace(" UTC", "")}</td>
+                          <td className="py-1.5 font-mono text-xs whitespace-nowrap">{utcCell(r.refundedAt)}</td>
                           <td className="font-mono text-xs whitespace-nowrap">
                             <Link href={`/console/payments/${r.paymentId}`} className="text-indigo-700 hover:underline" title={r.paymentId}>
                               {short(r.paymentId, 8, 4)}
