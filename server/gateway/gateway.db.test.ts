@@ -177,6 +177,23 @@ describe("paying with x402", () => {
     expect((await other.json()).error).toBe("payment_request_mismatch");
   });
 
+  it("keeps only what it offered from a v2 proof's echoed offer: a client's extra fields (even a NUL) are dropped, not stored", async () => {
+    const proof = await proofFor(await call(AAPL), 2);
+    const payload = JSON.parse(Buffer.from(proof["PAYMENT-SIGNATURE"]!, "base64").toString());
+    payload.accepted.extra = { ...payload.accepted.extra, note: "\u0000 not ours", name: "Not The Token" };
+    const res = await call(AAPL, { headers: { "PAYMENT-SIGNATURE": Buffer.from(JSON.stringify(payload)).toString("base64") } });
+    expect(res.status).toBe(200);
+    const payment = await db.payment.findUniqueOrThrow({ where: { id: res.headers.get("svc-payment-id")! } });
+    expect(payment.status).toBe("consumed");
+    expect((payment.railData as { extra: Record<string, unknown> }).extra).toEqual({
+      name: "USD Coin",
+      version: "2",
+      paymentId: payment.id,
+      challenge: payload.accepted.extra.challenge,
+      expiresAt: payload.accepted.extra.expiresAt,
+    });
+  });
+
   it("a paid answer's Server-Timing splits the time: phases, chain, db (inside own), own and total", async () => {
     const res = await call(AAPL, { headers: await proofFor(await call(AAPL), 3) });
     expect(res.status).toBe(200);

@@ -4,41 +4,52 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 
 type Kind = "chain" | "db";
-type Wait = { ms: number; depth: number };
-type Span = Record<Kind, Wait>;
+/**
+ * Waits in flight per kind, and the wall time each kind kept the request waiting. Waits of both kinds can overlap (a
+ * lock statement travels while the chain simulates): such time counts once, as chain time, so `db` is only what the
+ * database alone held the request up, and `total - chain - upstream` (the gateway's own time) never counts a wait twice.
+ */
+type Span = { inFlight: Record<Kind, number>; ms: Record<Kind, number>; since: number };
 
 const store = new AsyncLocalStorage<Span>();
 
 /** Run `fn` with chain and database time collected; returns its result and the chain time it spent. */
 export async function timeRequest<T>(fn: () => Promise<T>): Promise<{ result: T; chainMs: () => number }> {
-  const span: Span = { chain: { ms: 0, depth: 0 }, db: { ms: 0, depth: 0 } };
+  const span: Span = { inFlight: { chain: 0, db: 0 }, ms: { chain: 0, db: 0 }, since: 0 };
   const result = await store.run(span, fn);
-  return { result, chainMs: () => span.chain.ms };
+  return { result, chainMs: () => span.ms.chain };
 }
 
-/** Count `fn`'s wall time as waiting on `kind`. Nested spans count once (a receipt wait wraps its own polls). */
+/** Book the time since the last change of what is in flight: chain if any chain wait is, else db if a statement is. */
+function book(span: Span): void {
+  const now = performance.now();
+  if (span.inFlight.chain > 0) span.ms.chain += now - span.since;
+  else if (span.inFlight.db > 0) span.ms.db += now - span.since;
+  span.since = now;
+}
+
+/** Count `fn`'s wall time as waiting on `kind`. Nested and overlapping waits count once (see Span). */
 async function waitOn<T>(kind: Kind, fn: () => Promise<T>): Promise<T> {
   const span = store.getStore();
   if (!span) return fn();
-  const wait = span[kind];
-  const t0 = performance.now();
-  wait.depth++;
+  book(span);
+  span.inFlight[kind]++;
   try {
     return await fn();
   } finally {
-    wait.depth--;
-    if (wait.depth === 0) wait.ms += performance.now() - t0;
+    book(span);
+    span.inFlight[kind]--;
   }
 }
 
 /** The chain time collected so far in this request (0 outside `timeRequest`). */
 export function chainMsSoFar(): number {
-  return store.getStore()?.chain.ms ?? 0;
+  return store.getStore()?.ms.chain ?? 0;
 }
 
 /** The time spent waiting on PostgreSQL so far in this request (0 outside `timeRequest`): part of the gateway's own time. */
 export function dbMsSoFar(): number {
-  return store.getStore()?.db.ms ?? 0;
+  return store.getStore()?.ms.db ?? 0;
 }
 
 /** Count `fn`'s wall time as waiting on the chain. Only I/O to the chain: local CPU (signatures, encoding) stays outside. */

@@ -143,6 +143,25 @@ export async function insertHeldPayment(p: Omit<NewChallenge, "id"> & Lock): Pro
   }
 }
 
+/**
+ * Undo a lock taken while its proof was still being verified, once the proof failed: a challenge goes back to
+ * `challenged` (the agent may answer it with another proof, or this one once it can pay), a row born held (x402 v1)
+ * is deleted (it never was a payment). Guarded by the lock key and the state, so only the lock this request took.
+ */
+export async function unlockUnverifiedPayment(id: string, lockKey: string): Promise<void> {
+  await sql(
+    `with born as (
+       delete from payments where id = $1 and lock_key = $2 and status = 'verified' and not from_challenge
+         and not exists (select 1 from settlements s where s.payment_id = payments.id)
+     )
+     update payments set status = 'challenged', rail = null, lock_key = null, payer = null, rail_data = null, verified_at = null, locked_until = null,
+       updated_at = now() at time zone 'UTC'
+     where id = $1 and lock_key = $2 and status = 'verified' and from_challenge and not exists (select 1 from settlements s where s.payment_id = payments.id)`,
+    [id, lockKey],
+    "payments_unlock_unverified",
+  );
+}
+
 /** verified -> released: nothing is charged and the proof is never spendable here again. */
 export async function releasePayment(id: string, reason: string, upstreamStatus?: number): Promise<boolean> {
   const { rowCount } = await sql(

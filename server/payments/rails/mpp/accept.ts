@@ -2,17 +2,15 @@
 // Order: our binding (free: the credential's challenge must have been issued for this very request) -> mppx's
 // validateCredential (challenge HMAC and expiry, route terms, EIP-712 signature, nonce = challenge hash, amount,
 // recipient; no side effects) -> the chain-state checks mppx leaves to a custom settler (balance and an unused
-// nonce, by the facilitator's simulation) -> the same PostgreSQL lock as x402 (unique lock key over the signer and
-// nonce), so a hundred copies of one credential are served once.
+// nonce, by the facilitator's simulation) and the same PostgreSQL lock as x402 (unique lock key over the signer and
+// nonce, so a hundred copies of one credential are served once), at the same time: ../../eip3009/verify-and-lock.ts.
 import { Errors } from "mppx";
-import { CHAIN_ID, NETWORK, USDC_ADDRESS } from "../../../chain/config";
-import { env } from "../../../env";
+import { CHAIN_ID, USDC_ADDRESS } from "../../../chain/config";
 import { AppError } from "../../../errors";
-import { authorizationLockKey, facilitatorInput, type Eip3009Authorization, type StoredAuthorization } from "../../eip3009/authorization";
-import { getFacilitator } from "../../eip3009/facilitator";
-import { paymentStateError, requestMismatch, termsChanged } from "../../payment-state";
-import { findPayment, findPaymentByLockKey, lockChallengedPayment, type PaymentRow } from "../../payments.queries";
-import type { AcceptOutcome, HeldPayment, PaidCall } from "../rail";
+import type { Eip3009Authorization, StoredAuthorization } from "../../eip3009/authorization";
+import { verifyAndLock } from "../../eip3009/verify-and-lock";
+import { requestMismatch, termsChanged } from "../../payment-state";
+import type { AcceptOutcome, PaidCall } from "../rail";
 import { challengeIsOurs, mppxServer } from "./mppx-server";
 import type { MppProof } from "./read-credential";
 
@@ -27,10 +25,6 @@ function refused(error: AppError): AcceptOutcome {
 
 function invalid(reason: string, detail: string, paymentId?: string): AcceptOutcome {
   return refused(new AppError("payment_invalid", { reason, detail, extra: paymentId ? { payment_id: paymentId } : undefined }));
-}
-
-function sameRequest(p: Pick<PaymentRow, "sellerId" | "method" | "path" | "query">, call: PaidCall): boolean {
-  return p.sellerId === call.sellerId && p.method === call.method && p.path === call.path && p.query === call.canonicalQuery;
 }
 
 /** mppx's refusals, as our part 7 errors (the problem type is restored when the refusal is rendered). */
@@ -84,43 +78,13 @@ export async function acceptMpp(call: PaidCall, proof: MppProof): Promise<Accept
 
   const p = credential.payload as AuthorizationPayload;
   const authorization: Eip3009Authorization = { from: p.from, to: p.to, value: p.value, validAfter: p.validAfter, validBefore: p.validBefore, nonce: p.nonce };
-  const payer = authorization.from.toLowerCase();
-  const lockKey = authorizationLockKey(authorization);
   const railData: MppRailData = { signature: p.signature, authorization, extra: {}, challengeId: challenge.id };
-
-  // Chain state (mppx leaves it to a custom settler): funds, and a nonce not used on chain.
-  const { payload, requirements } = facilitatorInput(call, railData);
-  const verdict = await getFacilitator().verify(payload, requirements);
-  if (verdict.type === "unavailable")
-    return refused(
-      new AppError("payment_provider_unavailable", { detail: "the payment could not be verified right now; retry the same request with backoff" }),
-    );
-  if (verdict.type === "invalid") {
-    const holder = await findPaymentByLockKey(lockKey);
-    if (holder) return refused(sameRequest(holder, call) ? paymentStateError(holder) : requestMismatch(holder.id));
-    return invalid(verdict.reason, `the MPP payment cannot settle (${verdict.reason})`, paymentId);
-  }
-
-  const res = await lockChallengedPayment(call.sellerId, paymentId, { rail: "mpp", lockKey, payer, railData, leaseSeconds: env().PAYMENT_LEASE_SECONDS });
-  if (res === "locked") {
-    const payment: HeldPayment = {
-      id: paymentId,
-      sellerId: call.sellerId,
-      amountMicros: call.amountMicros,
-      payTo: call.payTo,
-      network: NETWORK,
-      asset: USDC_ADDRESS,
-      payer,
-      railData: railData as never,
-    };
-    return { type: "held", hold: { rail: "mpp", payment } };
-  }
-  const taken = await findPaymentByLockKey(lockKey);
-  if (taken) return refused(sameRequest(taken, call) ? paymentStateError(taken) : requestMismatch(taken.id));
-  const row = await findPayment(call.sellerId, paymentId);
-  if (!row)
-    return refused(
-      new AppError("payment_unknown", { detail: "the challenge's payment id matches no payment at this seller", extra: { payment_id: paymentId } }),
-    );
-  return refused(paymentStateError(row));
+  // Chain state (mppx leaves it to a custom settler: funds, a nonce not used on chain) and the lock, at once.
+  return verifyAndLock(call, {
+    rail: "mpp",
+    authorization,
+    railData,
+    challengedId: paymentId,
+    invalid: (reason) => new AppError("payment_invalid", { reason, detail: `the MPP payment cannot settle (${reason})`, extra: { payment_id: paymentId } }),
+  });
 }

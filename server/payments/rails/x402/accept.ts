@@ -1,15 +1,13 @@
 // From an x402 proof to a locked, verified payment for exactly this call, or the error to answer with.
-// Order: binding checks (free, no I/O) -> facilitator verify (@x402/evm exact scheme: signature, recipient, amount,
-// window, domain, balance by simulation) -> the lock in PostgreSQL (one statement: the challenge row moves to
-// verified and takes the unique lock key), which is what makes fifty copies of one proof serve once.
-import { NETWORK, USDC_ADDRESS } from "../../../chain/config";
-import { env } from "../../../env";
+// Order: binding checks (free, no I/O: the challenge HMAC, terms, expiry) -> the facilitator's verification (signature,
+// recipient, amount, window, balance by simulation) and the lock in PostgreSQL (the challenge row moves to verified
+// and takes the unique lock key), at the same time: ../../eip3009/verify-and-lock.ts, shared with MPP.
 import { AppError } from "../../../errors";
-import { authorizationLockKey, facilitatorInput, type StoredAuthorization } from "../../eip3009/authorization";
-import { getFacilitator } from "../../eip3009/facilitator";
-import { paymentStateError, requestMismatch, termsChanged } from "../../payment-state";
-import { findPayment, findPaymentByLockKey, insertHeldPayment, lockChallengedPayment, type PaymentRow } from "../../payments.queries";
-import type { AcceptOutcome, HeldPayment, PaidCall } from "../rail";
+import type { StoredAuthorization } from "../../eip3009/authorization";
+import { sameRequest, verifyAndLock } from "../../eip3009/verify-and-lock";
+import { requestMismatch, termsChanged } from "../../payment-state";
+import { findPayment } from "../../payments.queries";
+import type { AcceptOutcome, PaidCall } from "../rail";
 import { verifyChallenge } from "./challenge-token";
 import { offerExtra } from "./offer";
 import type { DecodedProof } from "./read-proof";
@@ -17,21 +15,12 @@ import type { DecodedProof } from "./read-proof";
 /** What x402 stores in `railData`: the EIP-3009 payload plus the protocol version it came in. */
 export type X402RailData = StoredAuthorization & { version: 1 | 2 };
 
-function sameRequest(p: Pick<PaymentRow, "sellerId" | "method" | "path" | "query">, call: PaidCall): boolean {
-  return p.sellerId === call.sellerId && p.method === call.method && p.path === call.path && p.query === call.canonicalQuery;
-}
-
 function refused(error: AppError): AcceptOutcome {
   return { type: "refused", error };
 }
 
 function invalid(reason: string, detail: string, extra?: Record<string, unknown>): AcceptOutcome {
   return refused(new AppError("payment_invalid", { reason, detail, extra }));
-}
-
-/** The error for a proof someone already holds: another request's, or this one's in a later state. */
-function heldBy(holder: PaymentRow, call: PaidCall): AcceptOutcome {
-  return refused(sameRequest(holder, call) ? paymentStateError(holder) : requestMismatch(holder.id));
 }
 
 /** v2 proofs echo our offer: check it was signed for this very call, at today's terms, and is still fresh. */
@@ -61,7 +50,9 @@ async function challengeOf(call: PaidCall, proof: DecodedProof): Promise<{ payme
   if (BigInt(accepted.amount) !== call.amountMicros || accepted.payTo.toLowerCase() !== call.payTo.toLowerCase())
     return refused(termsChanged(call.purpose, paymentId));
   if (expiresAt * 1000 <= Date.now()) return invalid("challenge_expired", "the challenge expired; request a fresh 402", { payment_id: paymentId });
-  return { paymentId, extra: { ...e } };
+  // What we offered, rebuilt from the fields the challenge signs (the token's domain is ours): anything else a client
+  // put into its echo is not kept, and never reaches the facilitator or the payment's stored proof.
+  return { paymentId, extra: offerExtra({ paymentId, challenge, expiresAt }) };
 }
 
 export async function acceptX402(call: PaidCall, proof: DecodedProof): Promise<AcceptOutcome> {
@@ -77,63 +68,12 @@ export async function acceptX402(call: PaidCall, proof: DecodedProof): Promise<A
     extra = c.extra;
   }
 
-  const payer = proof.authorization.from.toLowerCase();
-  const lockKey = authorizationLockKey(proof.authorization);
   const railData: X402RailData = { version: proof.version, signature: proof.signature, authorization: proof.authorization, extra };
-  const { payload, requirements } = facilitatorInput(call, railData);
-  const verdict = await getFacilitator().verify(payload, requirements);
-  if (verdict.type === "unavailable")
-    return refused(
-      new AppError("payment_provider_unavailable", { detail: "the payment could not be verified right now; retry the same request with backoff" }),
-    );
-  if (verdict.type === "invalid") {
-    // A replay of a proof already spent here (its simulation now fails) or held by a concurrent copy: say so.
-    const holder = await findPaymentByLockKey(lockKey);
-    if (holder) return heldBy(holder, call);
-    return invalid(verdict.reason, `the x402 payment did not verify (${verdict.reason})`);
-  }
-
-  const lock = { rail: "x402", lockKey, payer, railData, leaseSeconds: env().PAYMENT_LEASE_SECONDS };
-  const held = (id: string): AcceptOutcome => {
-    const payment: HeldPayment = {
-      id,
-      sellerId: call.sellerId,
-      amountMicros: call.amountMicros,
-      payTo: call.payTo,
-      network: NETWORK,
-      asset: USDC_ADDRESS,
-      payer,
-      railData: railData as never,
-    };
-    return { type: "held", hold: { rail: "x402", payment } };
-  };
-  if (challengedId) {
-    const res = await lockChallengedPayment(call.sellerId, challengedId, lock);
-    if (res === "locked") return held(challengedId);
-    const taken = await findPaymentByLockKey(lockKey);
-    if (taken) return heldBy(taken, call);
-    const row = await findPayment(call.sellerId, challengedId);
-    if (!row)
-      return refused(
-        new AppError("payment_unknown", { detail: "the challenge's payment id matches no payment at this seller", extra: { payment_id: challengedId } }),
-      );
-    return refused(paymentStateError(row));
-  }
-  const res = await insertHeldPayment({
-    sellerId: call.sellerId,
-    method: call.method,
-    path: call.path,
-    query: call.canonicalQuery,
-    operationKey: call.operationKey,
-    meterKey: call.meterKey,
-    amountMicros: call.amountMicros,
-    network: NETWORK,
-    asset: USDC_ADDRESS,
-    payTo: call.payTo,
-    expiresAt: new Date(Math.min(Number(proof.authorization.validBefore), Date.now() / 1000 + 86_400) * 1000),
-    ...lock,
+  return verifyAndLock(call, {
+    rail: "x402",
+    authorization: proof.authorization,
+    railData,
+    challengedId,
+    invalid: (reason) => new AppError("payment_invalid", { reason, detail: `the x402 payment did not verify (${reason})` }),
   });
-  if (res.result === "locked") return held(res.id);
-  const taken = await findPaymentByLockKey(lockKey);
-  return taken ? heldBy(taken, call) : refused(new AppError("payment_in_progress", { detail: "retry shortly" }));
 }
