@@ -8,6 +8,8 @@
 //  - plan:      the same call with an agent's bearer, drawn from plan credit bought beforehand (the credits rail)
 // For each paid rail the gateway's own work is read from its Server-Timing: `own` = total - upstream - chain (RPC
 // round trips and receipt waits), reported as own_p50_ms / own_p99_ms next to the phases' medians.
+import fs from "node:fs";
+import path from "node:path";
 import { x402Client, x402HTTPClient } from "@x402/core/client";
 import { registerExactEvmScheme } from "@x402/evm/exact/client";
 import { Mppx, evm } from "mppx/client";
@@ -47,6 +49,23 @@ async function pool(n: number, concurrency: number, call: (i: number) => Promise
     }),
   );
   return { samples, rps: Math.round((n / (performance.now() - t0)) * 1000) };
+}
+
+/**
+ * With SERVER_CPU_PROF=<dir>, note when a case's load ran (CLOCK_MONOTONIC in microseconds, the clock V8's CPU
+ * profiles use) in <dir>/windows.json, so `npm run profile:summary` can tell the server's work per case and per call.
+ */
+async function profileWindow<T>(name: string, calls: number, run: () => Promise<T>): Promise<T> {
+  const dir = process.env.SERVER_CPU_PROF;
+  if (!dir) return run();
+  const startUs = Number(process.hrtime.bigint() / 1000n);
+  const result = await run();
+  const endUs = Number(process.hrtime.bigint() / 1000n);
+  const file = path.join(dir, "windows.json");
+  const windows = fs.existsSync(file) ? JSON.parse(fs.readFileSync(file, "utf8")) : [];
+  fs.mkdirSync(dir, { recursive: true });
+  fs.writeFileSync(file, JSON.stringify([...windows, { name, calls, startUs, endUs }], null, 2));
+  return result;
 }
 
 const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.max(0, Math.ceil((p / 100) * xs.length) - 1))] ?? NaN;
@@ -144,13 +163,13 @@ export async function run(ctx: BenchContext) {
     seq.mpp.push(await timed(paid(seqProofs.mpp[i]!), 200, phases.mpp));
     seq.plan.push(await timed(plan, 200, phases.plan));
   }
-  // Throughput with CONCURRENCY callers.
-  const directLoad = await pool(N, CONCURRENCY, () => timed(direct, 200));
-  const freeLoad = await pool(N, CONCURRENCY, () => timed(challenge, 402));
+  // Throughput with CONCURRENCY callers. Each case's load runs alone, in a window the profile summary can slice.
+  const directLoad = await profileWindow("direct", N, () => pool(N, CONCURRENCY, () => timed(direct, 200)));
+  const freeLoad = await profileWindow("free", N, () => pool(N, CONCURRENCY, () => timed(challenge, 402)));
   const loadProofs = { x402: await proofs("x402", N), mpp: await proofs("mpp", N) };
-  const x402Load = await pool(N, CONCURRENCY, (i) => timed(paid(loadProofs.x402[i]!), 200));
-  const mppLoad = await pool(N, CONCURRENCY, (i) => timed(paid(loadProofs.mpp[i]!), 200));
-  const planLoad = await pool(N, CONCURRENCY, () => timed(plan, 200));
+  const x402Load = await profileWindow("x402", N, () => pool(N, CONCURRENCY, (i) => timed(paid(loadProofs.x402[i]!), 200)));
+  const mppLoad = await profileWindow("mpp", N, () => pool(N, CONCURRENCY, (i) => timed(paid(loadProofs.mpp[i]!), 200)));
+  const planLoad = await profileWindow("plan", N, () => pool(N, CONCURRENCY, () => timed(plan, 200)));
 
   ctx.record("upstream direct GET aggregates (signed)", seq.direct, { rps_8conn: directLoad.rps });
   ctx.record("gateway free: unpaid call -> 402 challenge", seq.free, { rps_8conn: freeLoad.rps });

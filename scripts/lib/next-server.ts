@@ -56,7 +56,7 @@ export function runNextBuild(log: (l: string) => void): Promise<void> {
 
 export function startNextServer(opts: { port: number; env: Record<string, string>; quiet?: boolean }): ChildProcess {
   // SERVER_CPU_PROF=<dir>: the server writes a V8 CPU profile there when it stops (profiling a benchmark run).
-  const prof = process.env.SERVER_CPU_PROF ? ["--cpu-prof", `--cpu-prof-dir=${process.env.SERVER_CPU_PROF}`] : [];
+  const prof = process.env.SERVER_CPU_PROF ? ["--cpu-prof", `--cpu-prof-dir=${process.env.SERVER_CPU_PROF}`, "--cpu-prof-interval=100"] : [];
   const child = spawn(process.execPath, [...prof, "node_modules/next/dist/bin/next", "start", "-p", String(opts.port), "-H", "0.0.0.0"], {
     env: { ...process.env, ...opts.env, NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1", PORT: String(opts.port) },
     stdio: opts.quiet ? ["ignore", "ignore", "inherit"] : ["ignore", "inherit", "inherit"],
