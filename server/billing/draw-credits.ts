@@ -7,30 +7,40 @@ import { microsToUsd } from "../lib/money";
 import type { AgentClaims } from "../identity/issue-tokens";
 import type { PaidCall } from "../payments/rails/rail";
 import { hasCoveringGrant, reserveDraw } from "./billing.queries";
+import { forgetCoverage, noteCoverage, reservationTurn } from "./coverage-memo";
 
 export type Draw =
   | { type: "reserved"; paymentId: string; amountMicros: bigint; billing: Record<string, string> }
   | { type: "uncovered"; reason?: "usage_exhausted"; detail: string }
   | { type: "credential_invalid" };
 
-export async function drawCredits(call: PaidCall, agent: AgentClaims): Promise<Draw> {
+/** `early`: this call's upstream started before its reservation (coverage-memo.ts); it reserves ahead of the others. */
+export async function drawCredits(call: PaidCall, agent: AgentClaims, opts: { early?: boolean } = {}): Promise<Draw> {
   if (!call.meterKey) return { type: "uncovered", detail: "this operation has no meter a plan could cover" };
   // Only a token issued after the claim names the human (a pre-claim token does not upgrade itself, part 5).
   const humanId = agent.agent_status === "claimed" ? (agent.hum ?? null) : null;
-  const r = await reserveDraw({
-    paymentId: newId("pay"),
-    sellerId: call.sellerId,
-    credentialId: agent.sub,
-    humanId,
-    method: call.method,
-    path: call.path,
-    query: call.canonicalQuery,
-    operationKey: call.operationKey,
-    meterKey: call.meterKey,
-    priceMicros: call.amountMicros,
-    includedUnits: call.includedUnits,
-    leaseSeconds: env().PAYMENT_LEASE_SECONDS,
-  });
+  const done = await reservationTurn(agent.sub, call.meterKey, { early: opts.early ?? false });
+  let r: Awaited<ReturnType<typeof reserveDraw>>;
+  try {
+    r = await reserveDraw({
+      paymentId: newId("pay"),
+      sellerId: call.sellerId,
+      credentialId: agent.sub,
+      humanId,
+      method: call.method,
+      path: call.path,
+      query: call.canonicalQuery,
+      operationKey: call.operationKey,
+      meterKey: call.meterKey,
+      priceMicros: call.amountMicros,
+      includedUnits: call.includedUnits,
+      leaseSeconds: env().PAYMENT_LEASE_SECONDS,
+    });
+    if (r.type === "reserved" && r.source === "credit") noteCoverage(agent.sub, call.meterKey, r.remainingMicros);
+    if (r.type !== "reserved") forgetCoverage(agent.sub, call.meterKey);
+  } finally {
+    done();
+  }
   if (r.type === "credential_invalid") return r;
   if (r.type === "reserved")
     return r.source === "included"

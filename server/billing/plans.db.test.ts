@@ -242,6 +242,36 @@ describe("buying credit by card", () => {
   });
 });
 
+describe("starting the upstream while the credit is reserved", () => {
+  it("never serves an answer its reservation did not cover: a credential revoked since its last covered call is refused", async () => {
+    const agent = await registerAnonymous(store);
+    await buy(agent.token, "5.00", 5);
+    expect((await callGateway(seller.host, AAPL, { headers: bearer(agent.token) })).status).toBe(200);
+    await db.agentCredential.update({ where: { id: agent.credentialId }, data: { revokedAt: new Date() } });
+    const calls = upstream.state.calls;
+    const res = await callGateway(seller.host, AAPL, { headers: bearer(agent.token) });
+    expect(res.status).toBe(401);
+    expect(await res.json()).toMatchObject({ error: "invalid_token" });
+    expect(res.headers.get("svc-billing")).toBeNull();
+    // The upstream had been asked (its credit covered the call before): that answer was dropped, nothing was charged.
+    expect(upstream.state.calls).toBe(calls + 1);
+    await flushCaptures();
+    expect(await db.payment.count({ where: { credentialId: agent.credentialId, rail: "credits" } })).toBe(1);
+    expect((await db.creditGrant.findFirstOrThrow({ where: { credentialId: agent.credentialId } })).remainingMicros).toBe(5_000_000n - 20_000n);
+  });
+
+  it("starts early only while the credit seen covers more than this call: credit for 3 calls reaches the upstream 3 times", async () => {
+    const agent = await registerAnonymous(store);
+    await buy(agent.token, "5.00", 5);
+    await db.creditGrant.updateMany({ where: { credentialId: agent.credentialId }, data: { remainingMicros: 3n * 20_000n } });
+    const calls = upstream.state.calls;
+    const statuses: number[] = [];
+    for (let i = 0; i < 6; i++) statuses.push((await callGateway(seller.host, AAPL, { headers: bearer(agent.token) })).status);
+    expect(statuses).toEqual([200, 200, 200, 402, 402, 402]);
+    expect(upstream.state.calls - calls).toBe(3);
+  });
+});
+
 describe("drawing credit", () => {
   it("a covered call is served without a per-call payment, billed rail=credits with the balance left; captured off the response path", async () => {
     const agent = await registerAnonymous(store);

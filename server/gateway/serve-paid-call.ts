@@ -55,7 +55,20 @@ export function upstreamDelivery(target: UpstreamTarget, request: { headers: Hea
   };
 }
 
+/** Requests whose upstream call may start before their payment is accepted: reads (RFC 9110's safe methods). */
+const SAFE_METHODS = new Set(["GET", "HEAD"]);
+
 export async function servePaidCall(call: PaidCall, rail: Rail<unknown>, proof: unknown, delivery: Delivery, timings: Timings): Promise<GatewayOutcome> {
+  // A read paid by a proof that has lately been paying (prepaid credit that covered the last calls) starts its upstream
+  // while the rail reserves: the call then waits for the slower of the two, not both. The answer still goes out only
+  // if the reservation holds; otherwise it is dropped unserved, and the refusal is the same as without the early start.
+  // It starts on the next turn of the event loop, once the acceptance's statement is on its way: an upstream served in
+  // this process (CPU work on this thread) then runs while the database answers, instead of holding up the statement.
+  const early =
+    call.purpose === "call" && SAFE_METHODS.has(call.method) && rail.deliverWhileAccepting?.(call, proof)
+      ? new Promise<void>((r) => setImmediate(r)).then(delivery.deliver)
+      : null;
+  early?.catch(() => {});
   const accepted = await rail.accept(call, proof);
   timings.lap("accept");
   if (accepted.type === "refused") return { type: "refused", call, rail, error: accepted.error, freshChallenge: accepted.freshChallenge };
@@ -69,7 +82,7 @@ export async function servePaidCall(call: PaidCall, rail: Rail<unknown>, proof: 
     return false;
   };
 
-  const upstream = await delivery.deliver();
+  const upstream = await (early ?? delivery.deliver());
   timings.lap("upstream");
   if (upstream.type !== "response") {
     const reason = upstream.type === "timeout" ? "upstream_timeout" : "upstream_unreachable";

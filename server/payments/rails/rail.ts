@@ -126,6 +126,12 @@ export interface Rail<P = unknown> {
   readProof(headers: Headers): ProofRead<P>;
   /** The wallet whose per-payer rate limit this proof spends, only once its signature recovers to it. */
   payer?(proof: P): Promise<string | null>;
+  /**
+   * Whether this call's upstream may be started while `accept` is still deciding (a read, see serve-paid-call.ts): only
+   * for proofs that have lately been paying, since an upstream answer whose acceptance then fails is thrown away
+   * unserved. No I/O. A rail that says yes here learns the acceptance's end from its own `accept`.
+   */
+  deliverWhileAccepting?(call: PaidCall, proof: P): boolean;
   /** Verify the proof against exactly this call, then lock it: a hold, or the error to answer with. */
   accept(call: PaidCall, proof: P): Promise<AcceptOutcome>;
   /** Charge a held payment. Called from the settlement outbox (and by the reconciler after a crash, `retry`). */

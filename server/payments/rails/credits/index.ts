@@ -1,18 +1,47 @@
 // The credits rail: prepaid plan credit, paid by the agent's bearer token instead of a per-call proof. Implicit: it
-// is asked only when the request carries no payment proof. It reserves before the call (one statement, guarded by
-// the balance), captures off the response path, and releases on failure; there is nothing to settle on chain.
+// is asked only when the request carries no payment proof. It reserves before the answer (one statement, guarded by
+// the balance), captures off the response path, and releases on failure; there is nothing to settle on chain. A read
+// by a credential whose credit covered its calls moments ago starts its upstream while the reservation travels
+// (`deliverWhileAccepting`); the answer still waits for the reservation and is dropped unserved if it fails.
 import { AppError } from "../../../errors";
-import { verifyAccessToken } from "../../../identity/verify-access-token";
+import { peekVerifiedToken, verifyAccessToken } from "../../../identity/verify-access-token";
 import { AGENT_AUTHORIZATION_HEADER, parseAgentAuthorization } from "../../../identity/parse-agent-authorization";
 import { drawCredits } from "../../../billing/draw-credits";
 import { enqueueCapture } from "../../../billing/capture-queue";
 import { releaseDraw } from "../../../billing/billing.queries";
-import type { HeldPayment, Rail } from "../rail";
+import { endEarly, mayStartEarly } from "../../../billing/coverage-memo";
+import type { AcceptOutcome, HeldPayment, PaidCall, Rail } from "../rail";
 
 type Bearer = { token: string };
 
 function invalidToken(reason: string, detail: string): AppError {
   return new AppError("invalid_token", { reason, detail });
+}
+
+/** Calls whose upstream started before their reservation (they reserve ahead of the credential's other calls). */
+const startedEarly = new WeakMap<Bearer, { credentialId: string; meterKey: string }>();
+
+async function acceptBearer(call: PaidCall, token: string, early: boolean): Promise<AcceptOutcome> {
+  const v = await verifyAccessToken(token);
+  if (v.type === "invalid") return { type: "refused", error: invalidToken(v.reason, v.detail) };
+  if (v.claims.sid !== call.sellerId) return { type: "refused", error: invalidToken("token_invalid", "the access token belongs to another storefront") };
+  // Credit buys calls, not more credit.
+  if (call.purpose !== "call") return { type: "declined" };
+  const draw = await drawCredits(call, v.claims, { early });
+  if (draw.type === "credential_invalid")
+    return { type: "refused", error: invalidToken("token_invalid", "the credential is revoked or expired; register again") };
+  if (draw.type === "uncovered") return { type: "declined", reason: draw.reason, detail: draw.detail };
+  const payment: HeldPayment = {
+    id: draw.paymentId,
+    sellerId: call.sellerId,
+    amountMicros: draw.amountMicros,
+    payTo: null,
+    network: null,
+    asset: null,
+    payer: v.claims.sub,
+    railData: null,
+  };
+  return { type: "held", hold: { rail: "credits", payment, billing: draw.billing } };
 }
 
 export const creditsRail: Rail<Bearer> = {
@@ -56,27 +85,25 @@ export const creditsRail: Rail<Bearer> = {
     return { type: "present", proof: { token: parsed.token }, header: parsed.via === "authorization" ? "Authorization" : "SVC-Agent-Authorization" };
   },
 
-  async accept(call, { token }) {
-    const v = await verifyAccessToken(token);
-    if (v.type === "invalid") return { type: "refused", error: invalidToken(v.reason, v.detail) };
-    if (v.claims.sid !== call.sellerId) return { type: "refused", error: invalidToken("token_invalid", "the access token belongs to another storefront") };
-    // Credit buys calls, not more credit.
-    if (call.purpose !== "call") return { type: "declined" };
-    const draw = await drawCredits(call, v.claims);
-    if (draw.type === "credential_invalid")
-      return { type: "refused", error: invalidToken("token_invalid", "the credential is revoked or expired; register again") };
-    if (draw.type === "uncovered") return { type: "declined", reason: draw.reason, detail: draw.detail };
-    const payment: HeldPayment = {
-      id: draw.paymentId,
-      sellerId: call.sellerId,
-      amountMicros: draw.amountMicros,
-      payTo: null,
-      network: null,
-      asset: null,
-      payer: v.claims.sub,
-      railData: null,
-    };
-    return { type: "held", hold: { rail: "credits", payment, billing: draw.billing } };
+  // The upstream may start while the credit is reserved when this instance saw the credential's credit cover this
+  // meter moments ago, with room for more than the calls already started so (billing/coverage-memo.ts).
+  deliverWhileAccepting(call, proof) {
+    if (!call.meterKey) return false;
+    const claims = peekVerifiedToken(proof.token);
+    if (!claims || claims.sid !== call.sellerId || !mayStartEarly(claims.sub, call.meterKey, call.amountMicros)) return false;
+    startedEarly.set(proof, { credentialId: claims.sub, meterKey: call.meterKey });
+    return true;
+  },
+
+  async accept(call, proof) {
+    const early = startedEarly.get(proof);
+    startedEarly.delete(proof);
+    try {
+      return await acceptBearer(call, proof.token, early !== undefined);
+    } finally {
+      // Also when it ended before reserving (a token that expired meanwhile): the others must not wait for it.
+      if (early) endEarly(early.credentialId, early.meterKey);
+    }
   },
 
   capture(hold, served) {
