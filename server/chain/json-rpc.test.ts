@@ -4,6 +4,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { encodeAbiParameters } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { TRANSIENT } from "../payments/eip3009/outcomes";
 import { ethCall, rpcRequest, RpcError } from "./json-rpc";
 
 type Reply = { status: number; body: unknown };
@@ -69,10 +70,30 @@ describe("json-rpc", () => {
     expect(seen).toHaveLength(1);
   });
 
-  it("an unreachable node is a plain error (fetch failed), not an RpcError", async () => {
+  it("an unreachable node is a plain error (connection refused, which settlement retries as transient), not an RpcError", async () => {
     const e = await rpcRequest("http://127.0.0.1:1", "eth_chainId", []).catch((x: unknown) => x);
     expect(e).toBeInstanceOf(Error);
     expect(e).not.toBeInstanceOf(RpcError);
-    expect(String((e as Error).message)).toMatch(/fetch failed/);
+    expect(String((e as Error).message)).toMatch(/ECONNREFUSED/);
+    expect(String((e as Error).message)).toMatch(TRANSIENT);
+  });
+
+  it("keeps its connection to the node open between requests, and gets past one the node closed meanwhile", async () => {
+    server.closeIdleConnections();
+    await new Promise((r) => setTimeout(r, 20));
+    const sockets = new Set<unknown>();
+    const onConnection = (socket: unknown) => sockets.add(socket);
+    server.on("connection", onConnection);
+    try {
+      for (let i = 0; i < 5; i++) expect(await rpcRequest(url, "eth_chainId", [])).toBe("0x");
+      expect(sockets.size).toBe(1);
+      // The node drops idle keep-alive connections (as proxies in front of RPC providers do): the next request still answers.
+      server.closeIdleConnections();
+      await new Promise((r) => setTimeout(r, 20));
+      expect(await rpcRequest(url, "eth_chainId", [])).toBe("0x");
+      expect(sockets.size).toBe(2);
+    } finally {
+      server.off("connection", onConnection);
+    }
   });
 });
