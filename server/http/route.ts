@@ -69,21 +69,37 @@ async function run(handler: Handler, req: Request, rawParams: Record<string, str
     };
     response = await handler(ctx);
   } catch (err) {
-    if (isAppError(err)) {
-      response = errorResponse(err, requestId);
-    } else {
-      // Details go to the log, never to the client.
-      console.error(`[${requestId}] ${req.method} ${safePath(req.url)} failed:`, err);
-      response = errorResponse(
-        new AppError("internal_error", { detail: "unexpected error; quote request_id when reporting it", extra: { request_id: requestId } }),
-        requestId,
-      );
-    }
+    response = failureResponse(err, req, requestId);
   }
   const headers = new Headers(response.headers);
   for (const [k, v] of Object.entries(corsHeaders())) if (!headers.has(k)) headers.set(k, v);
   headers.set("x-request-id", requestId);
   return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
+}
+
+/** A thrown error as the answer: an AppError in the spec's shape; anything else a logged 500 that names the request id. */
+function failureResponse(err: unknown, req: Request, requestId: string): Response {
+  if (isAppError(err)) return errorResponse(err, requestId);
+  // Details go to the log, never to the client.
+  console.error(`[${requestId}] ${req.method} ${safePath(req.url)} failed:`, err);
+  return errorResponse(
+    new AppError("internal_error", { detail: "unexpected error; quote request_id when reporting it", extra: { request_id: requestId } }),
+    requestId,
+  );
+}
+
+/**
+ * A request handler called in process by the gateway (an upstream served by this app), with the same error answers
+ * as over HTTP but without what only an HTTP client needs (request context, CORS, a request id header).
+ */
+export function inProcess(handler: (req: Request) => Promise<Response>): (req: Request) => Promise<Response> {
+  return async (req) => {
+    try {
+      return await handler(req);
+    } catch (err) {
+      return failureResponse(err, req, req.headers.get("x-request-id")?.slice(0, 64) || randomUUID());
+    }
+  };
 }
 
 function safePath(url: string): string {

@@ -1,13 +1,13 @@
 import { handleGatewayRequest } from "@/server/gateway/handle-gateway-request";
 import { registerLocalUpstream } from "@/server/gateway/proxy-upstream";
-import { methods } from "@/server/http/route";
-import * as marketUpstream from "../../../upstream/market/v1/[...path]/route";
+import { inProcess, methods } from "@/server/http/route";
+import { handleMarketUpstream, MARKET_UPSTREAM_PREFIX } from "@/server/market/upstream/handle-market-upstream";
 
 export const dynamic = "force-dynamic";
 
-// The built-in market data upstream lives in this app: the gateway calls its route handler in process (still signed
-// and verified) instead of making a second HTTP request to itself.
-registerLocalUpstream("/upstream/market/v1", (req) => marketUpstream.GET(req, { params: Promise.resolve({}) }));
+// The built-in market data upstream lives in this app: the gateway calls its handler in process (still signed and
+// verified, its errors answered as over HTTP) instead of making a second HTTP request to itself.
+registerLocalUpstream(MARKET_UPSTREAM_PREFIX, inProcess(handleMarketUpstream));
 
 // ANY /api/v1/{...path} - the paid gateway: 402 challenge, x402 payment, proxy to the upstream, settlement
 export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
