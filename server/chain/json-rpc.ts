@@ -1,12 +1,10 @@
 // One JSON-RPC request to the chain, without viem's client machinery: the paid path's transfer simulation is one
 // `eth_call` per wallet-paid request, and viem's `call` action spent about 0.7 ms of CPU around each round trip
 // (request formatting, validation, retry and error wrapping; measured against anvil, 2.1 vs 1.4 ms a call). The round
-// trip itself counts as chain time (Server-Timing `chain`), like every RPC call of the app. It is sent with node:http
-// on keep-alive sockets rather than fetch: inside the app, fetch is Next.js's instrumented one, and with undici's
-// Request, Response and AbortSignal objects it cost about 0.35 ms of CPU a request (profiled: npm run profile:summary).
-import http from "node:http";
-import https from "node:https";
+// trip itself counts as chain time (Server-Timing `chain`), like every RPC call of the app. Sent with the app's plain
+// HTTP client (../lib/http-client.ts: keep-alive sockets, not fetch).
 import { decodeAbiParameters, type Hex } from "viem";
+import { httpRequest } from "../lib/http-client";
 import { chainWait } from "../lib/request-timing";
 
 const TIMEOUT_MS = 10_000;
@@ -25,45 +23,12 @@ export class RpcError extends Error {
 
 let nextId = 0;
 
-const agents = { http: new http.Agent({ keepAlive: true, maxSockets: 64 }), https: new https.Agent({ keepAlive: true, maxSockets: 64 }) };
-const urls = new Map<string, URL>();
-
-/** One POST, the whole answer read, within TIMEOUT_MS. Rejects on network errors and on the deadline. */
-function postOnce(rpcUrl: string, body: string): Promise<{ status: number; text: string }> {
-  let url = urls.get(rpcUrl);
-  if (!url) urls.set(rpcUrl, (url = new URL(rpcUrl)));
-  const secure = url.protocol === "https:";
-  return new Promise((resolve, reject) => {
-    const req = (secure ? https : http).request(
-      url,
-      {
-        method: "POST",
-        agent: secure ? agents.https : agents.http,
-        headers: { "content-type": "application/json", "content-length": Buffer.byteLength(body) },
-      },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on("data", (c: Buffer) => chunks.push(c));
-        res.on("error", fail);
-        res.on("end", () => {
-          clearTimeout(deadline);
-          resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString("utf8") });
-        });
-      },
-    );
-    const deadline = setTimeout(() => req.destroy(new Error(`RPC request timed out after ${TIMEOUT_MS} ms`)), TIMEOUT_MS);
-    function fail(e: Error) {
-      clearTimeout(deadline);
-      reject(e);
-    }
-    req.on("error", fail);
-    req.end(body);
-  });
-}
-
 async function post(rpcUrl: string, body: string): Promise<unknown> {
   // The answer's body is part of the round trip: read inside the chain wait.
-  const { status, text } = await chainWait(() => postOnce(rpcUrl, body));
+  const { status, body: answer } = await chainWait(() =>
+    httpRequest(rpcUrl, { method: "POST", headers: { "content-type": "application/json" }, body, timeoutMs: TIMEOUT_MS }),
+  );
+  const text = answer.toString("utf8");
   if (status < 200 || status >= 300) throw new Error(`RPC HTTP ${status}: ${text.slice(0, 200)}`);
   return JSON.parse(text);
 }

@@ -3,9 +3,10 @@
 // unchanged (errors included); the caller decides what to charge from the status.
 import type { CatalogOperation } from "../catalog/catalog";
 import { env } from "../env";
+import { httpRequest } from "../lib/http-client";
 import { signUpstreamRequest } from "../upstream-auth/signature";
 
-/** RFC 9110 section 7.6.1 connection-specific headers, plus what the fetch layer rewrites itself. */
+/** RFC 9110 section 7.6.1 connection-specific headers, plus what the HTTP client rewrites itself (length, decoding). */
 const HOP_BY_HOP = new Set([
   "connection",
   "keep-alive",
@@ -85,29 +86,36 @@ export async function proxyUpstream(opts: {
   timeoutMs?: number;
 }): Promise<UpstreamResult> {
   const t0 = performance.now();
-  const headers = new Headers();
+  const headers: Record<string, string> = {};
   for (const name of FORWARDED_REQUEST_HEADERS) {
     const v = opts.requestHeaders.get(name);
-    if (v) headers.set(name, v);
+    if (v) headers[name] = v;
   }
   const origin = new URL(opts.origin);
-  headers.set("x-forwarded-host", origin.host);
-  headers.set("x-forwarded-proto", origin.protocol.replace(":", ""));
-  for (const [k, v] of Object.entries(signUpstreamRequest(opts.signingSecret, { method: opts.method, path: opts.url.pathname, query: opts.url.searchParams })))
-    headers.set(k, v);
+  headers["x-forwarded-host"] = origin.host;
+  headers["x-forwarded-proto"] = origin.protocol.replace(":", "");
+  Object.assign(headers, signUpstreamRequest(opts.signingSecret, { method: opts.method, path: opts.url.pathname, query: opts.url.searchParams }));
   const timeoutMs = opts.timeoutMs ?? env().GATEWAY_UPSTREAM_TIMEOUT_MS;
+  const keep = (name: string) => !HOP_BY_HOP.has(name) && !DROPPED_RESPONSE_HEADERS.has(name);
   try {
     const local = localHandlerFor(opts.url);
-    const res = local
-      ? await callLocal(local, new Request(opts.url, { method: opts.method, headers }), timeoutMs)
-      : await fetch(opts.url, { method: opts.method, headers, redirect: "manual", signal: AbortSignal.timeout(timeoutMs) });
-    if (res === "timeout") return { type: "timeout", ms: performance.now() - t0 };
-    const body = await res.arrayBuffer();
+    if (local) {
+      const res = await callLocal(local, new Request(opts.url, { method: opts.method, headers }), timeoutMs);
+      if (res === "timeout") return { type: "timeout", ms: performance.now() - t0 };
+      const body = await res.arrayBuffer();
+      const out = new Headers();
+      res.headers.forEach((v, k) => keep(k) && out.append(k, v));
+      return { type: "response", status: res.status, headers: out, body, usageHeader: res.headers.get("svc-usage"), ms: performance.now() - t0 };
+    }
+    const res = await httpRequest(opts.url, { method: opts.method, headers, timeoutMs });
     const out = new Headers();
-    res.headers.forEach((v, k) => {
-      if (!HOP_BY_HOP.has(k) && !DROPPED_RESPONSE_HEADERS.has(k)) out.append(k, v);
-    });
-    return { type: "response", status: res.status, headers: out, body, usageHeader: res.headers.get("svc-usage"), ms: performance.now() - t0 };
+    let usageHeader: string | null = null;
+    for (const [k, v] of res.headers) {
+      if (k === "svc-usage") usageHeader ??= v;
+      if (keep(k)) out.append(k, v);
+    }
+    const body = res.body.buffer.slice(res.body.byteOffset, res.body.byteOffset + res.body.byteLength) as ArrayBuffer;
+    return { type: "response", status: res.status, headers: out, body, usageHeader, ms: performance.now() - t0 };
   } catch (e) {
     const ms = performance.now() - t0;
     if (e instanceof Error && (e.name === "TimeoutError" || e.name === "AbortError")) return { type: "timeout", ms };
