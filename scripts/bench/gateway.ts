@@ -6,6 +6,9 @@
 //  - paid x402: the same call with a fresh x402 proof from the official client (verify + lock + proxy + settle on anvil)
 //  - paid mpp:  the same call with a fresh MPP credential from the official mppx client
 //  - plan:      the same call with an agent's bearer, drawn from plan credit bought beforehand (the credits rail)
+//  - http:      a seller whose upstream is an HTTP API in a process of its own (as most sellers' are; the built-in
+//               market upstream above is called in process): that upstream called directly, and a plan-covered call
+//               through the gateway to it (seller host 127.0.0.2, same bytes answered)
 // For each paid rail the gateway's own work is read from its Server-Timing: `own` = total - upstream - chain (RPC
 // round trips and receipt waits), reported as own_p50_ms / own_p99_ms next to the phases' medians.
 import fs from "node:fs";
@@ -14,7 +17,10 @@ import { x402Client, x402HTTPClient } from "@x402/core/client";
 import { registerExactEvmScheme } from "@x402/evm/exact/client";
 import { Mppx, evm } from "mppx/client";
 import { privateKeyToAccount } from "viem/accounts";
-import { anvilPrivateKey } from "../lib/local-chain";
+import { seedMarketSeller } from "../../prisma/seed";
+import { createDb } from "../../server/db/client";
+import { anvilAddress, anvilPrivateKey } from "../lib/local-chain";
+import { startHttpUpstream } from "./lib/http-upstream";
 import { signUpstreamRequest } from "../../server/upstream-auth/signature";
 import type { BenchContext } from "./types";
 
@@ -117,22 +123,21 @@ export async function run(ctx: BenchContext) {
   }
   const paid = (p: Record<string, string>) => () => fetch(gatewayUrl, { headers: p });
 
-  // An agent with plan credit: registered, token exchanged, $100 bought with the official x402 client.
-  const reg = await (
-    await fetch(`${ctx.baseUrl}/agent/identity`, { method: "POST", headers: { "content-type": "application/json" }, body: '{"type":"anonymous"}' })
-  ).json();
-  const tok = await (
-    await fetch(`${ctx.baseUrl}/oauth2/token`, {
-      method: "POST",
-      headers: { "content-type": "application/x-www-form-urlencoded" },
-      body: new URLSearchParams({ grant_type: "urn:ietf:params:oauth:grant-type:jwt-bearer", assertion: reg.identity.assertion }),
-    })
-  ).json();
-  const bearer = { authorization: `Bearer ${tok.access_token}` };
-  {
-    const planUrl = ((await (await fetch(`${ctx.baseUrl}/manifest.json`)).json()).plans as { slug: string; purchase: { url: string } }[]).find(
-      (p) => p.slug === "research-credits",
-    )!.purchase.url;
+  /** An agent of the storefront at `base` with plan credit: registered, token exchanged, $100 bought with x402. */
+  async function agentWithCredit(base: string): Promise<Record<string, string>> {
+    const reg = await (
+      await fetch(`${base}/agent/identity`, { method: "POST", headers: { "content-type": "application/json" }, body: '{"type":"anonymous"}' })
+    ).json();
+    const tok = await (
+      await fetch(`${base}/oauth2/token`, {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams({ grant_type: "urn:ietf:params:oauth:grant-type:jwt-bearer", assertion: reg.identity.assertion }),
+      })
+    ).json();
+    const bearer = { authorization: `Bearer ${tok.access_token}` };
+    const plans = (await (await fetch(`${base}/manifest.json`)).json()).plans as { slug: string; purchase: { url: string } }[];
+    const planUrl = `${base}${new URL(plans.find((p) => p.slug === "research-credits")!.purchase.url).pathname}`;
     const buy = (headers: Record<string, string> = {}) =>
       fetch(planUrl, { method: "POST", headers: { "content-type": "application/json", ...bearer, ...headers }, body: '{"amountUsd":"100.00"}' });
     const c = new x402Client();
@@ -143,18 +148,52 @@ export async function run(ctx: BenchContext) {
     const required = http.getPaymentRequiredResponse((h) => challenge.headers.get(h), await challenge.json());
     const bought = await buy(http.encodePaymentSignatureHeader(await http.createPaymentPayload(required)));
     if (bought.status !== 200) throw new Error(`plan purchase failed: ${bought.status} ${await bought.text()}`);
+    return bearer;
   }
+  const bearer = await agentWithCredit(ctx.baseUrl);
   const plan = () => fetch(gatewayUrl, { headers: bearer });
+
+  // The networked case: a second storefront (host 127.0.0.2) whose services call an HTTP upstream in its own process,
+  // answering the bytes the built-in upstream gives for this call.
+  const upstream = await startHttpUpstream(Buffer.from(await (await direct()).arrayBuffer()));
+  const httpBase = `${new URL(ctx.baseUrl).protocol}//127.0.0.2:${new URL(ctx.baseUrl).port}`;
+  {
+    const db = createDb(ctx.env.DATABASE_URL!, 2);
+    const { sellerId } = await seedMarketSeller(db, {
+      slug: "bench-http-upstream",
+      name: "Bench HTTP upstream",
+      hosts: ["127.0.0.2"],
+      email: "bench-http-upstream@bench.test",
+      password: "bench-http-upstream-password",
+      payTo: anvilAddress(10),
+      signingSecret: "bench-http-upstream-secret-0123456789",
+    });
+    await db.service.updateMany({ where: { sellerId, upstreamUrl: { not: "" } }, data: { upstreamUrl: upstream.url } });
+    await db.$disconnect();
+  }
+  const httpBearer = await agentWithCredit(httpBase);
+  const httpDirect = () => fetch(`${upstream.url}${PATH}?${QUERY}`);
+  const httpPlan = () => fetch(`${httpBase}/api/v1${PATH}?${QUERY}`, { headers: httpBearer });
 
   // Warm-up (JIT, pools, catalog cache, first chain calls).
   for (let i = 0; i < 20; i++) await timed(direct, 200);
   for (let i = 0; i < 20; i++) await timed(challenge, 402);
   for (const rail of ["x402", "mpp"] as const) for (const p of await proofs(rail, 10)) await timed(paid(p), 200);
   for (let i = 0; i < 20; i++) await timed(plan, 200);
+  for (let i = 0; i < 20; i++) await timed(httpDirect, 200);
+  for (let i = 0; i < 20; i++) await timed(httpPlan, 200);
 
   // Sequential latency, interleaved case by case so every case sees the same machine state.
-  const seq = { direct: [] as number[], free: [] as number[], x402: [] as number[], mpp: [] as number[], plan: [] as number[] };
-  const phases = { x402: new Map() as Phases, mpp: new Map() as Phases, plan: new Map() as Phases };
+  const seq = {
+    direct: [] as number[],
+    free: [] as number[],
+    x402: [] as number[],
+    mpp: [] as number[],
+    plan: [] as number[],
+    httpDirect: [] as number[],
+    httpPlan: [] as number[],
+  };
+  const phases = { x402: new Map() as Phases, mpp: new Map() as Phases, plan: new Map() as Phases, httpPlan: new Map() as Phases };
   const seqProofs = { x402: await proofs("x402", N), mpp: await proofs("mpp", N) };
   for (let i = 0; i < N; i++) {
     seq.direct.push(await timed(direct, 200));
@@ -162,6 +201,8 @@ export async function run(ctx: BenchContext) {
     seq.x402.push(await timed(paid(seqProofs.x402[i]!), 200, phases.x402));
     seq.mpp.push(await timed(paid(seqProofs.mpp[i]!), 200, phases.mpp));
     seq.plan.push(await timed(plan, 200, phases.plan));
+    seq.httpDirect.push(await timed(httpDirect, 200));
+    seq.httpPlan.push(await timed(httpPlan, 200, phases.httpPlan));
   }
   // Throughput with CONCURRENCY callers. Each case's load runs alone, in a window the profile summary can slice.
   const directLoad = await profileWindow("direct", N, () => pool(N, CONCURRENCY, () => timed(direct, 200)));
@@ -170,6 +211,9 @@ export async function run(ctx: BenchContext) {
   const x402Load = await profileWindow("x402", N, () => pool(N, CONCURRENCY, (i) => timed(paid(loadProofs.x402[i]!), 200)));
   const mppLoad = await profileWindow("mpp", N, () => pool(N, CONCURRENCY, (i) => timed(paid(loadProofs.mpp[i]!), 200)));
   const planLoad = await profileWindow("plan", N, () => pool(N, CONCURRENCY, () => timed(plan, 200)));
+  const httpDirectLoad = await profileWindow("http-direct", N, () => pool(N, CONCURRENCY, () => timed(httpDirect, 200)));
+  const httpPlanLoad = await profileWindow("http-plan", N, () => pool(N, CONCURRENCY, () => timed(httpPlan, 200)));
+  upstream.stop();
 
   ctx.record("upstream direct GET aggregates (signed)", seq.direct, { rps_8conn: directLoad.rps });
   ctx.record("gateway free: unpaid call -> 402 challenge", seq.free, { rps_8conn: freeLoad.rps });
@@ -183,6 +227,15 @@ export async function run(ctx: BenchContext) {
     rps_vs_x402: (planLoad.rps / x402Load.rps).toFixed(1),
     ...breakdown(phases.plan),
   });
+  const httpDirectP = (p: number) => pct(seq.httpDirect, p);
+  ctx.record("http upstream direct GET (its own process)", seq.httpDirect, { rps_8conn: httpDirectLoad.rps });
+  ctx.record("gateway plan-covered call, http upstream", seq.httpPlan, {
+    rps_8conn: httpPlanLoad.rps,
+    over_direct_p50_ms: (pct(seq.httpPlan, 50) - httpDirectP(50)).toFixed(2),
+    over_direct_p99_ms: (pct(seq.httpPlan, 99) - httpDirectP(99)).toFixed(2),
+    ...breakdown(phases.httpPlan),
+  });
+  ctx.ratio("gateway overhead, plan-covered call, http upstream", "gateway plan-covered call, http upstream", "http upstream direct GET (its own process)");
   ctx.ratio(
     "gateway overhead, plan-covered call",
     "gateway plan-covered call (credits: reserve+proxy, capture off path)",
