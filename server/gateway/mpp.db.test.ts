@@ -5,7 +5,11 @@ import { Challenge, Receipt } from "mppx";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import * as gatewayRoute from "../../app/api/v1/[...path]/route";
 import * as quoteRoute from "../../app/vendor/agent/quote/route";
-import { anvilAddress } from "../../scripts/lib/local-chain";
+import { randomBytes } from "node:crypto";
+import { privateKeyToAccount } from "viem/accounts";
+import { anvilAddress, anvilPrivateKey } from "../../scripts/lib/local-chain";
+import { CHAIN_ID, USDC_ADDRESS, USDC_DOMAIN } from "../chain/config";
+import { TRANSFER_WITH_AUTHORIZATION_TYPES } from "../chain/transfer-authorization-hash";
 import { invalidateSeller } from "../catalog/resolve-seller";
 import { db } from "../db/client";
 import {
@@ -184,6 +188,45 @@ describe("paying with MPP", () => {
       vi.useRealTimers();
     }
     expect(await usdc(payer)).toBe(before);
+  });
+
+  it("a credential mppx refuses leaves no lock behind (bad signatures, a transfer signed for something else); the genuine one then pays", async () => {
+    const payer = anvilAddress(7);
+    const before = await usdc(payer);
+    const authorization = (await payChallengeMpp(await call(AAPL), 7)).authorization!;
+    const decoded = JSON.parse(Buffer.from(authorization.slice("Payment ".length), "base64url").toString());
+    const sig: string = decoded.payload.signature;
+    const withSignature = (signature: string) => {
+      const v = structuredClone(decoded);
+      v.payload.signature = signature;
+      return `Payment ${Buffer.from(JSON.stringify(v)).toString("base64url")}`;
+    };
+    const calls = upstream.state.calls;
+    // The other recovery id: a valid signature of someone else. And an r that is no point's x: a signature of no one
+    // (mppx lets that recovery's error escape; it must be a refusal, not a 500).
+    const otherSigner = withSignature(`${sig.slice(0, -2)}${sig.endsWith("1b") ? "1c" : "1b"}`);
+    const noSigner = withSignature(`${sig.slice(0, 10)}${sig[10] === "0" ? "1" : "0"}${sig.slice(11)}`);
+    // A transfer the payer really signed, that the chain would settle, but not for this challenge (its nonce is not
+    // the challenge's hash): only mppx refuses it, after the lock was taken, and the lock must go.
+    const p = decoded.payload;
+    const nonce = `0x${randomBytes(32).toString("hex")}` as const;
+    const elsewhere = structuredClone(decoded);
+    elsewhere.payload.nonce = nonce;
+    elsewhere.payload.signature = await privateKeyToAccount(anvilPrivateKey(7)).signTypedData({
+      domain: { ...USDC_DOMAIN, chainId: CHAIN_ID, verifyingContract: USDC_ADDRESS },
+      types: TRANSFER_WITH_AUTHORIZATION_TYPES,
+      primaryType: "TransferWithAuthorization",
+      message: { from: p.from, to: p.to, value: BigInt(p.value), validAfter: BigInt(p.validAfter), validBefore: BigInt(p.validBefore), nonce },
+    });
+    const notThisChallenge = `Payment ${Buffer.from(JSON.stringify(elsewhere)).toString("base64url")}`;
+    for (const authorization of [otherSigner, noSigner, notThisChallenge]) {
+      const refusedBody = await expectProblem(await call(AAPL, { headers: { authorization } }), 402, "payment_invalid", "verification-failed");
+      expect(refusedBody.reason).toBe("verification_failed");
+    }
+    expect(upstream.state.calls).toBe(calls);
+    const paid = await call(AAPL, { headers: { authorization } });
+    expect(paid.status).toBe(200);
+    expect(await usdc(payer)).toBe(before - 20_000n);
   });
 
   it("refuses a credential whose price changed since its challenge (terms_changed), and charges nothing", async () => {

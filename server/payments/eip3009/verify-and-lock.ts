@@ -21,7 +21,7 @@ import {
   type Lock,
   type PaymentRow,
 } from "../payments.queries";
-import type { AcceptOutcome, HeldPayment, PaidCall } from "../rails/rail";
+import type { AcceptOutcome, HeldPayment, Hold, PaidCall } from "../rails/rail";
 import { authorizationLockKey, facilitatorInput, type Eip3009Authorization, type StoredAuthorization } from "./authorization";
 import { getFacilitator } from "./facilitator";
 import type { VerifyOutcome } from "./outcomes";
@@ -114,4 +114,10 @@ export async function verifyAndLock(call: PaidCall, proof: WalletProof): Promise
     railData: railData as never,
   };
   return { type: "held", hold: { rail: proof.rail, payment } };
+}
+
+/** Undo a hold this module gave for a proof its rail then refused on other grounds (MPP: mppx's validation). */
+export async function undoUnverifiedHold(hold: Hold): Promise<void> {
+  const stored = hold.payment.railData as unknown as StoredAuthorization;
+  await unlockUnverifiedPayment(hold.payment.id, authorizationLockKey(stored.authorization));
 }

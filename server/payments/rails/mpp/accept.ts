@@ -1,14 +1,16 @@
 // From an MPP credential to a locked, verified payment for exactly this call, or the error to answer with.
-// Order: our binding (free: the credential's challenge must have been issued for this very request) -> mppx's
-// validateCredential (challenge HMAC and expiry, route terms, EIP-712 signature, nonce = challenge hash, amount,
-// recipient; no side effects) -> the chain-state checks mppx leaves to a custom settler (balance and an unused
-// nonce, by the facilitator's simulation) and the same PostgreSQL lock as x402 (unique lock key over the signer and
-// nonce, so a hundred copies of one credential are served once), at the same time: ../../eip3009/verify-and-lock.ts.
+// Order: our binding and today's terms (free: the credential's challenge must have been issued for this very request)
+// -> the challenge's HMAC id (ours, unaltered: the payment id it names can be locked) -> at the same time: the
+// chain-state checks mppx leaves to a custom settler (balance and an unused nonce, by the facilitator's simulation)
+// with the same PostgreSQL lock as x402 (unique lock key over the signer and nonce, so a hundred copies of one
+// credential are served once; ../../eip3009/verify-and-lock.ts), and mppx's validateCredential (expiry, route terms,
+// EIP-712 signature, nonce = challenge hash, amount, recipient; no side effects). mppx's refusal wins, as if it had
+// run first, and undoes a lock taken meanwhile.
 import { Errors } from "mppx";
 import { CHAIN_ID, USDC_ADDRESS } from "../../../chain/config";
 import { AppError } from "../../../errors";
 import type { Eip3009Authorization, StoredAuthorization } from "../../eip3009/authorization";
-import { verifyAndLock } from "../../eip3009/verify-and-lock";
+import { undoUnverifiedHold, verifyAndLock } from "../../eip3009/verify-and-lock";
 import { requestMismatch, termsChanged } from "../../payment-state";
 import type { AcceptOutcome, PaidCall } from "../rail";
 import { challengeIsOurs, mppxServer } from "./mppx-server";
@@ -68,23 +70,33 @@ export async function acceptMpp(call: PaidCall, proof: MppProof): Promise<Accept
       ? refused(termsChanged(call.purpose, paymentId))
       : invalid("challenge_invalid", "the challenge was not issued by this storefront", paymentId);
 
-  try {
-    // Without route options mppx checks the challenge's own HMAC and expiry, the payload's shape, and the evm method:
-    // the EIP-712 signature recovers to `from`, nonce = the challenge hash, amount and recipient as challenged.
-    await mppxServer(call.realm, call.payTo).validateCredential(credential);
-  } catch (e) {
-    return fromMppx(e, paymentId);
-  }
+  // The challenge's HMAC id verifies (ours, unaltered): from here the payment id it names can be trusted to lock.
+  if (!challengeIsOurs(challenge)) return invalid("challenge_invalid", "the challenge was not issued by this storefront", paymentId);
 
   const p = credential.payload as AuthorizationPayload;
   const authorization: Eip3009Authorization = { from: p.from, to: p.to, value: p.value, validAfter: p.validAfter, validBefore: p.validBefore, nonce: p.nonce };
   const railData: MppRailData = { signature: p.signature, authorization, extra: {}, challengeId: challenge.id };
-  // Chain state (mppx leaves it to a custom settler: funds, a nonce not used on chain) and the lock, at once.
-  return verifyAndLock(call, {
+  // Chain state (mppx leaves it to a custom settler: funds, a nonce not used on chain) and the lock, at once; and
+  // mppx's validation, CPU work, while both travel (once they are on their way: the next turn of the event loop).
+  const locking = verifyAndLock(call, {
     rail: "mpp",
     authorization,
     railData,
     challengedId: paymentId,
     invalid: (reason) => new AppError("payment_invalid", { reason, detail: `the MPP payment cannot settle (${reason})`, extra: { payment_id: paymentId } }),
   });
+  await new Promise((r) => setImmediate(r));
+  let refusedByMppx: { error: unknown } | null = null;
+  try {
+    // Without route options mppx checks the challenge's own HMAC and expiry, the payload's shape, and the evm method:
+    // the EIP-712 signature recovers to `from`, nonce = the challenge hash, amount and recipient as challenged.
+    await mppxServer(call.realm, call.payTo).validateCredential(credential);
+  } catch (e) {
+    refusedByMppx = { error: e };
+  }
+  const outcome = await locking;
+  if (!refusedByMppx) return outcome;
+  // mppx's answer comes first, as if it had been asked alone; a lock taken meanwhile is undone.
+  if (outcome.type === "held") await undoUnverifiedHold(outcome.hold);
+  return fromMppx(refusedByMppx.error, paymentId);
 }

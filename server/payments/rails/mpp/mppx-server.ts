@@ -8,7 +8,7 @@
 //  - it does not settle. mppx's own route wrapper broadcasts the payment before the handler runs; we charge only
 //    after the upstream answered below 500, through the settlement outbox (server/payments/settle-payment.ts) shared
 //    with every rail. The `settle` hook mppx asks for is therefore never reached through mppx, and says so.
-import { Challenge } from "mppx";
+import { Challenge, Errors } from "mppx";
 import { Mppx, evm } from "mppx/server";
 import { CHAIN_ID, USDC_ADDRESS, USDC_DOMAIN } from "../../../chain/config";
 import { recoverTypedDataAddress } from "../../../chain/recover-signer";
@@ -31,7 +31,7 @@ function build(secretKey: string, realm: string, payTo: `0x${string}`) {
         authorization: { name: USDC_DOMAIN.name, version: USDC_DOMAIN.version },
         // libsecp256k1 (WebAssembly) in place of viem's JavaScript curve: same answers, 1.7 -> 0.3 ms a credential.
         // An injection point added by patches/mppx+0.11.0.patch; mppx's checks are otherwise its own.
-        recoverTypedDataAddress,
+        recoverTypedDataAddress: recoverForMppx,
         settle: async () => {
           throw new Error("MPP payments settle through the storefront's settlement outbox, not through mppx broadcast");
         },
@@ -39,6 +39,18 @@ function build(secretKey: string, realm: string, payTo: `0x${string}`) {
     ],
   });
 }
+
+/**
+ * mppx calls the recovery without catching what it throws: a signature that recovers to no key (r not on the curve,
+ * say) would escape validateCredential as a raw error, a 500. It is a failed verification, as a wrong signer is.
+ */
+const recoverForMppx: typeof recoverTypedDataAddress = async (parameters) => {
+  try {
+    return await recoverTypedDataAddress(parameters);
+  } catch {
+    throw new Errors.VerificationFailedError({ reason: "the signature does not recover to a signer" });
+  }
+};
 
 const servers = new Map<string, Server>();
 
