@@ -78,7 +78,12 @@ function main() {
     const perCall = (us: number) => (us / w.calls / 1000).toFixed(3);
     const groups = new Map<string, number>();
     for (const [k, us] of self) {
-      const g = k.startsWith("(") ? k : k.slice(k.lastIndexOf("(") + 1).split(":")[0]!.replace(")", "");
+      const g = k.startsWith("(")
+        ? k
+        : k
+            .slice(k.lastIndexOf("(") + 1)
+            .split(":")[0]!
+            .replace(")", "");
       groups.set(g, (groups.get(g) ?? 0) + us);
     }
     console.log(`\n== ${w.name}: ${w.calls} calls in ${(totalUs / 1000).toFixed(0)} ms, server CPU ${perCall(busyUs)} ms per call`);
@@ -92,7 +97,11 @@ function main() {
           .join(", "),
     );
     console.log("   self time, ms per call:");
-    for (const [k, us] of [...self].filter(([k]) => k !== "(idle)").sort((a, b) => b[1] - a[1]).slice(0, 25)) console.log(`   ${perCall(us)}  ${k}`);
+    for (const [k, us] of [...self]
+      .filter(([k]) => k !== "(idle)")
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, 25))
+      console.log(`   ${perCall(us)}  ${k}`);
     console.log("   our functions, inclusive, ms per call:");
     for (const [k, us] of [...inclusive].sort((a, b) => b[1] - a[1]).slice(0, 25)) console.log(`   ${perCall(us)}  ${k}`);
   }
