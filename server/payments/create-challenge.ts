@@ -2,7 +2,7 @@
 // merged into one response (x402's body and PAYMENT-REQUIRED header, MPP's WWW-Authenticate challenge, the card
 // rail's `card` block and its stripe challenge from $0.50).
 // Whichever rail's proof arrives first locks the payment; the others can no longer spend it.
-import { NETWORK, USDC_ADDRESS } from "../chain/config";
+import { paymentFieldsOf } from "./priced-request";
 import { env } from "../env";
 import { newId } from "../lib/ids";
 import { microsToUsd } from "../lib/money";
@@ -20,16 +20,7 @@ export async function createChallenge(
   const expiresAt = Math.floor(Date.now() / 1000) + env().PAYMENT_CHALLENGE_TTL_SECONDS;
   await createChallengedPayment({
     id: paymentId,
-    sellerId: call.sellerId,
-    method: call.method,
-    path: call.path,
-    query: call.canonicalQuery,
-    operationKey: call.operationKey,
-    meterKey: call.meterKey,
-    amountMicros: call.amountMicros,
-    network: NETWORK,
-    asset: USDC_ADDRESS,
-    payTo: call.payTo,
+    ...paymentFieldsOf(call),
     expiresAt: new Date(expiresAt * 1000),
     credentialId: call.credentialId ?? null,
     purchase: opts.purchase ?? null,

@@ -12,6 +12,7 @@ import { NETWORK, USDC_ADDRESS } from "../../chain/config";
 import { env } from "../../env";
 import { AppError } from "../../errors";
 import { paymentStateError, requestMismatch } from "../payment-state";
+import { paymentFieldsOf } from "../priced-request";
 import {
   findPayment,
   findPaymentByLockKey,
@@ -60,16 +61,7 @@ export async function verifyAndLock(call: PaidCall, proof: WalletProof): Promise
   const locked: { id: string } | { id?: undefined } = await (challengedId
     ? lockChallengedPayment(call.sellerId, challengedId, lock).then((r) => (r === "locked" ? { id: challengedId } : {}))
     : insertHeldPayment({
-        sellerId: call.sellerId,
-        method: call.method,
-        path: call.path,
-        query: call.canonicalQuery,
-        operationKey: call.operationKey,
-        meterKey: call.meterKey,
-        amountMicros: call.amountMicros,
-        network: NETWORK,
-        asset: USDC_ADDRESS,
-        payTo: call.payTo,
+        ...paymentFieldsOf(call),
         expiresAt: new Date(Math.min(Number(authorization.validBefore), Date.now() / 1000 + 86_400) * 1000),
         ...lock,
       }).then((r) => (r.result === "locked" ? { id: r.id } : {})));
