@@ -8,7 +8,16 @@ import { publicClient } from "../chain/clients";
 import { db, sql } from "../db/client";
 import { withEnvForTests } from "../env";
 import { reconcileOnce } from "../payments/reconciler";
-import { callGateway, createGatewaySeller, payChallenge, payOn, startChainForTests, startFakeUpstream } from "../testing/gateway";
+import {
+  callGateway,
+  createGatewaySeller,
+  payChallenge,
+  payOn,
+  startChainForTests,
+  startFakeUpstream,
+  startGatewayStack,
+  stopGatewayStack,
+} from "../testing/gateway";
 import { getFunnel } from "./get-funnel";
 import { getMargin } from "./get-margin";
 import { getOverview } from "./get-overview";
@@ -23,15 +32,10 @@ let upstream: Awaited<ReturnType<typeof startFakeUpstream>>;
 let seller: Awaited<ReturnType<typeof createGatewaySeller>>;
 
 beforeAll(async () => {
-  chain = await startChainForTests();
-  upstream = await startFakeUpstream(SECRET);
-  seller = await createGatewaySeller(upstream.url, { signingSecret: SECRET });
+  ({ chain, upstream, seller } = await startGatewayStack(SECRET));
 }, 60_000);
 
-afterAll(async () => {
-  await upstream?.stop();
-  await chain?.stop();
-});
+afterAll(() => stopGatewayStack({ chain, upstream }));
 
 const call = (path: string, headers?: Record<string, string>, host = seller.host) => callGateway(host, path, { headers });
 async function expectStatus(res: Response, status: number, error?: string) {

@@ -18,6 +18,8 @@ import {
   serveRoutes,
   startChainForTests,
   startFakeUpstream,
+  startGatewayStack,
+  stopGatewayStack,
   usdcBalance,
 } from "../testing/gateway";
 
@@ -38,15 +40,10 @@ const proofFor = (res: Response, payerIndex: number, v1 = false) => payChallenge
 const AAPL = "/api/v1/aggregates/AAPL?from=2024-01-02&to=2024-01-31";
 
 beforeAll(async () => {
-  chain = await startChainForTests();
-  upstream = await startFakeUpstream(SECRET);
-  seller = await createGatewaySeller(upstream.url, { signingSecret: SECRET });
+  ({ chain, upstream, seller } = await startGatewayStack(SECRET));
 }, 60_000);
 
-afterAll(async () => {
-  await upstream?.stop();
-  await chain?.stop();
-});
+afterAll(() => stopGatewayStack({ chain, upstream }));
 
 beforeEach(() => {
   upstream.state.mode = { status: 200 };

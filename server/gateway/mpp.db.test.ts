@@ -21,6 +21,8 @@ import {
   serveRoutes,
   startChainForTests,
   startFakeUpstream,
+  startGatewayStack,
+  stopGatewayStack,
   usdcBalance,
 } from "../testing/gateway";
 
@@ -37,15 +39,10 @@ const call = (path: string, init: { method?: string; headers?: Record<string, st
 const challenges = (res: Response) => Challenge.fromHeadersList(res.headers);
 
 beforeAll(async () => {
-  chain = await startChainForTests();
-  upstream = await startFakeUpstream(SECRET);
-  seller = await createGatewaySeller(upstream.url, { signingSecret: SECRET });
+  ({ chain, upstream, seller } = await startGatewayStack(SECRET));
 }, 60_000);
 
-afterAll(async () => {
-  await upstream?.stop();
-  await chain?.stop();
-});
+afterAll(() => stopGatewayStack({ chain, upstream }));
 
 beforeEach(() => {
   upstream.state.mode = { status: 200 };

@@ -7,7 +7,17 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { anvilAddress } from "../../scripts/lib/local-chain";
 import { db } from "../db/client";
-import { callGateway, createGatewaySeller, payChallenge, payChallengeMpp, startChainForTests, startFakeUpstream, usdcBalance } from "../testing/gateway";
+import {
+  callGateway,
+  createGatewaySeller,
+  payChallenge,
+  payChallengeMpp,
+  startChainForTests,
+  startFakeUpstream,
+  startGatewayStack,
+  stopGatewayStack,
+  usdcBalance,
+} from "../testing/gateway";
 
 const SECRET = "fake-upstream-secret-0123456789";
 const AAPL = "/api/v1/aggregates/AAPL?from=2024-06-03&to=2024-06-28";
@@ -17,15 +27,10 @@ let upstream: Awaited<ReturnType<typeof startFakeUpstream>>;
 let seller: Awaited<ReturnType<typeof createGatewaySeller>>;
 
 beforeAll(async () => {
-  chain = await startChainForTests();
-  upstream = await startFakeUpstream(SECRET);
-  seller = await createGatewaySeller(upstream.url, { signingSecret: SECRET });
+  ({ chain, upstream, seller } = await startGatewayStack(SECRET));
 }, 60_000);
 
-afterAll(async () => {
-  await upstream?.stop();
-  await chain?.stop();
-});
+afterAll(() => stopGatewayStack({ chain, upstream }));
 
 /** mulberry32: small, seeded, good enough to pick mutations reproducibly. */
 function rng(seed: number) {

@@ -8,7 +8,17 @@ import { publicClient, walletClient } from "../chain/clients";
 import { USDC_ADDRESS } from "../chain/config";
 import { TOKEN_ABI } from "../chain/token";
 import { db } from "../db/client";
-import { callGateway, createGatewaySeller, payChallenge, payChallengeMpp, startChainForTests, startFakeUpstream, usdcBalance } from "../testing/gateway";
+import {
+  callGateway,
+  createGatewaySeller,
+  payChallenge,
+  payChallengeMpp,
+  startChainForTests,
+  startFakeUpstream,
+  startGatewayStack,
+  stopGatewayStack,
+  usdcBalance,
+} from "../testing/gateway";
 
 let chain: Awaited<ReturnType<typeof startChainForTests>>;
 let upstream: Awaited<ReturnType<typeof startFakeUpstream>>;
@@ -17,15 +27,10 @@ const SECRET = "fake-upstream-secret-0123456789";
 const AAPL = "/api/v1/aggregates/AAPL?from=2024-01-02&to=2024-01-31";
 
 beforeAll(async () => {
-  chain = await startChainForTests();
-  upstream = await startFakeUpstream(SECRET);
-  seller = await createGatewaySeller(upstream.url, { signingSecret: SECRET });
+  ({ chain, upstream, seller } = await startGatewayStack(SECRET));
 }, 60_000);
 
-afterAll(async () => {
-  await upstream?.stop();
-  await chain?.stop();
-});
+afterAll(() => stopGatewayStack({ chain, upstream }));
 
 /** Fund a wallet with 1 USDC from payer 8 (never the gateway's gas wallet, account 0: its nonces are the gateway's). */
 async function fund(address: string): Promise<void> {

@@ -9,7 +9,17 @@ import { anvilAddress } from "../../scripts/lib/local-chain";
 import { authorizationFate } from "../chain/authorization";
 import { USDC_ADDRESS } from "../chain/config";
 import { db } from "../db/client";
-import { callGateway, createGatewaySeller, payChallenge, payOn, startChainForTests, startFakeUpstream, usdcBalance } from "../testing/gateway";
+import {
+  callGateway,
+  createGatewaySeller,
+  payChallenge,
+  payOn,
+  startChainForTests,
+  startFakeUpstream,
+  startGatewayStack,
+  stopGatewayStack,
+  usdcBalance,
+} from "../testing/gateway";
 import { registerAnonymous, routedStore } from "../testing/identity-harness";
 import * as purchaseRoute from "../../app/plans/[planId]/purchase/route";
 import { facilitatorInput, type StoredAuthorization as StoredProof } from "./eip3009/authorization";
@@ -63,15 +73,10 @@ async function paymentFor(proof: Paid) {
 const waitForLease = () => new Promise((r) => setTimeout(r, LEASE_SECONDS * 1000 + 300));
 
 beforeAll(async () => {
-  chain = await startChainForTests();
-  upstream = await startFakeUpstream(SECRET);
-  seller = await createGatewaySeller(upstream.url, { signingSecret: SECRET });
+  ({ chain, upstream, seller } = await startGatewayStack(SECRET));
 }, 60_000);
 
-afterAll(async () => {
-  await upstream?.stop();
-  await chain?.stop();
-});
+afterAll(() => stopGatewayStack({ chain, upstream }));
 
 describe.each(["x402", "mpp"] as const)("settlement reconciler, %s", (rail) => {
   it("killed after verify+lock (before the upstream answered): the payment is released, nothing is charged", async () => {

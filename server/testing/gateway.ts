@@ -136,6 +136,19 @@ export async function startFakeUpstream(secret: string) {
   return { url: `http://127.0.0.1:${port}`, state, stop: () => new Promise<void>((r) => server.close(() => r())) };
 }
 
+/** What most gateway test files run against: the local chain, a fake upstream checking `secret`, a seller proxying to it. */
+export async function startGatewayStack(secret: string) {
+  const chain = await startChainForTests();
+  const upstream = await startFakeUpstream(secret);
+  const seller = await createGatewaySeller(upstream.url, { signingSecret: secret });
+  return { chain, upstream, seller };
+}
+
+export async function stopGatewayStack(stack: { chain?: { stop: () => Promise<void> }; upstream?: { stop: () => Promise<void> } }): Promise<void> {
+  await stack.upstream?.stop();
+  await stack.chain?.stop();
+}
+
 /** A seller of its own (unique host), whose services point at `upstreamUrl`. payTo is anvil account 10. */
 export async function createGatewaySeller(upstreamUrl: string, opts: { signingSecret?: string | null; payTo?: string | null } = {}) {
   const tag = newId("tst").slice(4);

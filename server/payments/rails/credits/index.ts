@@ -86,7 +86,8 @@ export const creditsRail: Rail<Bearer> = {
   },
 
   // The upstream may start while the credit is reserved when this instance saw the credential's credit cover this
-  // meter moments ago, with room for more than the calls already started so (billing/coverage-memo.ts).
+  // meter moments ago, for this call and one more, and no other reservation of it is in flight here
+  // (billing/coverage-memo.ts).
   deliverWhileAccepting(call, proof) {
     if (!call.meterKey) return false;
     const claims = peekVerifiedToken(proof.token);
