@@ -51,13 +51,16 @@ export async function acceptMpp(call: PaidCall, proof: MppProof): Promise<Accept
     return invalid("method_unsupported", `this storefront takes MPP method "evm", intent "charge" (not ${challenge.method}/${challenge.intent})`);
   if (!meta) return invalid("challenge_invalid", "the credential answers no challenge of this storefront; pay the 402 this request returns");
   const paymentId = meta.payment_id;
+  // The challenge's HMAC id verifies: ours, unaltered, so the payment id, binding and terms it carries are the ones we
+  // issued (and the payment id can be trusted to lock). mppx checks it again inside validateCredential.
+  const ours = challengeIsOurs(challenge);
   // A challenge of ours, made for another request: the spec's 409, before any signature work.
   if (meta.binding !== call.binding)
-    return challengeIsOurs(challenge) ? refused(requestMismatch(paymentId)) : invalid("challenge_invalid", "the challenge was not issued by this storefront");
+    return ours ? refused(requestMismatch(paymentId)) : invalid("challenge_invalid", "the challenge was not issued by this storefront");
 
   // The terms the challenge was issued with must be today's: realm, amount, token, recipient, chain. Compared here
   // (five fields) rather than by asking mppx to rebuild the route's challenge and compare: same answer, a millisecond
-  // less. The challenge's HMAC, checked by validateCredential next, proves these fields are the ones we issued.
+  // less.
   const r = challenge.request as { amount?: string; currency?: string; recipient?: string; methodDetails?: { chainId?: number } };
   const sameTerms =
     challenge.realm === call.realm &&
@@ -65,13 +68,8 @@ export async function acceptMpp(call: PaidCall, proof: MppProof): Promise<Accept
     r.currency?.toLowerCase() === USDC_ADDRESS.toLowerCase() &&
     r.recipient?.toLowerCase() === call.payTo.toLowerCase() &&
     r.methodDetails?.chainId === CHAIN_ID;
-  if (!sameTerms)
-    return challengeIsOurs(challenge)
-      ? refused(termsChanged(call.purpose, paymentId))
-      : invalid("challenge_invalid", "the challenge was not issued by this storefront", paymentId);
-
-  // The challenge's HMAC id verifies (ours, unaltered): from here the payment id it names can be trusted to lock.
-  if (!challengeIsOurs(challenge)) return invalid("challenge_invalid", "the challenge was not issued by this storefront", paymentId);
+  if (!ours) return invalid("challenge_invalid", "the challenge was not issued by this storefront", paymentId);
+  if (!sameTerms) return refused(termsChanged(call.purpose, paymentId));
 
   const p = credential.payload as AuthorizationPayload;
   const authorization: Eip3009Authorization = { from: p.from, to: p.to, value: p.value, validAfter: p.validAfter, validBefore: p.validBefore, nonce: p.nonce };
