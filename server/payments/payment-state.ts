@@ -4,7 +4,8 @@
 //   card checkout (charged before delivery): challenged -> incomplete -> settled -> consumed | refunded;
 //   incomplete -> released (the checkout expired unpaid)
 import { PAYMENT_STATES } from "../contracts/platform";
-import type { PaymentStatus } from "./payments.queries";
+import type { PaymentRow, PaymentStatus } from "./payments.queries";
+import type { PaidCall } from "./rails/rail";
 import { AppError } from "../errors";
 
 // The contract's list and the database enum are the same set (a compile error otherwise).
@@ -78,4 +79,14 @@ export function requestMismatch(paymentId: string): AppError {
     detail: "this payment was made for a different request (method, path or query); request a fresh 402 for this one",
     extra: { payment_id: paymentId },
   });
+}
+
+/** Whether a payment was made for exactly this call (seller, method, path, canonical query). */
+export function sameRequest(p: Pick<PaymentRow, "sellerId" | "method" | "path" | "query">, call: PaidCall): boolean {
+  return p.sellerId === call.sellerId && p.method === call.method && p.path === call.path && p.query === call.canonicalQuery;
+}
+
+/** The error for a proof someone already holds: another request's (a mismatch), or this one's in a later state. */
+export function heldByError(holder: PaymentRow, call: PaidCall): AppError {
+  return sameRequest(holder, call) ? paymentStateError(holder) : requestMismatch(holder.id);
 }

@@ -11,30 +11,13 @@
 import { NETWORK, USDC_ADDRESS } from "../../chain/config";
 import { env } from "../../env";
 import { AppError } from "../../errors";
-import { paymentStateError, requestMismatch } from "../payment-state";
+import { heldByError, paymentStateError } from "../payment-state";
 import { paymentFieldsOf } from "../priced-request";
-import {
-  findPayment,
-  findPaymentByLockKey,
-  insertHeldPayment,
-  lockChallengedPayment,
-  unlockUnverifiedPayment,
-  type Lock,
-  type PaymentRow,
-} from "../payments.queries";
+import { findPayment, findPaymentByLockKey, insertHeldPayment, lockChallengedPayment, unlockUnverifiedPayment, type Lock } from "../payments.queries";
 import type { AcceptOutcome, HeldPayment, Hold, PaidCall } from "../rails/rail";
 import { authorizationLockKey, facilitatorInput, type Eip3009Authorization, type StoredAuthorization } from "./authorization";
 import { getFacilitator } from "./facilitator";
 import type { VerifyOutcome } from "./outcomes";
-
-export function sameRequest(p: Pick<PaymentRow, "sellerId" | "method" | "path" | "query">, call: PaidCall): boolean {
-  return p.sellerId === call.sellerId && p.method === call.method && p.path === call.path && p.query === call.canonicalQuery;
-}
-
-/** The error for a proof someone already holds: another request's, or this one's in a later state. */
-export function heldByError(holder: PaymentRow, call: PaidCall): AppError {
-  return sameRequest(holder, call) ? paymentStateError(holder) : requestMismatch(holder.id);
-}
 
 const refused = (error: AppError): AcceptOutcome => ({ type: "refused", error });
 

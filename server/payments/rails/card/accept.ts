@@ -15,7 +15,7 @@ import { microsToWholeCents } from "../../../lib/money";
 import { claimCheckoutDelivery, findPaymentWithCard } from "../../card/card.queries";
 import { cardNetworkId, cardProcessor } from "../../card/get-card-processor";
 import type { ProcessorKind } from "../../card/processor";
-import { paymentStateError, requestMismatch } from "../../payment-state";
+import { heldByError, paymentStateError, requestMismatch, sameRequest } from "../../payment-state";
 import { findPayment, findPaymentByLockKey, lockChallengedPayment, type PaymentRow } from "../../payments.queries";
 import type { AcceptOutcome, HeldPayment, PaidCall } from "../rail";
 import { cardChallengeIsOurs } from "./mppx-server";
@@ -30,10 +30,6 @@ function refused(error: AppError, freshChallenge?: boolean): AcceptOutcome {
 
 function invalid(reason: string, detail: string, paymentId?: string): AcceptOutcome {
   return refused(new AppError("payment_invalid", { reason, detail, extra: paymentId ? { payment_id: paymentId } : undefined }), true);
-}
-
-function sameRequest(p: Pick<PaymentRow, "sellerId" | "method" | "path" | "query">, call: PaidCall): boolean {
-  return p.sellerId === call.sellerId && p.method === call.method && p.path === call.path && p.query === call.canonicalQuery;
 }
 
 function held(p: PaymentRow): HeldPayment {
@@ -130,7 +126,7 @@ async function acceptToken(call: PaidCall, proof: CardTokenProof): Promise<Accep
       },
     };
   const taken = await findPaymentByLockKey(lockKey);
-  if (taken) return refused(sameRequest(taken, call) ? paymentStateError(taken) : requestMismatch(taken.id), true);
+  if (taken) return refused(heldByError(taken, call), true);
   const row = await findPayment(call.sellerId, paymentId);
   if (!row)
     return refused(

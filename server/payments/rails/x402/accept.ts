@@ -4,8 +4,8 @@
 // and takes the unique lock key), at the same time: ../../eip3009/verify-and-lock.ts, shared with MPP.
 import { AppError } from "../../../errors";
 import type { StoredAuthorization } from "../../eip3009/authorization";
-import { sameRequest, verifyAndLock } from "../../eip3009/verify-and-lock";
-import { requestMismatch, termsChanged } from "../../payment-state";
+import { verifyAndLock } from "../../eip3009/verify-and-lock";
+import { requestMismatch, sameRequest, termsChanged } from "../../payment-state";
 import { findPayment } from "../../payments.queries";
 import type { AcceptOutcome, PaidCall } from "../rail";
 import { verifyChallenge } from "./challenge-token";
