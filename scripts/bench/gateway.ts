@@ -1,6 +1,8 @@
 // Gateway overhead, same run, same machine: each gateway case is measured next to the upstream called directly
 // (signed as the gateway would), so the ratio is the price of matching, pricing, the 402 challenge, verification,
 // the PostgreSQL lock, proxying and on-chain settlement.
+//  - floor:     GET /oauth2/jwks.json, a Next.js route handler that does no work (a cached, small JSON answer): the
+//               most any route of this app can do on this host, which bounds every other row's requests per second
 //  - direct:    GET /upstream/market/v1/aggregates/AAPL, signed with the seller's secret
 //  - free:      the unpaid call, GET /api/v1/aggregates/AAPL without payment (402 with every rail's offer)
 //  - paid x402: the same call with a fresh x402 proof from the official client (verify + lock + proxy + settle on anvil)
@@ -95,6 +97,7 @@ export async function run(ctx: BenchContext) {
     return fetch(u, { headers: signUpstreamRequest(secret, { method: "GET", path: u.pathname, query: u.searchParams }) });
   };
   const challenge = () => fetch(gatewayUrl);
+  const floor = () => fetch(`${ctx.baseUrl}/oauth2/jwks.json`);
 
   const payers = [1, 2, 3, 4, 5, 6, 7, 8, 9];
   const x402Clients = payers.map((i) => {
@@ -176,6 +179,7 @@ export async function run(ctx: BenchContext) {
   const httpPlan = () => fetch(`${httpBase}/api/v1${PATH}?${QUERY}`, { headers: httpBearer });
 
   // Warm-up (JIT, pools, catalog cache, first chain calls).
+  for (let i = 0; i < 20; i++) await timed(floor, 200);
   for (let i = 0; i < 20; i++) await timed(direct, 200);
   for (let i = 0; i < 20; i++) await timed(challenge, 402);
   for (const rail of ["x402", "mpp"] as const) for (const p of await proofs(rail, 10)) await timed(paid(p), 200);
@@ -185,6 +189,7 @@ export async function run(ctx: BenchContext) {
 
   // Sequential latency, interleaved case by case so every case sees the same machine state.
   const seq = {
+    floor: [] as number[],
     direct: [] as number[],
     free: [] as number[],
     x402: [] as number[],
@@ -196,6 +201,7 @@ export async function run(ctx: BenchContext) {
   const phases = { x402: new Map() as Phases, mpp: new Map() as Phases, plan: new Map() as Phases, httpPlan: new Map() as Phases };
   const seqProofs = { x402: await proofs("x402", N), mpp: await proofs("mpp", N) };
   for (let i = 0; i < N; i++) {
+    seq.floor.push(await timed(floor, 200));
     seq.direct.push(await timed(direct, 200));
     seq.free.push(await timed(challenge, 402));
     seq.x402.push(await timed(paid(seqProofs.x402[i]!), 200, phases.x402));
@@ -205,6 +211,7 @@ export async function run(ctx: BenchContext) {
     seq.httpPlan.push(await timed(httpPlan, 200, phases.httpPlan));
   }
   // Throughput with CONCURRENCY callers. Each case's load runs alone, in a window the profile summary can slice.
+  const floorLoad = await profileWindow("floor", N, () => pool(N, CONCURRENCY, () => timed(floor, 200)));
   const directLoad = await profileWindow("direct", N, () => pool(N, CONCURRENCY, () => timed(direct, 200)));
   const freeLoad = await profileWindow("free", N, () => pool(N, CONCURRENCY, () => timed(challenge, 402)));
   const loadProofs = { x402: await proofs("x402", N), mpp: await proofs("mpp", N) };
@@ -215,6 +222,7 @@ export async function run(ctx: BenchContext) {
   const httpPlanLoad = await profileWindow("http-plan", N, () => pool(N, CONCURRENCY, () => timed(httpPlan, 200)));
   upstream.stop();
 
+  ctx.record("floor: a Next.js route doing no work (JWKS)", seq.floor, { rps_8conn: floorLoad.rps, rps_vs_x402: (floorLoad.rps / x402Load.rps).toFixed(1) });
   ctx.record("upstream direct GET aggregates (signed)", seq.direct, { rps_8conn: directLoad.rps });
   ctx.record("gateway free: unpaid call -> 402 challenge", seq.free, { rps_8conn: freeLoad.rps });
   ctx.record("gateway paid x402: verify+lock+proxy+settle", seq.x402, { rps_8conn: x402Load.rps, ...breakdown(phases.x402) });
