@@ -32,6 +32,11 @@ async function main() {
   const url = `${BASE_URL}/api/v1/aggregates/AAPL?from=2017-01-03&to=2017-01-13`;
   const res = await mppx.fetch(url);
   console.log(`GET ${url} -> ${res.status}`);
+  if (res.status !== 200) {
+    // Not paid: the storefront's error body says why (spec part 7), and a fresh challenge comes with it.
+    console.error(await res.text());
+    process.exit(1);
+  }
   if (res.headers.get("payment-receipt")) console.log("receipt:", Receipt.fromResponse(res));
   console.log("billing:", res.headers.get("svc-billing"));
   const body = await res.json();

@@ -32,6 +32,11 @@ async function main() {
   const url = `${BASE_URL}/api/v1/aggregates/AAPL?from=2017-01-03&to=2017-01-13`;
   const res = await fetchWithPayment(url);
   console.log(`GET ${url} -> ${res.status}`);
+  if (res.status !== 200) {
+    // Not paid: the storefront's error body says why (spec part 7), and a fresh challenge comes with it.
+    console.error(await res.text());
+    process.exit(1);
+  }
   const receipt = res.headers.get("payment-response");
   if (receipt) console.log("settlement:", decodePaymentResponseHeader(receipt));
   console.log("billing:", res.headers.get("svc-billing"));

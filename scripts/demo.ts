@@ -52,6 +52,7 @@ async function main() {
     `  curl -s '${base}/vendor/agent/guide?goal=daily%20stock%20prices'`,
     `  curl -si ${base}/api/v1/aggregates/AAPL        # 402 with a signed challenge`,
     `  curl -s -X POST ${base}/agent/identity -H 'content-type: application/json' -d '{"type":"anonymous"}'`,
+    `  BASE_URL=${base} npx tsx examples/plan-credits.ts    # buy $5 of plan credit with x402, then call with the bearer alone`,
     `  BASE_URL=${base} npx tsx examples/card-checkout.ts   # the $0.50 backtest by card: pay on the page it prints`,
     "    (test processor: card 4242 4242 4242 4242 pays, 4000 0000 0000 0002 is declined; no real money)",
     "",

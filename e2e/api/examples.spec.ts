@@ -1,0 +1,51 @@
+// The README's runnable examples, run as a reader would (`npx tsx examples/...`) against the built app and its chain:
+// they must keep working as the API changes, and what they print must add up (USDC moved = the price billed).
+import { expect, test } from "@playwright/test";
+import { runExample } from "../examples";
+import { stackEnv } from "../stack";
+
+/** The payer's USDC balance lines ("payer 0x...: 9999.98 USDC"), before and after, in micro-USDC. */
+function balances(stdout: string): bigint[] {
+  return [...stdout.matchAll(/^payer 0x[0-9a-fA-F]{40}: ([\d.]+) USDC$/gm)].map((m) => {
+    const [whole, frac = ""] = m[1]!.split(".");
+    return BigInt(whole!) * 1_000_000n + BigInt(frac.padEnd(6, "0"));
+  });
+}
+
+const env = (baseURL: string) => ({ BASE_URL: baseURL, RPC_URL: stackEnv().RPC_URL! });
+
+for (const [file, rail] of [
+  ["examples/x402-paid-call.ts", "x402"],
+  ["examples/mpp-paid-call.ts", "mpp"],
+] as const) {
+  test(`${file}: pays one call with the official ${rail} client; the USDC it moved is the price billed`, async ({ baseURL }) => {
+    const run = await runExample(file, env(baseURL!));
+    expect(run.stderr).toBe("");
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/ -> 200$/m);
+    const billing = /^billing: (.*)$/m.exec(run.stdout)?.[1] ?? "";
+    expect(billing).toMatch(new RegExp(`rail=${rail};.*status=charged`));
+    const price = BigInt(/amount_usd=(\d+)\.(\d{6})/.exec(billing)!.slice(1).join(""));
+    const [before, after] = balances(run.stdout);
+    expect(before! - after!).toBe(price);
+  });
+}
+
+test("examples/plan-credits.ts: buys credit, draws it with the bearer alone, reads it back and tops it up", async ({ baseURL }) => {
+  const run = await runExample("examples/plan-credits.ts", env(baseURL!));
+  expect(run.stderr).toBe("");
+  expect(run.code).toBe(0);
+  expect(run.stdout).toMatch(/^bought \$5\.000000 \(payment pay_\w+, x402\); balance \$5\.000000$/m);
+  const left = [...run.stdout.matchAll(/-> 200; billing: .*rail=credits;.*amount_usd=0\.020000; status=charged;.*balance_usd=([\d.]+)/g)].map((m) => m[1]);
+  expect(left).toEqual(["4.980000", "4.960000", "4.940000"]);
+  expect(run.stdout).toMatch(/^entitlement research-credits: \$4\.940000 left of \$5\.000000, until \S+$/m);
+  expect(run.stdout).toMatch(/^topped up \$5\.000000; balance \$9\.940000$/m);
+});
+
+test("examples/plan-credits.ts: a refused step exits 1 and prints the storefront's error", async ({ baseURL }) => {
+  // Below the plan's $5.00 minimum: the purchase is refused before any payment (SERVICE.md part 7's amount rules).
+  const run = await runExample("examples/plan-credits.ts", { ...env(baseURL!), AMOUNT_USD: "1.00" });
+  expect(run.code).toBe(1);
+  expect(run.stderr).toMatch(/^purchase: expected HTTP 200, got 4\d\d$/m);
+  expect(run.stderr).toMatch(/"error":\s*"\w+"/);
+});
