@@ -79,7 +79,8 @@ async function main() {
     await stack.stop();
     fs.rmSync(dir, { recursive: true, force: true });
   }
-  console.log(`\n=== bench results (${os.cpus().length} cores, node ${process.version})`);
+  const compression = ["0", "false", "no", "off"].includes(process.env.HTTP_COMPRESSION ?? "on") ? "off" : "on";
+  console.log(`\n=== bench results (${os.cpus().length} cores, node ${process.version}, HTTP_COMPRESSION ${compression})`);
   console.log(`${"case".padEnd(58)} ${"n".padStart(6)} ${"p50 ms".padStart(9)} ${"p99 ms".padStart(9)}  extra`);
   for (const r of rows)
     console.log(

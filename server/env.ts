@@ -17,6 +17,11 @@ const schema = z.object({
   PUBLIC_URL: z.url().optional(),
   /** Trust X-Forwarded-Host/Proto from a reverse proxy when resolving the seller and building links. */
   TRUST_PROXY: bool.default(false),
+  /**
+   * gzip route answers and pages in this process (read by next.config.ts at start-up). Off behind a proxy or CDN that
+   * compresses: Next.js compresses every route handler's answer through its own zlib stream, whatever its size.
+   */
+  HTTP_COMPRESSION: bool.default(true),
 
   // --- market data upstream (served by this app under /upstream/market/v1) ---
   /** The secret the built-in market data upstream accepts gateway signatures with (the demo seller's signing secret). */

@@ -1,15 +1,13 @@
 // Plans against the built app over HTTP: an agent registers, buys credit with the official x402 client, and draws it
 // down with its bearer; and the zero-overspend invariant holds across two app instances sharing one database.
-import { spawn, type ChildProcess } from "node:child_process";
 import { expect, test } from "@playwright/test";
 import { x402Client } from "@x402/core/client";
 import { registerExactEvmScheme } from "@x402/evm/exact/client";
 import { wrapFetchWithPayment } from "@x402/fetch";
 import pg from "pg";
 import { privateKeyToAccount } from "viem/accounts";
-import { stackEnv } from "../stack";
+import { startAppInstance, stackEnv } from "../stack";
 import { entitlementsResponse, purchaseResponse } from "../../server/contracts/platform";
-import { TEST_ENV } from "../../scripts/test/test-env";
 
 // anvil default account 6 (a demo payer wallet; a public test key).
 const PAYER = "0x92db14e403b83dfe3df233f83dfa3a0d7096f21ca9b0d6d6b8d88b2b4ec1564e";
@@ -59,31 +57,18 @@ test("an agent buys credit with the official x402 client and draws it down with 
 });
 
 test.describe("two app instances sharing the database", () => {
-  let second: ChildProcess | undefined;
+  let second: { url: string; stop: () => void } | undefined;
   const port = Number(process.env.E2E_PORT ?? 3100) + 7;
 
   test.afterAll(() => {
-    second?.kill("SIGTERM");
+    second?.stop();
   });
 
   test("1,000 concurrent plan-covered calls split between them, against credit for exactly 37: 37 served, 0 left", async ({ baseURL }) => {
     test.setTimeout(120_000);
     const stack = stackEnv();
-    second = spawn(process.execPath, ["node_modules/next/dist/bin/next", "start", "-p", String(port), "-H", "127.0.0.1"], {
-      env: { ...process.env, ...TEST_ENV, ...stack, NODE_ENV: "production", PORT: String(port) },
-      stdio: "ignore",
-    });
-    const other = `http://127.0.0.1:${port}`;
-    for (let i = 0; i < 150; i++) {
-      if (
-        await fetch(`${other}/manifest.json`).then(
-          (r) => r.ok,
-          () => false,
-        )
-      )
-        break;
-      await new Promise((r) => setTimeout(r, 200));
-    }
+    second = await startAppInstance(port);
+    const other = second.url;
 
     const a = await agent(baseURL!);
     await buy(baseURL!, a.token, "5.00");
