@@ -15,7 +15,9 @@ import { invalidateSeller, resolveSeller } from "../catalog/resolve-seller";
 import { db } from "../db/client";
 import { callGateway, createGatewaySeller, payChallenge, payChallengeMpp, startChainForTests, startFakeUpstream, usdcBalance } from "../testing/gateway";
 import { claimCredential, getJson, registerAnonymous, routedStore } from "../testing/identity-harness";
+import { releaseDraw, reserveDraw } from "./billing.queries";
 import { flushCaptures } from "./capture-queue";
+import { newId } from "../lib/ids";
 import * as payRoute from "../../app/payments/[id]/pay/route";
 import * as manifestRoute from "../../app/manifest.json/route";
 import { getCheckoutView } from "../payments/card/checkout-view";
@@ -349,6 +351,123 @@ describe("drawing credit", () => {
     expect(grant.remainingMicros).toBe(0n);
     await flushCaptures();
     expect(await db.payment.count({ where: { credentialId: agent.credentialId, rail: "credits", status: "consumed" } })).toBe(37);
+  }, 120_000);
+
+  it("a price spans grants: a leftover below the price is drawn, not stranded; a failure gives each grant back its part", async () => {
+    const agent = await registerAnonymous(store);
+    await buy(agent.token, "5.00", 5);
+    await buy(agent.token, "5.00", 5);
+    const [older, newer] = await db.creditGrant.findMany({
+      where: { credentialId: agent.credentialId },
+      orderBy: [{ expiresAt: "asc" }, { createdAt: "asc" }],
+    });
+    const setRemaining = async (a: bigint, b: bigint) => {
+      await db.creditGrant.update({ where: { id: older!.id }, data: { remainingMicros: a } });
+      await db.creditGrant.update({ where: { id: newer!.id }, data: { remainingMicros: b } });
+    };
+    const remaining = async () =>
+      (await db.creditGrant.findMany({ where: { id: { in: [older!.id, newer!.id] } } })).map((g) => [
+        g.id === older!.id ? "older" : "newer",
+        g.remainingMicros,
+      ]);
+
+    // $0.015 left on the first grant, below the $0.02 price: it pays $0.015, the next grant the other $0.005.
+    await setRemaining(15_000n, 5_000_000n);
+    const served = await callGateway(seller.host, AAPL, { headers: bearer(agent.token) });
+    expect(served.status).toBe(200);
+    // The balance left is the credit left for this meter, over both grants.
+    expect(served.headers.get("svc-billing")).toMatch(/amount_usd=0\.020000; status=charged;.*balance_usd=4\.995000/);
+    expect(Object.fromEntries(await remaining())).toEqual({ older: 0n, newer: 4_995_000n });
+    await flushCaptures();
+    expect(await db.ledgerEntry.findMany({ where: { paymentId: served.headers.get("svc-payment-id")! } })).toMatchObject([
+      { kind: "draw", amountMicros: 20_000n },
+    ]);
+
+    // An upstream failure releases the reservation: each grant gets back exactly what it gave.
+    await setRemaining(15_000n, 5_000_000n);
+    upstream.state.mode = { status: 503, body: { error: "down" } };
+    const failed = await callGateway(seller.host, AAPL, { headers: bearer(agent.token) });
+    expect(failed.status).toBe(503);
+    upstream.state.mode = { status: 200 };
+    expect(Object.fromEntries(await remaining())).toEqual({ older: 15_000n, newer: 5_000_000n });
+
+    // Two leftovers that together make the price pay one call; then nothing is left, and the plan says so.
+    await setRemaining(10_000n, 10_000n);
+    expect((await callGateway(seller.host, AAPL, { headers: bearer(agent.token) })).status).toBe(200);
+    expect(Object.fromEntries(await remaining())).toEqual({ older: 0n, newer: 0n });
+    const exhausted = await callGateway(seller.host, AAPL, { headers: bearer(agent.token) });
+    expect(exhausted.status).toBe(402);
+    expect((await exhausted.json()).reason).toBe("usage_exhausted");
+  });
+
+  it("a draw held from before draws could span grants (one grantId) is released onto that grant", async () => {
+    const agent = await registerAnonymous(store);
+    await buy(agent.token, "5.00", 5);
+    const grant = await db.creditGrant.findFirstOrThrow({ where: { credentialId: agent.credentialId } });
+    const held = await reserveDraw({
+      paymentId: newId("pay"),
+      sellerId: seller.sellerId,
+      credentialId: agent.credentialId,
+      humanId: null,
+      method: "GET",
+      path: "/api/v1/aggregates/AAPL",
+      query: "",
+      operationKey: "aggregates",
+      meterKey: "aggregates",
+      priceMicros: 20_000n,
+      includedUnits: 0,
+      leaseSeconds: 60,
+    });
+    expect(held).toMatchObject({ type: "reserved", source: "credit", remainingMicros: 4_980_000n });
+    if (held.type !== "reserved") throw new Error("not reserved");
+    await db.payment.update({ where: { id: held.paymentId }, data: { railData: { source: "credit", grantId: grant.id } } });
+    expect(await releaseDraw(held.paymentId, "upstream_error")).toBe(true);
+    expect((await db.creditGrant.findUniqueOrThrow({ where: { id: grant.id } })).remainingMicros).toBe(5_000_000n);
+  });
+
+  it("never overspends across grants: 500 concurrent calls against three leftovers worth exactly 37 calls serve 37", async () => {
+    const agent = await registerAnonymous(store);
+    for (let i = 0; i < 3; i++) await buy(agent.token, "5.00", 6);
+    const grants = await db.creditGrant.findMany({ where: { credentialId: agent.credentialId }, orderBy: [{ expiresAt: "asc" }, { createdAt: "asc" }] });
+    expect(grants).toHaveLength(3);
+    // $0.25 + $0.25 + $0.24 = $0.74 = 37 calls at $0.02; no grant alone holds a whole number of calls but the last.
+    for (const [g, micros] of grants.map((g, i) => [g, [250_000n, 250_000n, 240_000n][i]!] as const))
+      await db.creditGrant.update({ where: { id: g.id }, data: { remainingMicros: micros } });
+    const calls = upstream.state.calls;
+    const statuses: number[] = [];
+    for (let b = 0; b < 2; b++) {
+      const rs = await Promise.all(Array.from({ length: 250 }, () => callGateway(seller.host, AAPL, { headers: bearer(agent.token) })));
+      statuses.push(...rs.map((r) => r.status));
+    }
+    expect(statuses.filter((s) => s === 200)).toHaveLength(37);
+    expect(statuses.filter((s) => s !== 200).every((s) => s === 402)).toBe(true);
+    expect(upstream.state.calls - calls).toBe(37);
+    expect((await db.creditGrant.findMany({ where: { credentialId: agent.credentialId } })).map((g) => g.remainingMicros)).toEqual([0n, 0n, 0n]);
+    await flushCaptures();
+    const drawn = await db.ledgerEntry.aggregate({ where: { kind: "draw", payment: { credentialId: agent.credentialId } }, _sum: { amountMicros: true } });
+    expect(drawn._sum.amountMicros).toBe(740_000n);
+  }, 120_000);
+
+  it("draws and releases racing on the same grants neither deadlock nor create or lose credit", async () => {
+    const agent = await registerAnonymous(store);
+    for (let i = 0; i < 3; i++) await buy(agent.token, "5.00", 6);
+    const grants = await db.creditGrant.findMany({ where: { credentialId: agent.credentialId }, orderBy: [{ expiresAt: "asc" }, { createdAt: "asc" }] });
+    for (const [g, micros] of grants.map((g, i) => [g, [250_000n, 250_000n, 240_000n][i]!] as const))
+      await db.creditGrant.update({ where: { id: g.id }, data: { remainingMicros: micros } });
+    // Every other upstream answer fails: its reservation is released (back onto up to two grants) while other calls
+    // lock the same grants to draw.
+    upstream.state.mode = { status: 200, statusOf: (n) => (n % 2 ? 503 : 200) };
+    const rs = await Promise.all(Array.from({ length: 300 }, () => callGateway(seller.host, AAPL, { headers: bearer(agent.token) })));
+    upstream.state.mode = { status: 200 };
+    const statuses = rs.map((r) => r.status);
+    expect(statuses.filter((s) => ![200, 402, 503].includes(s))).toEqual([]);
+    const served = statuses.filter((s) => s === 200).length;
+    expect(served).toBeGreaterThan(0);
+    await flushCaptures();
+    const left = (await db.creditGrant.findMany({ where: { credentialId: agent.credentialId } })).reduce((sum, g) => sum + g.remainingMicros, 0n);
+    const drawn = await db.ledgerEntry.aggregate({ where: { kind: "draw", payment: { credentialId: agent.credentialId } }, _sum: { amountMicros: true } });
+    expect(drawn._sum.amountMicros ?? 0n).toBe(BigInt(served) * 20_000n);
+    expect(left + BigInt(served) * 20_000n).toBe(740_000n);
   }, 120_000);
 
   it("credit is shared by the credentials one human claimed; an anonymous credential's credit dies with it", async () => {

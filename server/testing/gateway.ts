@@ -100,7 +100,8 @@ export function payOn(rail: "x402" | "mpp", res: Response, payerIndex: number): 
   return rail === "x402" ? payChallenge(res, payerIndex) : payChallengeMpp(res, payerIndex);
 }
 
-export type UpstreamMode = { status: number; usage?: string | null; delayMs?: number; body?: unknown };
+/** `statusOf`: the status for the n-th signed call (1-based), instead of `status` for all. */
+export type UpstreamMode = { status: number; statusOf?: (n: number) => number; usage?: string | null; delayMs?: number; body?: unknown };
 
 /** A stand-in for the market data upstream: refuses unsigned requests (401), answers per `mode`. */
 export async function startFakeUpstream(secret: string) {
@@ -119,7 +120,7 @@ export async function startFakeUpstream(secret: string) {
     if (mode.delayMs) await new Promise((r) => setTimeout(r, mode.delayMs));
     const h: Record<string, string> = { "content-type": "application/json", connection: "keep-alive", "cache-control": "public, max-age=60" };
     if (mode.usage) h["svc-usage"] = mode.usage;
-    res.writeHead(mode.status, h).end(
+    res.writeHead(mode.statusOf?.(state.calls) ?? mode.status, h).end(
       JSON.stringify(
         mode.body ?? {
           ticker: url.pathname.split("/").pop(),
