@@ -26,7 +26,10 @@ type Registration = { identity: { id: string; assertion: string } };
 type Token = { access_token: string; expires_in: number };
 type Plan = { id: string; slug: string; name: string; meters: string[]; purchase: { url: string } | null };
 type Purchase = { payment: { id: string; rail: string }; grant: { amountUsd: string }; plan: { balanceUsd: string } };
-type Entitlements = { plans: { slug: string; balanceUsd: string; purchasedUsd: string; expiresAt: string }[] };
+type Entitlements = {
+  plans: { slug: string; balanceUsd: string; purchasedUsd: string; expiresAt: string }[];
+  credit: { meter: string; priceUsd: string; creditUsd: string; calls: number }[];
+};
 
 /** The JSON answer of a step, or exit naming the step, the status and the storefront's error body. */
 async function expectJson<T>(step: string, res: Response, status = 200): Promise<T> {
@@ -92,6 +95,8 @@ async function main() {
   // 5. What the bearer holds now, then a top-up of the same plan.
   const ent = await expectJson<Entitlements>("entitlements", await fetch(`${BASE_URL}/agent/entitlements`, { headers: bearer }));
   for (const p of ent.plans) console.log(`entitlement ${p.slug}: $${p.balanceUsd} left of $${p.purchasedUsd}, until ${p.expiresAt}`);
+  const aggregates = ent.credit.find((c) => c.meter === "aggregates");
+  if (aggregates) console.log(`that buys ${aggregates.calls} more aggregates calls at $${aggregates.priceUsd}`);
   const extended = await expectJson<Purchase>("extend", await buy(`${BASE_URL}/extend`, { planId: plan.id }));
   console.log(`topped up $${extended.grant.amountUsd}; balance $${extended.plan.balanceUsd}`);
 }

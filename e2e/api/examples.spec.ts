@@ -39,6 +39,7 @@ test("examples/plan-credits.ts: buys credit, draws it with the bearer alone, rea
   const left = [...run.stdout.matchAll(/-> 200; billing: .*rail=credits;.*amount_usd=0\.020000; status=charged;.*balance_usd=([\d.]+)/g)].map((m) => m[1]);
   expect(left).toEqual(["4.980000", "4.960000", "4.940000"]);
   expect(run.stdout).toMatch(/^entitlement research-credits: \$4\.940000 left of \$5\.000000, until \S+$/m);
+  expect(run.stdout).toMatch(/^that buys 247 more aggregates calls at \$0\.020000$/m);
   expect(run.stdout).toMatch(/^topped up \$5\.000000; balance \$9\.940000$/m);
 });
 

@@ -46,6 +46,21 @@ export function planBalances(grants: GrantWithPlan[]): PlanBalance[] {
   });
 }
 
+/**
+ * What the credit held buys, per priced meter: every live grant whose plan covers the meter can pay it (a call's price
+ * spans grants, billing.queries.ts `reserveDraw`), so the credit is their sum and the calls it pays at today's price
+ * are that sum over the price, rounded down. A grant on a plan covering several meters counts under each.
+ */
+export function creditPerMeter(grants: GrantWithPlan[], catalog: Pick<Catalog, "meters">) {
+  return catalog.meters
+    .filter((m) => m.priceMicros != null && m.priceMicros > 0n)
+    .map((m) => {
+      const micros = grants.filter((g) => g.remainingMicros > 0n && g.plan.meters.includes(m.key)).reduce((sum, g) => sum + g.remainingMicros, 0n);
+      return { meter: m.key, priceUsd: microsToUsd(m.priceMicros!), creditUsd: microsToUsd(micros), calls: Number(micros / m.priceMicros!) };
+    })
+    .filter((c) => c.creditUsd !== microsToUsd(0n));
+}
+
 export async function getEntitlements(agent: AgentPrincipal, catalog: Catalog) {
   const { human, credentials } = await findLinkedCredentials(agent);
   const [grants, usage] = await Promise.all([findGrantsWithPlans(agent.sellerId, credentials), human ? findIncludedUsage(agent.sellerId, human.id) : []]);
@@ -62,6 +77,7 @@ export async function getEntitlements(agent: AgentPrincipal, catalog: Catalog) {
     agent: { id: agent.credentialId, type: agent.kind, claimed: agent.claimed, human },
     credentials,
     plans: planBalances(grants),
+    credit: creditPerMeter(grants, catalog),
     includedUnits,
   };
 }

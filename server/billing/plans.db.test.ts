@@ -373,6 +373,10 @@ describe("drawing credit", () => {
 
     // $0.015 left on the first grant, below the $0.02 price: it pays $0.015, the next grant the other $0.005.
     await setRemaining(15_000n, 5_000_000n);
+    // Entitlements say what that buys per meter: both grants' credit, 250 calls at $0.02 ($5.015 / $0.02, rounded down).
+    const credit = (await entitlements(agent.token)).body.credit as { meter: string; priceUsd: string; creditUsd: string; calls: number }[];
+    expect(credit.find((c) => c.meter === "aggregates")).toEqual({ meter: "aggregates", priceUsd: "0.020000", creditUsd: "5.015000", calls: 250 });
+    for (const c of credit) expect(c.calls).toBe(Math.floor(Number(c.creditUsd) / Number(c.priceUsd) + 1e-9));
     const served = await callGateway(seller.host, AAPL, { headers: bearer(agent.token) });
     expect(served.status).toBe(200);
     // The balance left is the credit left for this meter, over both grants.
@@ -398,6 +402,7 @@ describe("drawing credit", () => {
     const exhausted = await callGateway(seller.host, AAPL, { headers: bearer(agent.token) });
     expect(exhausted.status).toBe(402);
     expect((await exhausted.json()).reason).toBe("usage_exhausted");
+    expect((await entitlements(agent.token)).body.credit).toEqual([]);
   });
 
   it("a draw held from before draws could span grants (one grantId) is released onto that grant", async () => {

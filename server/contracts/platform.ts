@@ -115,6 +115,10 @@ export const entitlementsResponse = z.object({
   agent: z.object({ id: z.string(), type: z.string(), claimed: z.boolean(), human: z.object({ id: z.string(), email: z.string() }).nullable() }),
   credentials: z.array(z.string()).meta({ description: "This credential and every other one the same human claimed here: they share plans and free units." }),
   plans: z.array(planBalance),
+  credit: z.array(z.object({ meter: z.string(), priceUsd: usd, creditUsd: usd, calls: z.number().int() })).meta({
+    description:
+      "What the credit held buys, per priced meter: the credit that can pay it (every grant whose plan covers it: a call's price is drawn from as many grants as it takes) and the calls that is at the current price, rounded down. Meters no credit covers are left out.",
+  }),
   includedUnits: z
     .array(z.object({ meter: z.string(), included: z.number().int(), used: z.number().int(), left: z.number().int() }))
     .meta({ description: "Free units per meter, for a claimed human (once per human, whichever credential uses them). Empty before a claim." }),
