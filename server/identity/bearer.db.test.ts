@@ -24,8 +24,14 @@ describe("bearer rules on GET /agent/entitlements", () => {
   it("answers a valid bearer, in either header", async () => {
     const a = await entitlements({ authorization: `Bearer ${access}` });
     expect(a.status).toBe(200);
-    // No plan bought, no free units (those are a claimed human's).
-    expect(a.body).toEqual({ agent: { id: agentId, type: "anonymous", claimed: false, human: null }, credentials: [agentId], plans: [], includedUnits: [] });
+    // No plan bought (so no credit for any meter), no free units (those are a claimed human's).
+    expect(a.body).toEqual({
+      agent: { id: agentId, type: "anonymous", claimed: false, human: null },
+      credentials: [agentId],
+      plans: [],
+      credit: [],
+      includedUnits: [],
+    });
     expect((await entitlements({ authorization: "Payment eyJjcmVkIjoxfQ", "svc-agent-authorization": `Bearer ${access}` })).status).toBe(200);
   });
 
