@@ -71,6 +71,25 @@ async function buy(token: string, amountUsd: string, payer = 1) {
 
 const entitlements = (token: string) => getJson(store, "/agent/entitlements", bearer(token));
 
+/** `n` plan-covered calls in flight together (in batches of 250 so the test process keeps its sockets); their statuses. */
+async function concurrentCalls(token: string, n: number): Promise<number[]> {
+  const statuses: number[] = [];
+  for (let done = 0; done < n; done += 250) {
+    const rs = await Promise.all(Array.from({ length: Math.min(250, n - done) }, () => callGateway(seller.host, AAPL, { headers: bearer(token) })));
+    statuses.push(...rs.map((r) => r.status));
+  }
+  return statuses;
+}
+
+/** Three grants for the agent, left with $0.25, $0.25 and $0.24 (37 calls at $0.02; only the last a whole number). */
+async function threeLeftovers(agent: { token: string; credentialId: string }) {
+  for (let i = 0; i < 3; i++) await buy(agent.token, "5.00", 6);
+  const grants = await db.creditGrant.findMany({ where: { credentialId: agent.credentialId }, orderBy: [{ expiresAt: "asc" }, { createdAt: "asc" }] });
+  expect(grants).toHaveLength(3);
+  for (const [g, micros] of grants.map((g, i) => [g, [250_000n, 250_000n, 240_000n][i]!] as const))
+    await db.creditGrant.update({ where: { id: g.id }, data: { remainingMicros: micros } });
+}
+
 beforeAll(async () => {
   chain = await startChainForTests();
   upstream = await startFakeUpstream(SECRET);
@@ -338,12 +357,7 @@ describe("drawing credit", () => {
     await buy(agent.token, "5.00", 6);
     await db.creditGrant.updateMany({ where: { credentialId: agent.credentialId }, data: { remainingMicros: 37n * 20_000n } });
     const calls = upstream.state.calls;
-    const statuses: number[] = [];
-    // 1,000 requests in flight together (in batches of 250 so the test process keeps its sockets).
-    for (let b = 0; b < 4; b++) {
-      const rs = await Promise.all(Array.from({ length: 250 }, () => callGateway(seller.host, AAPL, { headers: bearer(agent.token) })));
-      statuses.push(...rs.map((r) => r.status));
-    }
+    const statuses = await concurrentCalls(agent.token, 1000);
     expect(statuses.filter((s) => s === 200)).toHaveLength(37);
     expect(statuses.filter((s) => s !== 200).every((s) => s === 402)).toBe(true);
     expect(upstream.state.calls - calls).toBe(37);
@@ -432,18 +446,9 @@ describe("drawing credit", () => {
 
   it("never overspends across grants: 500 concurrent calls against three leftovers worth exactly 37 calls serve 37", async () => {
     const agent = await registerAnonymous(store);
-    for (let i = 0; i < 3; i++) await buy(agent.token, "5.00", 6);
-    const grants = await db.creditGrant.findMany({ where: { credentialId: agent.credentialId }, orderBy: [{ expiresAt: "asc" }, { createdAt: "asc" }] });
-    expect(grants).toHaveLength(3);
-    // $0.25 + $0.25 + $0.24 = $0.74 = 37 calls at $0.02; no grant alone holds a whole number of calls but the last.
-    for (const [g, micros] of grants.map((g, i) => [g, [250_000n, 250_000n, 240_000n][i]!] as const))
-      await db.creditGrant.update({ where: { id: g.id }, data: { remainingMicros: micros } });
+    await threeLeftovers(agent);
     const calls = upstream.state.calls;
-    const statuses: number[] = [];
-    for (let b = 0; b < 2; b++) {
-      const rs = await Promise.all(Array.from({ length: 250 }, () => callGateway(seller.host, AAPL, { headers: bearer(agent.token) })));
-      statuses.push(...rs.map((r) => r.status));
-    }
+    const statuses = await concurrentCalls(agent.token, 500);
     expect(statuses.filter((s) => s === 200)).toHaveLength(37);
     expect(statuses.filter((s) => s !== 200).every((s) => s === 402)).toBe(true);
     expect(upstream.state.calls - calls).toBe(37);
@@ -455,16 +460,12 @@ describe("drawing credit", () => {
 
   it("draws and releases racing on the same grants neither deadlock nor create or lose credit", async () => {
     const agent = await registerAnonymous(store);
-    for (let i = 0; i < 3; i++) await buy(agent.token, "5.00", 6);
-    const grants = await db.creditGrant.findMany({ where: { credentialId: agent.credentialId }, orderBy: [{ expiresAt: "asc" }, { createdAt: "asc" }] });
-    for (const [g, micros] of grants.map((g, i) => [g, [250_000n, 250_000n, 240_000n][i]!] as const))
-      await db.creditGrant.update({ where: { id: g.id }, data: { remainingMicros: micros } });
+    await threeLeftovers(agent);
     // Every other upstream answer fails: its reservation is released (back onto up to two grants) while other calls
     // lock the same grants to draw.
     upstream.state.mode = { status: 200, statusOf: (n) => (n % 2 ? 503 : 200) };
-    const rs = await Promise.all(Array.from({ length: 300 }, () => callGateway(seller.host, AAPL, { headers: bearer(agent.token) })));
+    const statuses = await concurrentCalls(agent.token, 300);
     upstream.state.mode = { status: 200 };
-    const statuses = rs.map((r) => r.status);
     expect(statuses.filter((s) => ![200, 402, 503].includes(s))).toEqual([]);
     const served = statuses.filter((s) => s === 200).length;
     expect(served).toBeGreaterThan(0);
