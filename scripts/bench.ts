@@ -5,6 +5,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
+import nextConfig from "../next.config";
 import { buildIsStale, runNextBuild, startNextServer, waitForHttp } from "./lib/next-server";
 import { startStack } from "./lib/stack";
 import type { BenchContext, BenchModule } from "./bench/types";
@@ -79,8 +80,8 @@ async function main() {
     await stack.stop();
     fs.rmSync(dir, { recursive: true, force: true });
   }
-  const compression = ["0", "false", "no", "off"].includes(process.env.HTTP_COMPRESSION ?? "on") ? "off" : "on";
-  console.log(`\n=== bench results (${os.cpus().length} cores, node ${process.version}, HTTP_COMPRESSION ${compression})`);
+  // The server started with this environment reads the same config.
+  console.log(`\n=== bench results (${os.cpus().length} cores, node ${process.version}, HTTP_COMPRESSION ${nextConfig.compress ? "on" : "off"})`);
   console.log(`${"case".padEnd(58)} ${"n".padStart(6)} ${"p50 ms".padStart(9)} ${"p99 ms".padStart(9)}  extra`);
   for (const r of rows)
     console.log(
