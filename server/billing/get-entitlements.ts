@@ -52,13 +52,12 @@ export function planBalances(grants: GrantWithPlan[]): PlanBalance[] {
  * are that sum over the price, rounded down. A grant on a plan covering several meters counts under each.
  */
 export function creditPerMeter(grants: GrantWithPlan[], catalog: Pick<Catalog, "meters">) {
-  return catalog.meters
-    .filter((m) => m.priceMicros != null && m.priceMicros > 0n)
-    .map((m) => {
-      const micros = grants.filter((g) => g.remainingMicros > 0n && g.plan.meters.includes(m.key)).reduce((sum, g) => sum + g.remainingMicros, 0n);
-      return { meter: m.key, priceUsd: microsToUsd(m.priceMicros!), creditUsd: microsToUsd(micros), calls: Number(micros / m.priceMicros!) };
-    })
-    .filter((c) => c.creditUsd !== microsToUsd(0n));
+  return catalog.meters.flatMap((m) => {
+    const price = m.priceMicros;
+    if (price == null || price <= 0n) return [];
+    const micros = grants.filter((g) => g.plan.meters.includes(m.key)).reduce((sum, g) => sum + g.remainingMicros, 0n);
+    return micros > 0n ? [{ meter: m.key, priceUsd: microsToUsd(price), creditUsd: microsToUsd(micros), calls: Number(micros / price) }] : [];
+  });
 }
 
 export async function getEntitlements(agent: AgentPrincipal, catalog: Catalog) {
