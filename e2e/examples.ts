@@ -8,6 +8,8 @@ export type RunningExample = {
   printed(re: RegExp): Promise<RegExpMatchArray>;
   /** Resolves when the example exits. */
   done: Promise<ExampleRun>;
+  /** Ends it if it is still running (a spec that failed while it polls). */
+  stop(): void;
 };
 
 export function startExample(file: string, env: Record<string, string>): RunningExample {
@@ -15,6 +17,8 @@ export function startExample(file: string, env: Record<string, string>): Running
   let stdout = "";
   let stderr = "";
   const waiters: (() => void)[] = [];
+  // Set when the process has exited and its output is complete: a pattern not printed by then never will be.
+  let closed = false;
   child.stdout.on("data", (d) => {
     stdout += d;
     for (const w of waiters.splice(0)) w();
@@ -23,23 +27,22 @@ export function startExample(file: string, env: Record<string, string>): Running
   const done = new Promise<ExampleRun>((resolve, reject) => {
     child.on("error", reject);
     child.on("close", (code) => {
+      closed = true;
       resolve({ code, stdout, stderr });
       for (const w of waiters.splice(0)) w();
     });
   });
-  let exited = false;
-  void done.then(() => (exited = true));
   const printed = (re: RegExp) =>
     new Promise<RegExpMatchArray>((resolve, reject) => {
       const check = () => {
         const m = re.exec(stdout);
         if (m) resolve(m);
-        else if (exited || child.exitCode !== null) reject(new Error(`${file} exited without printing ${re}:\n${stdout}\n${stderr}`));
+        else if (closed) reject(new Error(`${file} exited without printing ${re}:\n${stdout}\n${stderr}`));
         else waiters.push(check);
       };
       check();
     });
-  return { printed, done };
+  return { printed, done, stop: () => void (closed || child.kill("SIGTERM")) };
 }
 
 export const runExample = (file: string, env: Record<string, string>) => startExample(file, env).done;

@@ -1,10 +1,13 @@
 // examples/card-checkout.ts as the README has a reader run it: the agent script prints the hosted page, a person pays
 // it in Chromium with Stripe's success test card, and the script, polling, retries with svc-payment-id and is served.
 import { expect, test } from "@playwright/test";
-import { startExample } from "../examples";
+import { startExample, type RunningExample } from "../examples";
+
+let example: RunningExample | undefined;
+test.afterEach(() => example?.stop());
 
 test("examples/card-checkout.ts: the page it prints, paid by a person, lets it retry and be served", async ({ page, baseURL }) => {
-  const example = startExample("examples/card-checkout.ts", { BASE_URL: baseURL! });
+  example = startExample("examples/card-checkout.ts", { BASE_URL: baseURL! });
   const [, amount] = await example.printed(/-> 402: ([\d.]+) USD, payment pay_\w+$/m);
   expect(amount).toBe("0.500000");
   const [, checkoutUrl] = await example.printed(/^ {2}(http\S+)$/m);
