@@ -71,11 +71,17 @@ async function buy(token: string, amountUsd: string, payer = 1) {
 
 const entitlements = (token: string) => getJson(store, "/agent/entitlements", bearer(token));
 
-/** `n` plan-covered calls in flight together (in batches of 250 so the test process keeps its sockets); their statuses. */
-async function concurrentCalls(token: string, n: number): Promise<number[]> {
+/**
+ * `n` plan-covered calls in flight together (in batches of 250 so the test process keeps its sockets), sent with the
+ * tokens in turn; their statuses.
+ */
+async function concurrentCalls(tokens: string | string[], n: number): Promise<number[]> {
+  const all = typeof tokens === "string" ? [tokens] : tokens;
   const statuses: number[] = [];
   for (let done = 0; done < n; done += 250) {
-    const rs = await Promise.all(Array.from({ length: Math.min(250, n - done) }, () => callGateway(seller.host, AAPL, { headers: bearer(token) })));
+    const rs = await Promise.all(
+      Array.from({ length: Math.min(250, n - done) }, (_, i) => callGateway(seller.host, AAPL, { headers: bearer(all[(done + i) % all.length]!) })),
+    );
     statuses.push(...rs.map((r) => r.status));
   }
   return statuses;
@@ -456,6 +462,25 @@ describe("drawing credit", () => {
     await flushCaptures();
     const drawn = await db.ledgerEntry.aggregate({ where: { kind: "draw", payment: { credentialId: agent.credentialId } }, _sum: { amountMicros: true } });
     expect(drawn._sum.amountMicros).toBe(740_000n);
+  }, 120_000);
+
+  it("two credentials of one human drawing at once from shared leftovers serve exactly what they hold", async () => {
+    const email = `lee-${uniq()}@example.com`;
+    const first = await registerAnonymous(store);
+    await threeLeftovers(first);
+    const a = await claimCredential(store, first.claimToken, email);
+    const second = await registerAnonymous(store);
+    const b = await claimCredential(store, second.claimToken, email);
+    // The second credential holds one grant of its own: $0.03, one call and a leftover the others' grants complete.
+    await buy(b.token, "5.00", 6);
+    await db.creditGrant.updateMany({ where: { credentialId: second.credentialId }, data: { remainingMicros: 30_000n } });
+    const statuses = await concurrentCalls([a.token, b.token], 500);
+    // $0.74 + $0.03 = $0.77: 38 calls at $0.02, and $0.01 that pays none.
+    expect(statuses.filter((s) => s === 200)).toHaveLength(38);
+    expect(statuses.filter((s) => s !== 200).every((s) => s === 402)).toBe(true);
+    const left = await db.creditGrant.findMany({ where: { credentialId: { in: [first.credentialId, second.credentialId] } } });
+    expect(left.reduce((sum, g) => sum + g.remainingMicros, 0n)).toBe(10_000n);
+    expect(left.every((g) => g.remainingMicros >= 0n)).toBe(true);
   }, 120_000);
 
   it("draws and releases racing on the same grants neither deadlock nor create or lose credit", async () => {
