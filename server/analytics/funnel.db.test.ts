@@ -13,10 +13,11 @@ import {
   createGatewaySeller,
   payChallenge,
   payOn,
-  startChainForTests,
-  startFakeUpstream,
   startGatewayStack,
   stopGatewayStack,
+  type TestChain,
+  type FakeUpstream,
+  type GatewaySeller,
 } from "../testing/gateway";
 import { getFunnel } from "./get-funnel";
 import { getMargin } from "./get-margin";
@@ -27,9 +28,9 @@ const A = "/api/v1/aggregates/AAPL?from=2024-01-02&to=2024-01-31";
 const B = "/api/v1/aggregates/AAPL?from=2024-01-02&to=2024-02-29";
 const week = { preset: "7d" as const };
 
-let chain: Awaited<ReturnType<typeof startChainForTests>>;
-let upstream: Awaited<ReturnType<typeof startFakeUpstream>>;
-let seller: Awaited<ReturnType<typeof createGatewaySeller>>;
+let chain: TestChain;
+let upstream: FakeUpstream;
+let seller: GatewaySeller;
 
 beforeAll(async () => {
   ({ chain, upstream, seller } = await startGatewayStack(SECRET));

@@ -12,15 +12,24 @@ import { CHAIN, USDC_ADDRESS } from "../chain/config";
 import { TOKEN_ABI } from "../chain/token";
 import { db } from "../db/client";
 import { newId } from "../lib/ids";
-import { callGateway, createGatewaySeller, payChallenge, startChainForTests, startFakeUpstream } from "../testing/gateway";
+import {
+  callGateway,
+  createGatewaySeller,
+  payChallenge,
+  startChainForTests,
+  startFakeUpstream,
+  type TestChain,
+  type FakeUpstream,
+  type GatewaySeller,
+} from "../testing/gateway";
 import { claimCredential, registerAnonymous, routedStore } from "../testing/identity-harness";
 import { createCaller, sessionFor } from "../testing/trpc";
 import { flushCaptures } from "./capture-queue";
 import { HUMANS_PAGE_SIZE } from "./list-customer-humans";
 
-let chain: Awaited<ReturnType<typeof startChainForTests>>;
-let upstream: Awaited<ReturnType<typeof startFakeUpstream>>;
-let seller: Awaited<ReturnType<typeof createGatewaySeller>>;
+let chain: TestChain;
+let upstream: FakeUpstream;
+let seller: GatewaySeller;
 let store: ReturnType<typeof routedStore>;
 const SECRET = "fake-upstream-secret-0123456789";
 const AAPL = "/api/v1/aggregates/AAPL?from=2024-07-01&to=2024-07-31";

@@ -13,7 +13,18 @@ import { createCaller, sessionFor } from "../testing/trpc";
 import { getCatalog } from "../catalog/catalog";
 import { invalidateSeller, resolveSeller } from "../catalog/resolve-seller";
 import { db } from "../db/client";
-import { callGateway, createGatewaySeller, payChallenge, payChallengeMpp, startChainForTests, startFakeUpstream, usdcBalance } from "../testing/gateway";
+import {
+  callGateway,
+  createGatewaySeller,
+  payChallenge,
+  payChallengeMpp,
+  startChainForTests,
+  startFakeUpstream,
+  usdcBalance,
+  type TestChain,
+  type FakeUpstream,
+  type GatewaySeller,
+} from "../testing/gateway";
 import { claimCredential, getJson, registerAnonymous, routedStore } from "../testing/identity-harness";
 import { releaseDraw, reserveDraw } from "./billing.queries";
 import { flushCaptures } from "./capture-queue";
@@ -24,9 +35,9 @@ import { getCheckoutView } from "../payments/card/checkout-view";
 import { refundCardPaymentForSeller } from "../payments/card/refund-card-payment";
 import { payOnPage, TEST_CARD } from "../testing/card";
 
-let chain: Awaited<ReturnType<typeof startChainForTests>>;
-let upstream: Awaited<ReturnType<typeof startFakeUpstream>>;
-let seller: Awaited<ReturnType<typeof createGatewaySeller>>;
+let chain: TestChain;
+let upstream: FakeUpstream;
+let seller: GatewaySeller;
 let store: ReturnType<typeof routedStore>;
 let planId: string;
 const SECRET = "fake-upstream-secret-0123456789";

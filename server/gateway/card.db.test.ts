@@ -17,14 +17,14 @@ import { getCheckoutView } from "../payments/card/checkout-view";
 import { refundCardPaymentForSeller } from "../payments/card/refund-card-payment";
 import { testProcessor } from "../payments/card/test-processor";
 import { mppCardClient, openCheckoutFor, paymentStatus, payOnPage, retryWithPaymentId, TEST_CARD } from "../testing/card";
-import { callGateway, createGatewaySeller, serveRoutes, startFakeUpstream } from "../testing/gateway";
+import { callGateway, createGatewaySeller, serveRoutes, startFakeUpstream, type FakeUpstream, type GatewaySeller } from "../testing/gateway";
 
 const SECRET = "fake-upstream-secret-0123456789";
 const BACKTEST = "/api/v1/backtest/AAPL?years=2";
 const AAPL = "/api/v1/aggregates/AAPL?from=2024-05-01&to=2024-05-31";
-let upstream: Awaited<ReturnType<typeof startFakeUpstream>>;
-let seller: Awaited<ReturnType<typeof createGatewaySeller>>;
-let other: Awaited<ReturnType<typeof createGatewaySeller>>;
+let upstream: FakeUpstream;
+let seller: GatewaySeller;
+let other: GatewaySeller;
 
 beforeAll(async () => {
   upstream = await startFakeUpstream(SECRET);

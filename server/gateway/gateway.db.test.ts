@@ -16,16 +16,17 @@ import {
   officialX402Client,
   payChallenge,
   serveRoutes,
-  startChainForTests,
-  startFakeUpstream,
   startGatewayStack,
   stopGatewayStack,
   usdcBalance,
+  type TestChain,
+  type FakeUpstream,
+  type GatewaySeller,
 } from "../testing/gateway";
 
-let chain: Awaited<ReturnType<typeof startChainForTests>>;
-let upstream: Awaited<ReturnType<typeof startFakeUpstream>>;
-let seller: Awaited<ReturnType<typeof createGatewaySeller>>;
+let chain: TestChain;
+let upstream: FakeUpstream;
+let seller: GatewaySeller;
 const SECRET = "fake-upstream-secret-0123456789";
 const PAY_TO = anvilAddress(10);
 

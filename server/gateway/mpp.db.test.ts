@@ -14,21 +14,21 @@ import { invalidateSeller } from "../catalog/resolve-seller";
 import { db } from "../db/client";
 import {
   callGateway,
-  createGatewaySeller,
   officialMppClient,
   payChallenge,
   payChallengeMpp,
   serveRoutes,
-  startChainForTests,
-  startFakeUpstream,
   startGatewayStack,
   stopGatewayStack,
   usdcBalance,
+  type TestChain,
+  type FakeUpstream,
+  type GatewaySeller,
 } from "../testing/gateway";
 
-let chain: Awaited<ReturnType<typeof startChainForTests>>;
-let upstream: Awaited<ReturnType<typeof startFakeUpstream>>;
-let seller: Awaited<ReturnType<typeof createGatewaySeller>>;
+let chain: TestChain;
+let upstream: FakeUpstream;
+let seller: GatewaySeller;
 const SECRET = "fake-upstream-secret-0123456789";
 const PAY_TO = anvilAddress(10);
 const AAPL = "/api/v1/aggregates/AAPL?from=2024-05-01&to=2024-05-31";

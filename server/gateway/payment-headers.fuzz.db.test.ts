@@ -9,22 +9,22 @@ import { anvilAddress } from "../../scripts/lib/local-chain";
 import { db } from "../db/client";
 import {
   callGateway,
-  createGatewaySeller,
   payChallenge,
   payChallengeMpp,
-  startChainForTests,
-  startFakeUpstream,
   startGatewayStack,
   stopGatewayStack,
   usdcBalance,
+  type TestChain,
+  type FakeUpstream,
+  type GatewaySeller,
 } from "../testing/gateway";
 
 const SECRET = "fake-upstream-secret-0123456789";
 const AAPL = "/api/v1/aggregates/AAPL?from=2024-06-03&to=2024-06-28";
 const PER_RAIL = 1_100;
-let chain: Awaited<ReturnType<typeof startChainForTests>>;
-let upstream: Awaited<ReturnType<typeof startFakeUpstream>>;
-let seller: Awaited<ReturnType<typeof createGatewaySeller>>;
+let chain: TestChain;
+let upstream: FakeUpstream;
+let seller: GatewaySeller;
 
 beforeAll(async () => {
   ({ chain, upstream, seller } = await startGatewayStack(SECRET));

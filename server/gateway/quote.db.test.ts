@@ -8,9 +8,9 @@ import * as payRoute from "../../app/payments/[id]/pay/route";
 import * as quoteRoute from "../../app/vendor/agent/quote/route";
 import * as gatewayRoute from "../../app/api/v1/[...path]/route";
 import { anvilAddress, anvilPrivateKey } from "../../scripts/lib/local-chain";
-import { createGatewaySeller } from "../testing/gateway";
+import { createGatewaySeller, type GatewaySeller } from "../testing/gateway";
 
-let seller: Awaited<ReturnType<typeof createGatewaySeller>>;
+let seller: GatewaySeller;
 
 beforeAll(async () => {
   seller = await createGatewaySeller("http://127.0.0.1:9", { signingSecret: "secret-for-quote-tests-0123" });

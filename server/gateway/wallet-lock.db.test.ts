@@ -10,19 +10,19 @@ import { TOKEN_ABI } from "../chain/token";
 import { db } from "../db/client";
 import {
   callGateway,
-  createGatewaySeller,
   payChallenge,
   payChallengeMpp,
-  startChainForTests,
-  startFakeUpstream,
   startGatewayStack,
   stopGatewayStack,
   usdcBalance,
+  type TestChain,
+  type FakeUpstream,
+  type GatewaySeller,
 } from "../testing/gateway";
 
-let chain: Awaited<ReturnType<typeof startChainForTests>>;
-let upstream: Awaited<ReturnType<typeof startFakeUpstream>>;
-let seller: Awaited<ReturnType<typeof createGatewaySeller>>;
+let chain: TestChain;
+let upstream: FakeUpstream;
+let seller: GatewaySeller;
 const SECRET = "fake-upstream-secret-0123456789";
 const AAPL = "/api/v1/aggregates/AAPL?from=2024-01-02&to=2024-01-31";
 

@@ -11,14 +11,14 @@ import { USDC_ADDRESS } from "../chain/config";
 import { db } from "../db/client";
 import {
   callGateway,
-  createGatewaySeller,
   payChallenge,
   payOn,
-  startChainForTests,
-  startFakeUpstream,
   startGatewayStack,
   stopGatewayStack,
   usdcBalance,
+  type TestChain,
+  type FakeUpstream,
+  type GatewaySeller,
 } from "../testing/gateway";
 import { registerAnonymous, routedStore } from "../testing/identity-harness";
 import * as purchaseRoute from "../../app/plans/[planId]/purchase/route";
@@ -29,9 +29,9 @@ import { reconcileOnce } from "./reconciler";
 const SECRET = "fake-upstream-secret-0123456789";
 const LEASE_SECONDS = 5;
 const AAPL = "/api/v1/aggregates/AAPL?from=2024-03-01&to=2024-03-29";
-let chain: Awaited<ReturnType<typeof startChainForTests>>;
-let upstream: Awaited<ReturnType<typeof startFakeUpstream>>;
-let seller: Awaited<ReturnType<typeof createGatewaySeller>>;
+let chain: TestChain;
+let upstream: FakeUpstream;
+let seller: GatewaySeller;
 
 const usdc = (address: string) => usdcBalance(chain.rpcUrl, address);
 

@@ -13,7 +13,16 @@ import { CHAIN, USDC_ADDRESS } from "../chain/config";
 import { TOKEN_ABI } from "../chain/token";
 import { db } from "../db/client";
 import { withEnvForTests } from "../env";
-import { callGateway, createGatewaySeller, payChallenge, startChainForTests, startFakeUpstream, usdcBalance } from "../testing/gateway";
+import {
+  callGateway,
+  createGatewaySeller,
+  payChallenge,
+  startChainForTests,
+  startFakeUpstream,
+  usdcBalance,
+  type TestChain,
+  type FakeUpstream,
+} from "../testing/gateway";
 import { paymentStatusResponse } from "../contracts/platform";
 import { createCaller, sessionFor } from "../testing/trpc";
 
@@ -22,8 +31,8 @@ const PAY_TO = anvilAddress(10);
 const AAPL = "/api/v1/aggregates/AAPL?from=2024-01-02&to=2024-01-31";
 const PRICE = 20_000n;
 
-let chain: Awaited<ReturnType<typeof startChainForTests>>;
-let upstream: Awaited<ReturnType<typeof startFakeUpstream>>;
+let chain: TestChain;
+let upstream: FakeUpstream;
 type Seller = { sellerId: string; host: string; userId: string };
 let a: Seller;
 let b: Seller;

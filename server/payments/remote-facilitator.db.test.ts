@@ -6,14 +6,25 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { anvilAddress } from "../../scripts/lib/local-chain";
 import { resetEnvForTests } from "../env";
-import { callGateway, createGatewaySeller, officialFacilitator, payChallenge, startChainForTests, startFakeUpstream, usdcBalance } from "../testing/gateway";
+import {
+  callGateway,
+  createGatewaySeller,
+  officialFacilitator,
+  payChallenge,
+  startChainForTests,
+  startFakeUpstream,
+  usdcBalance,
+  type TestChain,
+  type FakeUpstream,
+  type GatewaySeller,
+} from "../testing/gateway";
 import { getFacilitator, setFacilitatorForTests } from "./eip3009/facilitator";
 
 const SECRET = "fake-upstream-secret-0123456789";
 const AAPL = "/api/v1/aggregates/AAPL?from=2024-04-01&to=2024-04-30";
-let chain: Awaited<ReturnType<typeof startChainForTests>>;
-let upstream: Awaited<ReturnType<typeof startFakeUpstream>>;
-let seller: Awaited<ReturnType<typeof createGatewaySeller>>;
+let chain: TestChain;
+let upstream: FakeUpstream;
+let seller: GatewaySeller;
 let facilitatorServer: http.Server;
 let facilitatorUrl: string;
 const seen: string[] = [];

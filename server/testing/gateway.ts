@@ -138,6 +138,11 @@ export async function startFakeUpstream(secret: string) {
 }
 
 /** What most gateway test files run against: the local chain, a fake upstream checking `secret`, a seller proxying to it. */
+/** What the gateway test files hold between their tests (`let chain: TestChain`, ...). */
+export type TestChain = Awaited<ReturnType<typeof startChainForTests>>;
+export type FakeUpstream = Awaited<ReturnType<typeof startFakeUpstream>>;
+export type GatewaySeller = Awaited<ReturnType<typeof createGatewaySeller>>;
+
 export async function startGatewayStack(secret: string) {
   const chain = await startChainForTests();
   const upstream = await startFakeUpstream(secret);

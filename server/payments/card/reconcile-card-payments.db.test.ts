@@ -7,7 +7,7 @@ import path from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { db } from "../../db/client";
 import { openCheckoutFor, paymentStatus, payOnPage, retryWithPaymentId, TEST_CARD } from "../../testing/card";
-import { createGatewaySeller, startFakeUpstream } from "../../testing/gateway";
+import { createGatewaySeller, startFakeUpstream, type FakeUpstream, type GatewaySeller } from "../../testing/gateway";
 import { railFor } from "../rails";
 import { claimCheckoutDelivery, markCheckoutDelivered } from "./card.queries";
 import { refundCardPayment } from "./refund-card-payment";
@@ -15,8 +15,8 @@ import { testProcessor } from "./test-processor";
 
 const SECRET = "fake-upstream-secret-0123456789";
 const BACKTEST = "/api/v1/backtest/SPX?years=1";
-let upstream: Awaited<ReturnType<typeof startFakeUpstream>>;
-let seller: Awaited<ReturnType<typeof createGatewaySeller>>;
+let upstream: FakeUpstream;
+let seller: GatewaySeller;
 const reconcile = () => railFor("card").reconcile!();
 
 beforeAll(async () => {

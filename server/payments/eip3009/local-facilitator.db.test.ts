@@ -9,11 +9,11 @@ import { registerExactEvmScheme } from "@x402/evm/exact/client";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { anvilAddress, anvilPrivateKey } from "../../../scripts/lib/local-chain";
-import { officialFacilitator, startChainForTests, usdcBalance } from "../../testing/gateway";
+import { officialFacilitator, startChainForTests, usdcBalance, type TestChain } from "../../testing/gateway";
 import { exactRequirements } from "./authorization";
 import { LocalFacilitator } from "./local-facilitator";
 
-let chain: Awaited<ReturnType<typeof startChainForTests>>;
+let chain: TestChain;
 let ours: LocalFacilitator;
 let reference: ReturnType<typeof officialFacilitator>;
 const PAY_TO = anvilAddress(10);
