@@ -6,7 +6,7 @@ import { newId } from "../lib/ids";
 import { microsToUsd } from "../lib/money";
 import type { AgentClaims } from "../identity/issue-tokens";
 import type { PaidCall } from "../payments/rails/rail";
-import { hasCoveringGrant, reserveDraw } from "./billing.queries";
+import { hasCoveringGrant, reserveDraw, type DrawResult } from "./billing.queries";
 import { forgetCoverage, noteCoverage, reservationTurn } from "./coverage-memo";
 
 export type Draw =
@@ -20,7 +20,7 @@ export async function drawCredits(call: PaidCall, agent: AgentClaims, opts: { ea
   // Only a token issued after the claim names the human (a pre-claim token does not upgrade itself, part 5).
   const humanId = agent.agent_status === "claimed" ? (agent.hum ?? null) : null;
   const done = await reservationTurn(agent.sub, call.meterKey, { early: opts.early ?? false });
-  let r: Awaited<ReturnType<typeof reserveDraw>>;
+  let r: DrawResult;
   try {
     r = await reserveDraw({
       paymentId: newId("pay"),
