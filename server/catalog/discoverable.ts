@@ -11,6 +11,8 @@ export type DiscoverableOperation = {
   summary: string;
   description: string;
   service: { slug: string; title: string };
+  /** The catalog's kind (`data`: sold through the gateway, `advisor`), or `platform` for the free platform operations. */
+  kind: string;
   /** null for platform operations (never metered). */
   meter: { key: string; priceMicros: bigint; includedUnits: number } | null;
   contract: OperationContract | undefined;
@@ -28,6 +30,7 @@ export function listDiscoverable(catalog: Catalog): DiscoverableOperation[] {
       summary: o.summary,
       description: o.description,
       service: { slug: o.service.slug, title: o.service.title },
+      kind: o.kind,
       meter: o.meter ? { key: o.meter.key, priceMicros: o.meter.priceMicros ?? 0n, includedUnits: o.meter.includedUnits } : null,
       contract: getContract(o.key),
       storedParameters: o.parameters,
@@ -39,6 +42,7 @@ export function listDiscoverable(catalog: Catalog): DiscoverableOperation[] {
     summary: c.summary,
     description: c.description,
     service: { slug: PLATFORM_SERVICE.slug, title: PLATFORM_SERVICE.title },
+    kind: "platform",
     meter: null,
     contract: c,
     storedParameters: [],

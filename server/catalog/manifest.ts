@@ -4,6 +4,7 @@ import { PLATFORM_CONTRACTS, PLATFORM_SERVICE } from "../contracts/platform";
 import { CARD_MINIMUM_MICROS, microsToCents, microsToUsd } from "../lib/money";
 import { RAILS } from "../payments/rails";
 import type { Catalog } from "./catalog";
+import { railsFor } from "./price-table";
 
 /** What a credit plan sells at, as discovery states it (the manifest's `purchase`, OpenAPI's `x-plans`). */
 export function planPurchaseTerms(p: Catalog["plans"][number]) {
@@ -41,6 +42,8 @@ export function buildManifest(catalog: Catalog, origin: string) {
           summary: o.summary,
           meter: o.meter?.key ?? null,
           priceUsd: o.meter?.priceMicros != null ? microsToUsd(o.meter.priceMicros) : null,
+          // The rails that take this price (price-table.ts), as OpenAPI's x-payment-info.protocols states them.
+          protocols: railsFor({ key: o.key, meter: o.meter?.priceMicros != null ? { ...o.meter, priceMicros: o.meter.priceMicros } : null }).map((r) => r.name),
         })),
     })),
     meters: catalog.meters

@@ -3,11 +3,11 @@
 import { z } from "zod";
 import { PLATFORM_SERVICE } from "../contracts/platform";
 import { AppError, invalidParameter } from "../errors";
-import { microsToUsd } from "../lib/money";
 import { RAILS } from "../payments/rails";
 import type { Catalog } from "./catalog";
 import { listDiscoverable, pathMatches, type DiscoverableOperation } from "./discoverable";
 import { planPurchaseTerms } from "./manifest";
+import { paymentInfo, railsFor } from "./price-table";
 import { rankDocuments } from "./search";
 
 export const PAGE_SIZE = 10;
@@ -50,7 +50,8 @@ function isOptional(s: z.ZodType): boolean {
   return s.safeParse(undefined).success;
 }
 
-function parametersOf(op: DiscoverableOperation): unknown[] {
+/** OpenAPI parameter objects of an operation (path and query), from its contract: what the MCP tool input schema is built from too. */
+export function parametersOf(op: DiscoverableOperation): unknown[] {
   const c = op.contract;
   if (!c) return Array.isArray(op.storedParameters) ? op.storedParameters : [];
   const out: unknown[] = [];
@@ -110,29 +111,6 @@ export function selectOperations(all: DiscoverableOperation[], f: Omit<OpenApiFi
   );
   const byId = new Map(ops.map((o) => [`${o.method} ${o.path}`, o]));
   return ranked.map((r) => ({ op: byId.get(r.id)!, score: r.score }));
-}
-
-/** The rails that take this operation: every rail that can charge its price; the $0 quote takes wallet proofs. */
-function railsFor(op: DiscoverableOperation) {
-  if (!op.meter) return [];
-  if (op.meter.priceMicros > 0n) return RAILS.filter((r) => r.discoveryOffers(op.meter!.priceMicros).length > 0);
-  return op.key === "advisor_quote" ? RAILS.filter((r) => r.verifyWalletProof) : [];
-}
-
-function paymentInfo(op: DiscoverableOperation) {
-  if (!op.meter) return undefined;
-  return {
-    amount: microsToUsd(op.meter.priceMicros),
-    amountMicros: op.meter.priceMicros.toString(),
-    currency: "USD",
-    meter: op.meter.key,
-    intent: "charge",
-    unit: "request",
-    includedUnits: op.meter.includedUnits,
-    protocols: railsFor(op).map((r) => r.name),
-    // The MPP discovery draft's shape: one offer per rail and method, amounts in the asset's base units.
-    offers: railsFor(op).flatMap((r) => r.discoveryOffers(op.meter!.priceMicros)),
-  };
 }
 
 const errorRef = (description: string) => ({ description, content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } } });
