@@ -21,11 +21,15 @@ export function matchesIfNoneMatch(header: string | null, etag: string): boolean
  * origin, so each storefront host has its own tags.
  */
 export function discoveryJson(req: Request, body: unknown, headers: Record<string, string> = {}): Response {
-  const text = stringifyJson(body);
+  return discoveryText(req, stringifyJson(body), "application/json; charset=utf-8", headers);
+}
+
+/** The same for a document that is text already (/llms.txt): a strong ETag over its bytes, 304 when it matches. */
+export function discoveryText(req: Request, text: string, contentType: string, headers: Record<string, string> = {}): Response {
   const etag = `"${createHash("sha256").update(text).digest("base64url").slice(0, 32)}"`;
   const common = { "cache-control": DISCOVERY_CACHE, etag, ...headers };
   if (matchesIfNoneMatch(req.headers.get("if-none-match"), etag)) return new Response(null, { status: 304, headers: common });
-  return new Response(text, { headers: { "content-type": "application/json; charset=utf-8", ...common } });
+  return new Response(text, { headers: { "content-type": contentType, ...common } });
 }
 
 export async function openApiResponse(ctx: RouteContext, restrictService?: string): Promise<Response> {
