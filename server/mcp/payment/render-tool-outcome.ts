@@ -1,0 +1,231 @@
+// The MCP renderer of the paid path: every outcome of a paid tool call (the same outcomes an HTTP call has, see
+// server/gateway/serve-paid-call.ts) as the tool result or JSON-RPC error each payment binding expects. The HTTP
+// renderer (server/gateway/render-outcome.ts) is its twin; what it puts in headers goes in `_meta` here.
+//
+// The unpaid answer serves both bindings at once. x402's MCP clients read only a tool result (`isError`, the
+// PaymentRequired as structured content and as JSON text); mppx's McpClient reads the JSON-RPC error -32042 *or* a
+// tool result whose `_meta["org.paymentauth/payment-required"]` holds the challenges. One tool result carrying both
+// is therefore understood by both, and a model driving a plain MCP client reads why the call was not served. Clients
+// that implement only the MPP draft's JSON-RPC error ask for it (`challengeAs: "error"`, /mcp?payment-required=error).
+// Refusals follow the binding the proof came in: an MPP credential's is MPP's JSON-RPC error (-32602 malformed,
+// -32043 verification failed, with fresh challenges), an x402 payload's a tool result with fresh requirements.
+import { Receipt } from "mppx";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { AppError } from "../../errors";
+import type { GatewayOutcome, UpstreamResponse } from "../../gateway/serve-paid-call";
+import { microsToUsd } from "../../lib/money";
+import type { Challenge } from "../../payments/create-challenge";
+import {
+  BILLING_KEY,
+  INVALID_PARAMS_CODE,
+  MPP_PAYMENT_REQUIRED_CODE,
+  MPP_PAYMENT_REQUIRED_KEY,
+  MPP_RECEIPT_KEY,
+  MPP_VERIFICATION_FAILED_CODE,
+  PAYMENT_ID_KEY,
+  STATUS_KEY,
+  X402_PAYMENT_RESPONSE_KEY,
+  type Binding,
+} from "./bindings";
+import { toMcpPaymentRequired } from "./payment-required";
+
+/** A tool call's answer as a value: a result, or the JSON-RPC error the server answers instead (thrown as McpError). */
+export type ToolAnswer = { type: "result"; result: CallToolResult } | { type: "error"; code: number; message: string; data: Record<string, unknown> };
+
+export type RenderOptions = { binding: Binding; challengeAs?: "result" | "error" };
+
+const PROBLEMS = "https://paymentauth.org/problems/";
+
+const result = (r: CallToolResult): ToolAnswer => ({ type: "result", result: r });
+
+/** An error as a tool error: the error JSON as structured content and text, with the status HTTP would answer. */
+export function renderToolError(error: AppError, meta: Record<string, unknown> = {}): ToolAnswer {
+  const body = error.toBody();
+  return result({
+    isError: true,
+    content: [{ type: "text", text: JSON.stringify(body) }],
+    structuredContent: body,
+    _meta: { [STATUS_KEY]: error.status, ...meta },
+  });
+}
+
+function howToPay(rails: unknown): string {
+  const names = Array.isArray(rails) ? rails.map(String) : [];
+  const ways = [
+    names.includes("mpp") || names.includes("card") ? 'MPP: retry with the credential in params._meta["org.paymentauth/credential"]' : null,
+    names.includes("x402") ? 'x402: retry with the payment payload in params._meta["x402/payment"]' : null,
+    "plan credit: connect with Authorization: Bearer <agent access token>",
+  ].filter(Boolean);
+  return ways.join("; ");
+}
+
+/**
+ * The unpaid answer: one tool result that x402 and MPP clients both read (see the file comment), or MPP's JSON-RPC
+ * error -32042 when asked for. `refusal` fields (a refused proof answered with a fresh challenge) override the body's.
+ */
+export function renderToolChallenge(c: Challenge, opts: RenderOptions, refusal?: AppError): ToolAnswer {
+  const pr = toMcpPaymentRequired(c);
+  const structured = refusal ? { ...pr.structured, ...refusal.toBody() } : pr.structured;
+  const payment = structured.payment as { amount?: string; operation?: string; rails?: unknown } | undefined;
+  const status = refusal?.status ?? 402;
+  const mpp = pr.mppChallenges.length
+    ? {
+        httpStatus: status,
+        challenges: pr.mppChallenges,
+        problem: {
+          type: `${PROBLEMS}payment-required`,
+          title: "Payment Required",
+          status,
+          detail: String(structured.detail ?? "payment required"),
+        },
+      }
+    : null;
+  if (opts.challengeAs === "error" && mpp)
+    return {
+      type: "error",
+      code: MPP_PAYMENT_REQUIRED_CODE,
+      message: "Payment Required",
+      data: { ...mpp, ...(pr.x402 ? { x402: pr.x402 } : {}), payment: structured.payment, detail: structured.detail },
+    };
+  const text = `Payment required: ${payment?.amount ?? "?"} USD for ${payment?.operation ?? "this tool"}. ${String(structured.detail ?? "")} Pay with ${howToPay(payment?.rails)}.`;
+  return result({
+    isError: true,
+    // x402's binding: content[0] is the structured content as JSON text, for clients without structured content.
+    content: [
+      { type: "text", text: JSON.stringify(structured) },
+      { type: "text", text },
+    ],
+    structuredContent: structured,
+    _meta: {
+      [STATUS_KEY]: status,
+      [PAYMENT_ID_KEY]: c.paymentId,
+      ...(mpp ? { [MPP_PAYMENT_REQUIRED_KEY]: mpp } : {}),
+    },
+  });
+}
+
+function billing(fields: Record<string, string | number | null | undefined>): Record<string, string | number> {
+  return Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== null && v !== undefined && v !== "")) as Record<string, string | number>;
+}
+
+/** The rails' receipt headers (the HTTP renderer's) as the bindings' `_meta` entries. */
+export function receiptMeta(receipt: Record<string, string>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  const lower = Object.fromEntries(Object.entries(receipt).map(([k, v]) => [k.toLowerCase(), v]));
+  if (lower["payment-response"]) {
+    try {
+      out[X402_PAYMENT_RESPONSE_KEY] = JSON.parse(Buffer.from(lower["payment-response"], "base64").toString("utf8"));
+    } catch {
+      /* a receipt we wrote ourselves; never undecodable */
+    }
+  }
+  if (lower["payment-receipt"]) out[MPP_RECEIPT_KEY] = Receipt.deserialize(lower["payment-receipt"]);
+  return out;
+}
+
+/** The upstream's answer as the tool's content: its JSON as structured content and as text; an error status is a tool error. */
+export function upstreamResult(u: Pick<UpstreamResponse, "status" | "headers" | "body">, meta: Record<string, unknown>): CallToolResult {
+  const type = u.headers.get("content-type") ?? "";
+  const bytes = Buffer.from(u.body);
+  const isError = u.status >= 400;
+  if (type.startsWith("image/"))
+    return { isError, content: [{ type: "image", data: bytes.toString("base64"), mimeType: type.split(";")[0]! }], _meta: { [STATUS_KEY]: u.status, ...meta } };
+  const text = bytes.toString("utf8");
+  let structured: Record<string, unknown> | undefined;
+  if (/json/i.test(type)) {
+    try {
+      const v = JSON.parse(text) as unknown;
+      // MCP's structured content is an object; an upstream array stays in the text.
+      if (typeof v === "object" && v !== null && !Array.isArray(v)) structured = v as Record<string, unknown>;
+    } catch {
+      /* not JSON after all: the text alone */
+    }
+  }
+  return { isError, content: [{ type: "text", text }], ...(structured ? { structuredContent: structured } : {}), _meta: { [STATUS_KEY]: u.status, ...meta } };
+}
+
+/** A refused proof, in the terms of the binding it came in. `fresh`: the new challenge the pipeline made for it, if any. */
+function renderRefusal(o: Extract<GatewayOutcome, { type: "refused" }>, fresh: Challenge | undefined, opts: RenderOptions): ToolAnswer {
+  const { error } = o;
+  if (opts.binding === "mpp") {
+    if (error.reason === "malformed_credential" || error.reason === "malformed_payment")
+      return { type: "error", code: INVALID_PARAMS_CODE, message: "Invalid params", data: { detail: error.detail ?? error.message, ...error.toBody() } };
+    const problem = o.rail.refusal?.problemType?.(error) ?? { type: `${PROBLEMS}verification-failed`, title: "Verification Failed" };
+    return {
+      type: "error",
+      code: MPP_VERIFICATION_FAILED_CODE,
+      message: "Payment Verification Failed",
+      data: {
+        httpStatus: error.status,
+        challenges: fresh ? toMcpPaymentRequired(fresh).mppChallenges : [],
+        failure: { reason: error.reason ?? error.code, detail: error.detail ?? error.message },
+        problem: { ...problem, status: error.status, detail: error.detail ?? error.message },
+        ...error.toBody(),
+      },
+    };
+  }
+  // x402 (and the others): a tool error; with fresh requirements when the pipeline made a new challenge for it.
+  return fresh ? renderToolChallenge(fresh, { ...opts, challengeAs: "result" }, error) : renderToolError(error);
+}
+
+/** Every outcome of a paid tool call. Thrown programming errors only for outcomes that are rendered elsewhere. */
+export function renderToolOutcome(o: GatewayOutcome, opts: RenderOptions & { freshChallenge?: Challenge }): ToolAnswer {
+  if (o.type === "free") return result(upstreamResult(o.upstream, { [BILLING_KEY]: billing({ status: "free", amount_usd: "0.000000" }) }));
+  if (o.type === "challenge" || o.type === "declined") throw new Error(`render a ${o.type} outcome with renderToolChallenge`);
+  if (o.type === "refused") return renderRefusal(o, opts.freshChallenge, opts);
+
+  const { call, hold } = o;
+  const id = hold.payment.id;
+  const common = { payment: id, rail: hold.rail, operation: call.operationKey, meter: call.meterKey };
+  switch (o.type) {
+    case "charged":
+      return result(
+        upstreamResult(o.upstream, {
+          ...receiptMeta(o.receipt),
+          [PAYMENT_ID_KEY]: id,
+          [BILLING_KEY]: billing({
+            ...common,
+            units: o.units,
+            amount_usd: microsToUsd(hold.payment.amountMicros),
+            status: "charged",
+            tx: o.transaction,
+            ...hold.billing,
+          }),
+        }),
+      );
+    case "settlement_pending":
+      return result(
+        upstreamResult(o.upstream, {
+          [PAYMENT_ID_KEY]: id,
+          [BILLING_KEY]: billing({ ...common, units: o.units, amount_usd: microsToUsd(call.amountMicros), status: "settlement_pending" }),
+        }),
+      );
+    case "settlement_failed":
+      return renderToolError(
+        new AppError("settlement_failed", {
+          detail: "the signed payment did not settle; call the tool again without payment for a fresh challenge",
+          extra: { settlementReason: o.reason, payment_id: id },
+        }),
+        { [PAYMENT_ID_KEY]: id, [BILLING_KEY]: billing({ ...common, status: "settlement_failed", charged_usd: "0.000000" }) },
+      );
+    case "released": {
+      const meta = {
+        [PAYMENT_ID_KEY]: id,
+        [BILLING_KEY]: o.refunded
+          ? billing({ ...common, status: "refunded", refunded_usd: microsToUsd(call.amountMicros), charged_usd: "0.000000" })
+          : billing({ ...common, status: "released", charged_usd: "0.000000" }),
+      };
+      if (!o.upstream)
+        return renderToolError(
+          new AppError(o.reason === "upstream_timeout" ? "upstream_timeout" : "upstream_unavailable", {
+            detail: o.refunded
+              ? "the upstream did not answer; your card payment is refunded in full. Call again for a fresh challenge."
+              : "the upstream did not answer; you were not charged and this payment is released. Call again for a fresh challenge.",
+            extra: { payment_id: id, ...(o.refunded ? { refunded: true } : {}) },
+          }),
+          meta,
+        );
+      return result(upstreamResult(o.upstream, { ...meta, ...(o.usageError ? { "svc-usage-error": o.usageError } : {}) }));
+    }
+  }
+}
