@@ -72,7 +72,7 @@ export function isTestOrTooling(file: string): boolean {
 /** The adapters between the web and the domain: they may know Next.js, tRPC and next-auth. */
 const ADAPTERS = ["server/http/", "server/trpc/", "server/auth/", "server/db/"];
 /** The request pipelines build Responses, so they may use server/http's request context and response helpers. */
-const HTTP_PIPELINES = ["server/gateway/", "server/market/upstream/"];
+const HTTP_PIPELINES = ["server/gateway/", "server/market/upstream/", "server/mcp/"];
 
 export function isDomainModule(file: string): boolean {
   return file.startsWith("server/") && !isTestOrTooling(file) && !ADAPTERS.some((a) => file.startsWith(a));

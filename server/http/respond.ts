@@ -25,6 +25,8 @@ export const ALLOWED_REQUEST_HEADERS = [
   "svc-payment-id",
   "Idempotency-Key",
   "If-None-Match",
+  // MCP's Streamable HTTP (browser-based MCP clients preflight /mcp).
+  "Mcp-Protocol-Version",
 ].join(", ");
 
 export function corsHeaders(): Record<string, string> {
