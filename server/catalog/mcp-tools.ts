@@ -120,10 +120,19 @@ const freeToolList: ToolDefinition[] = Object.values(FREE_TOOLS).map((t) => ({
   annotations: { title: t.title, readOnlyHint: true, openWorldHint: false },
 }));
 
+// A catalog object is an immutable snapshot of one catalog version (catalog.ts), so its tools are computed once: the
+// stateless MCP server builds its tool list on every request.
+const toolsOf = new WeakMap<Catalog, { free: ToolDefinition[]; data: DataTool[] }>();
+
 /** Every tool of this storefront: the free ones first, then one per data operation (a data tool never shadows a free one). */
 export function listTools(catalog: Catalog): { free: ToolDefinition[]; data: DataTool[] } {
-  const taken = new Set(freeToolList.map((t) => t.name));
-  return { free: freeToolList, data: dataTools(catalog).filter((t) => !taken.has(t.name)) };
+  let tools = toolsOf.get(catalog);
+  if (!tools) {
+    const taken = new Set(freeToolList.map((t) => t.name));
+    tools = { free: freeToolList, data: dataTools(catalog).filter((t) => !taken.has(t.name)) };
+    toolsOf.set(catalog, tools);
+  }
+  return tools;
 }
 
 /** What the MCP server tells a client it can pay with (MPP's capability advertisement): each MPP method and intent a rail describes. */
