@@ -71,13 +71,7 @@ function buildServer(ctx: RouteContext, catalog: Catalog, agent: AgentPrincipal 
       else {
         const tool = dataTools.get(name);
         if (!tool) throw new McpError(ErrorCode.InvalidParams, `Tool ${name} not found`);
-        const proof = readToolCallProof(_meta, ctx.req.headers);
-        answer =
-          proof.type === "malformed"
-            ? proof.binding === "mpp"
-              ? { type: "error", code: ErrorCode.InvalidParams, message: "Invalid params", data: { detail: proof.error.detail, ...proof.error.toBody() } }
-              : renderToolError(proof.error)
-            : await servePaidToolCall(ctx, tool, args, proof, { challengeAs });
+        answer = await servePaidToolCall(ctx, tool, args, readToolCallProof(_meta, ctx.req.headers), { challengeAs });
       }
     } catch (e) {
       if (e instanceof McpError) throw e;

@@ -200,10 +200,12 @@ describe("MCP over Streamable HTTP", () => {
       expect((err as McpError).code).toBe(-32602);
       expect((err as McpError).data).toMatchObject({ error: "payment_invalid", reason: "malformed_credential" });
     }
-    // x402: a tool error; a payload the x402 rail cannot read gets fresh requirements with the reason.
+    // x402: fresh requirements carrying the reason (x402's "payment invalid"), whether the value is no object at all or
+    // an object the x402 rail cannot read.
     const notObject = await call(client, "aggregates", { ticker: "AAPL" }, { "x402/payment": "eyJ4NDAyVmVyc2lvbiI6Mn0=" });
     expect(notObject.isError).toBe(true);
     expect(notObject.structuredContent).toMatchObject({ error: "payment_invalid", reason: "malformed_payment" });
+    expect(isPaymentRequired(notObject.structuredContent)).toBe(true);
     const wrong = await call(client, "aggregates", { ticker: "AAPL" }, { "x402/payment": { x402Version: 2, payload: {} } });
     expect(wrong.isError).toBe(true);
     expect(wrong.structuredContent).toMatchObject({ error: "payment_invalid", reason: "malformed_payment", x402Version: 2 });
@@ -221,6 +223,9 @@ describe("MCP over Streamable HTTP", () => {
     expect(both.structuredContent).toMatchObject({ error: "invalid_request", reason: "multiple_payment_proofs" });
     const checkout = await call(client, "aggregates", { ticker: "AAPL" }, { "svc-payment-id": 7 });
     expect(checkout.structuredContent).toMatchObject({ error: "payment_unknown" });
+    // The arguments are checked first, as an HTTP call's parameters are.
+    const badArgs = await call(client, "aggregates", { ticker: "aapl" }, { "org.paymentauth/credential": "Payment abc" });
+    expect(badArgs.structuredContent).toMatchObject({ error: "invalid_request", parameter: "ticker" });
   });
 
   it("answers an unknown tool as invalid params, and GET /mcp with 405 (stateless: no SSE stream)", async () => {

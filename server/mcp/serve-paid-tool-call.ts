@@ -16,18 +16,26 @@ import type { RouteContext } from "../http/route";
 import { createChallenge } from "../payments/create-challenge";
 import { readPaymentProof, type PaymentProof } from "../payments/rails";
 import type { ToolCallProof } from "./payment/read-tool-call-proof";
-import { renderToolChallenge, renderToolError, renderToolOutcome, type RenderOptions, type ToolAnswer } from "./payment/render-tool-outcome";
+import {
+  renderMalformedCredential,
+  renderToolChallenge,
+  renderToolError,
+  renderToolOutcome,
+  type RenderOptions,
+  type ToolAnswer,
+} from "./payment/render-tool-outcome";
 import { toolCallContext } from "./tool-call-request";
 
 export async function servePaidToolCall(
   ctx: RouteContext,
   tool: DataTool,
   args: unknown,
-  proof: Extract<ToolCallProof, { type: "read" }>,
+  proof: ToolCallProof,
   opts: Pick<RenderOptions, "challengeAs">,
 ): Promise<ToolAnswer> {
   const render: RenderOptions = { binding: proof.binding, challengeAs: opts.challengeAs };
-  const callCtx = toolCallContext(ctx, tool, args, proof.headers);
+  // Arguments are checked before the proof, as an HTTP call's parameters are (a 400 names the parameter first).
+  const callCtx = toolCallContext(ctx, tool, args, proof.type === "read" ? proof.headers : new Headers());
   const priced = await priceCall(callCtx);
   // The arguments addressed another operation's path (a path parameter holding a slash, say): not this tool's call.
   if (priced.upstream.op.key !== tool.operation.key)
@@ -50,6 +58,13 @@ export async function servePaidToolCall(
 
   const { call } = priced;
   const refusal = (rail: string | null, error: unknown) => recordPaymentRefusal({ sellerId: call.sellerId, rail, operationKey: call.operationKey, error });
+  if (proof.type === "malformed") {
+    // A _meta value that is not its binding's object, refused before any rail reads it (a funnel fact, as over HTTP).
+    await refusal(null, proof.error);
+    if (proof.binding === "mpp") return renderMalformedCredential(proof.error);
+    if (proof.binding === "x402") return renderToolChallenge(await createChallenge(call), render, proof.error);
+    return renderToolError(proof.error);
+  }
   let found: PaymentProof;
   try {
     found = readPaymentProof(callCtx.req.headers);

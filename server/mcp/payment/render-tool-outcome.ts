@@ -144,12 +144,16 @@ export function upstreamResult(u: Pick<UpstreamResponse, "status" | "headers" | 
   return { isError, content: [{ type: "text", text }], ...(structured ? { structuredContent: structured } : {}), _meta: { [STATUS_KEY]: u.status, ...meta } };
 }
 
+/** An MPP credential that cannot be read: MPP's invalid params (-32602), as mppx's server transport answers it. */
+export function renderMalformedCredential(error: AppError): ToolAnswer {
+  return { type: "error", code: INVALID_PARAMS_CODE, message: "Invalid params", data: { detail: error.detail ?? error.message, ...error.toBody() } };
+}
+
 /** A refused proof, in the terms of the binding it came in. `fresh`: the new challenge the pipeline made for it, if any. */
 function renderRefusal(o: Extract<GatewayOutcome, { type: "refused" }>, fresh: Challenge | undefined, opts: RenderOptions): ToolAnswer {
   const { error } = o;
   if (opts.binding === "mpp") {
-    if (error.reason === "malformed_credential" || error.reason === "malformed_payment")
-      return { type: "error", code: INVALID_PARAMS_CODE, message: "Invalid params", data: { detail: error.detail ?? error.message, ...error.toBody() } };
+    if (error.reason === "malformed_credential" || error.reason === "malformed_payment") return renderMalformedCredential(error);
     const problem = o.rail.refusal?.problemType?.(error) ?? { type: `${PROBLEMS}verification-failed`, title: "Verification Failed" };
     return {
       type: "error",
