@@ -228,6 +228,31 @@ describe("MCP over Streamable HTTP", () => {
     expect(badArgs.structuredContent).toMatchObject({ error: "invalid_request", parameter: "ticker" });
   });
 
+  it("never answers an internal error to hostile _meta proofs (random values under both bindings' keys)", async () => {
+    const client = await connect();
+    const [challenge] = ((await call(client, "basis"))._meta?.["org.paymentauth/payment-required"] as { challenges: Record<string, unknown>[] }).challenges;
+    let seed = 7;
+    const rnd = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    const value = (depth: number): unknown => {
+      const r = rnd();
+      if (depth > 2 || r < 0.2) return ["", "Payment x", "0x", -1, 1e308, true, null][Math.floor(rnd() * 7)];
+      if (r < 0.4) return Array.from({ length: 2 }, () => value(depth + 1));
+      const keys = ["challenge", "payload", "source", "id", "request", "x402Version", "accepted", "signature", "authorization", "method", "opaque"];
+      return Object.fromEntries(keys.filter(() => rnd() < 0.4).map((k) => [k, value(depth + 1)]));
+    };
+    for (let i = 0; i < 40; i++) {
+      const meta =
+        i % 3 === 0
+          ? { "org.paymentauth/credential": { challenge: { ...challenge, ...(value(1) as object) }, payload: value(1) } }
+          : i % 3 === 1
+            ? { "org.paymentauth/credential": value(0) }
+            : { "x402/payment": { x402Version: 2, accepted: value(1), payload: value(1) } };
+      const answer = await call(client, "basis", {}, meta).catch((e: unknown) => e);
+      if (answer instanceof McpError) expect([-32602, -32043], JSON.stringify(meta)).toContain(answer.code);
+      else expect((answer as CallToolResult).structuredContent?.error, JSON.stringify(meta)).not.toBe("internal_error");
+    }
+  });
+
   it("answers an unknown tool as invalid params, and GET /mcp with 405 (stateless: no SSE stream)", async () => {
     const client = await connect();
     const err = await call(client, "no_such_tool").catch((e: unknown) => e);
