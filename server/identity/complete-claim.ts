@@ -4,7 +4,7 @@ import { z } from "zod";
 import { AppError } from "../errors";
 import { parseWith } from "../validation";
 import { MAX_USER_CODE_FAILURES } from "./constants";
-import { completeClaim, findRecentAttempts, recordUserCodeFailure } from "./identity.queries";
+import { completeClaim, findRecentAttempts, recordUserCodeFailure } from "./claim-attempts.queries";
 import { identityBody, newRefreshToken, type IdentityBody, type IdentityContext } from "./identity-view";
 import { hashSecret, normalizeUserCode, sameHash } from "./secrets";
 import { claimableCredential } from "./start-claim";

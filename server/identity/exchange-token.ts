@@ -3,7 +3,7 @@
 // upgrades itself: after a claim the agent exchanges the new assertion).
 import { AppError } from "../errors";
 import { ASSERTION_TYP, JWT_BEARER_GRANT } from "./constants";
-import { findCredentialById } from "./identity.queries";
+import { findCredentialById } from "./credentials.queries";
 import { issueAccessToken, verifyOwnToken, type AssertionClaims } from "./issue-tokens";
 
 export type TokenResponse = { access_token: string; token_type: "Bearer"; expires_in: number; scope: string };

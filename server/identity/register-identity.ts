@@ -7,14 +7,10 @@ import { parseWith } from "../validation";
 import { newId } from "../lib/ids";
 import { ANONYMOUS_TTL_MS, ID_JAG_TOKEN_TYPE, PENDING_CLAIM_TTL_MS } from "./constants";
 import { isPlusAliased, normalizeEmail } from "./email";
-import {
-  createPendingCredential,
-  createUnclaimedCredential,
-  findHumanById,
-  findTrustedProvider,
-  registerAssertedCredential,
-  rotateRefreshToken,
-} from "./identity.queries";
+import { createPendingCredential, createUnclaimedCredential, findHumanById } from "./credentials.queries";
+import { rotateRefreshToken } from "./refresh-tokens.queries";
+import { registerAssertedCredential } from "./registration.queries";
+import { findTrustedProvider } from "./trusted-providers.queries";
 import { identityBody, newAttempt, newRefreshToken, type IdentityContext } from "./identity-view";
 import { hashSecret, newSecret } from "./secrets";
 import { verifyIdJag } from "./verify-id-jag";
