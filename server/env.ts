@@ -68,6 +68,8 @@ const schema = z.object({
   RATE_LIMIT_PAYER_PER_MINUTE: z.coerce.number().int().min(0).default(600),
   /** Requests per minute per seller across all callers (gateway calls). 0 disables. */
   RATE_LIMIT_SELLER_PER_MINUTE: z.coerce.number().int().min(0).default(12_000),
+  /** Load balancers in front of the app that append to X-Forwarded-For; 0: the client is the TCP peer (docs/rate-limits.md). */
+  TRUSTED_PROXY_HOPS: z.coerce.number().int().min(0).max(10).default(0),
   /** Benchmarks only: switch both rate limits off. */
   RATE_LIMIT_DISABLED: bool.default(false),
   /** Tests only (honoured when NODE_ENV=test): exit the process at a point of the paid pipeline to prove crash recovery. */

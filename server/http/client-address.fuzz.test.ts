@@ -1,0 +1,93 @@
+// Fuzzing who the client is: thousands of generated X-Forwarded-For values and stamps (garbage, huge, unicode,
+// brackets, ports, zones, empty entries, commas only, spoofed copies of our header) with every hop count. Nothing
+// throws; the answer is always null or one canonical IP address; with hops = 0 the client's headers never change it;
+// with hops = N it is the Nth entry from the right or the peer. The generator is seeded, so a failure reproduces.
+import { isIP } from "node:net";
+import { describe, expect, it } from "vitest";
+import { canonicalAddress, clientAddress, forwardedAddress, installPeerStamp, PEER_HEADER } from "./client-address";
+
+function rng(seed: number) {
+  let a = seed >>> 0;
+  const next = () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  const int = (n: number) => Math.floor(next() * n);
+  const pick = <T>(xs: readonly T[]): T => xs[int(xs.length)]!;
+  return { next, int, pick };
+}
+
+const PIECES = [
+  "203.0.113.7",
+  "203.0.113.7:8080",
+  "[2001:db8::1]",
+  "[2001:db8::1]:443",
+  "2001:DB8::1",
+  "::ffff:10.1.2.3",
+  "fe80::1%eth0",
+  "unknown",
+  "_hidden",
+  "",
+  " ",
+  "999.1.1.1",
+  "1.2.3",
+  "[::1",
+  "::1]",
+  "😀",
+  "\u0000",
+  "a".repeat(300),
+  "1.1.1.1 2.2.2.2",
+  "for=192.0.2.60",
+  ";",
+  "[]",
+  "[:::]",
+  "0.0.0.0",
+  "255.255.255.255",
+];
+
+function randomForwardedFor(r: ReturnType<typeof rng>): string {
+  if (r.next() < 0.1) return String.fromCharCode(...Array.from({ length: r.int(200) }, () => r.int(0x3000)));
+  const n = r.int(r.next() < 0.05 ? 2000 : 8);
+  return Array.from({ length: n }, () => r.pick(PIECES)).join(r.pick([",", ", ", " , ", ",,"]));
+}
+
+const canonical = (v: string | null) => v === null || (isIP(v) !== 0 && canonicalAddress(v) === v);
+
+describe("fuzzing the client address", () => {
+  installPeerStamp();
+
+  it("forwardedAddress: 5,000 generated X-Forwarded-For values never throw and give null or one canonical address from the header", () => {
+    const r = rng(22);
+    for (let i = 0; i < 5_000; i++) {
+      const xff = randomForwardedFor(r);
+      const hops = r.int(12);
+      const out = forwardedAddress(xff, hops);
+      expect(canonical(out), `${JSON.stringify(xff.slice(0, 200))} hops ${hops} -> ${out}`).toBe(true);
+      if (out !== null) {
+        const entries = xff.split(",");
+        const at = entries[Math.max(0, entries.length - Math.min(hops, entries.length))]!;
+        expect(canonicalAddress(at), `${JSON.stringify(xff.slice(0, 200))} hops ${hops}`).toBe(out);
+      }
+    }
+  });
+
+  it("clientAddress: with hops = 0, 2,000 generated client headers (spoofed stamps included) never change the answer", () => {
+    const r = rng(2022);
+    for (let i = 0; i < 2_000; i++) {
+      const headers = new Headers();
+      try {
+        headers.set("x-forwarded-for", randomForwardedFor(r));
+        if (r.next() < 0.5) headers.set(PEER_HEADER, `${r.pick(["", "x", "nonce"])} ${r.pick(PIECES)}`);
+      } catch {
+        continue; // a value Headers itself refuses (control characters) never reaches a handler
+      }
+      // No stamp of this process: the client's headers name nobody.
+      expect(clientAddress(headers, 0)).toBeNull();
+      const behind = clientAddress(headers, 1 + r.int(4));
+      expect(canonical(behind)).toBe(true);
+    }
+  });
+});
