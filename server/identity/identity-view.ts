@@ -6,7 +6,8 @@ import { issueAssertion } from "./issue-tokens";
 import { newId } from "../lib/ids";
 import { hashSecret, newSecret } from "./secrets";
 
-export type IdentityContext = { sellerId: string; origin: string };
+/** `client`: the caller's address, for the budget of unauthenticated registrations (null when unknown). */
+export type IdentityContext = { sellerId: string; origin: string; client?: string | null };
 
 export type IdentityBody = {
   id: string;
