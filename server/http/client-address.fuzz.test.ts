@@ -1,10 +1,11 @@
-// Fuzzing who the client is: thousands of generated X-Forwarded-For values and stamps (garbage, huge, unicode,
+// Fuzzing what this process reads off every request before Next.js: who the client is, and the path repair. Who the client is: thousands of generated X-Forwarded-For values and stamps (garbage, huge, unicode,
 // brackets, ports, zones, empty entries, commas only, spoofed copies of our header) with every hop count. Nothing
 // throws; the answer is always null or one canonical IP address; with hops = 0 the client's headers never change it;
 // with hops = N it is the Nth entry from the right or the peer. The generator is seeded, so a failure reproduces.
 import { isIP } from "node:net";
 import { describe, expect, it } from "vitest";
-import { canonicalAddress, clientAddress, forwardedAddress, installPeerStamp, PEER_HEADER } from "./client-address";
+import { canonicalAddress, clientAddress, forwardedAddress, PEER_HEADER } from "./client-address";
+import { decodableTarget, installIncomingRequestHooks } from "./incoming-request";
 
 function rng(seed: number) {
   let a = seed >>> 0;
@@ -57,7 +58,7 @@ function randomForwardedFor(r: ReturnType<typeof rng>): string {
 const canonical = (v: string | null) => v === null || (isIP(v) !== 0 && canonicalAddress(v) === v);
 
 describe("fuzzing the client address", () => {
-  installPeerStamp();
+  installIncomingRequestHooks();
 
   it("forwardedAddress: 5,000 generated X-Forwarded-For values never throw and give null or one canonical address from the header", () => {
     const r = rng(22);
@@ -88,6 +89,53 @@ describe("fuzzing the client address", () => {
       expect(clientAddress(headers, 0)).toBeNull();
       const behind = clientAddress(headers, 1 + r.int(4));
       expect(canonical(behind)).toBe(true);
+    }
+  });
+});
+
+describe("fuzzing the request target repair", () => {
+  it("decodableTarget: 5,000 generated paths: null exactly when the path decodes; otherwise a path that decodes to the bytes sent", () => {
+    const r = rng(404);
+    const parts = [
+      "/",
+      "api",
+      "v1",
+      "%",
+      "%2",
+      "%zz",
+      "%2F",
+      "%252F",
+      "%E0%A4%A",
+      "%C0%AF",
+      "%FF",
+      "%E2%82%AC",
+      "%00",
+      "..",
+      ".",
+      ";x=1",
+      "AAPL",
+      "?",
+      "&",
+      "=",
+      "%%",
+    ];
+    for (let i = 0; i < 5_000; i++) {
+      const target = "/" + Array.from({ length: 1 + r.int(12) }, () => r.pick(parts)).join("");
+      const q = target.indexOf("?");
+      const path = q < 0 ? target : target.slice(0, q);
+      let decodes = true;
+      try {
+        decodeURIComponent(path);
+      } catch {
+        decodes = false;
+      }
+      const out = decodableTarget(target);
+      expect(out === null, target).toBe(decodes);
+      if (out !== null) {
+        const outPath = out.slice(0, q < 0 ? undefined : out.indexOf("?"));
+        expect(decodeURIComponent(outPath), target).toBe(path);
+        expect(out.slice(outPath.length), target).toBe(q < 0 ? "" : target.slice(q));
+      }
     }
   });
 });

@@ -3,7 +3,8 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { canonicalAddress, clientAddress, forwardedAddress, installPeerStamp, PEER_HEADER, peerAddress } from "./client-address";
+import { canonicalAddress, clientAddress, forwardedAddress, PEER_HEADER, peerAddress } from "./client-address";
+import { installIncomingRequestHooks } from "./incoming-request";
 
 describe("canonicalAddress", () => {
   it.each([
@@ -49,7 +50,7 @@ describe("the peer stamp on a real HTTP server", () => {
   let seen: Headers | undefined;
 
   beforeAll(async () => {
-    installPeerStamp();
+    installIncomingRequestHooks();
     server = http.createServer((req, res) => {
       // What Next.js hands a route handler: the request's headers object as a Headers.
       seen = new Headers(Object.entries(req.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(", ") : String(v)] as [string, string]));

@@ -4,17 +4,13 @@
 //
 // Next.js does not give a route handler the socket, and the X-Forwarded-For it fills from the socket is set only when
 // the client sent none (`??=` in next/dist/server/base-server.js), so a client-sent value cannot be told from Next's.
-// So this process stamps every request itself, before Next.js sees it: a subscriber on Node's
-// `http.server.request.start` diagnostics channel (published by the HTTP server before its 'request' event) writes
-// the socket's remote address into a header of ours, prefixed with a random value this process made and never sends
-// anywhere. A client can send that header, but not the prefix, so a value without it is ignored. It works with any way
-// of starting the app (`next start`, the demo, the e2e server) because instrumentation.ts installs it in the server
-// process; a process that never installed it (a test calling handlers directly) has no peer address.
+// So this process stamps every request itself, before Next.js sees it (incoming-request.ts, installed by
+// instrumentation.ts): the socket's remote address in a header of ours, prefixed with a random value this process made
+// and never sends anywhere. A client can send that header, but not the prefix, so a value without it is ignored. It
+// works with any way of starting the app (`next start`, the demo, the e2e server); a process that never installed it
+// (a test calling handlers directly) has no peer address.
 import { randomBytes } from "node:crypto";
-import diagnosticsChannel from "node:diagnostics_channel";
-import type { IncomingMessage } from "node:http";
 import { isIP } from "node:net";
-import type { Socket } from "node:net";
 import { env } from "../env";
 
 export const PEER_HEADER = "x-storefront-peer";
@@ -24,17 +20,11 @@ type StampState = { [NONCE_KEY]?: string };
 /** At most this many X-Forwarded-For entries are looked at (from the right); a client can send thousands. */
 const MAX_FORWARDED_ENTRIES = 64;
 
-/** Stamp every HTTP request this process receives with its TCP peer's address. Idempotent; instrumentation.ts calls it. */
-export function installPeerStamp(): void {
+/** The value of PEER_HEADER for a socket's remote address (the process's prefix is made on first use). */
+export function peerStamp(remoteAddress: string | undefined): string {
   const g = globalThis as StampState;
-  if (g[NONCE_KEY]) return;
-  const nonce = randomBytes(18).toString("base64url");
-  g[NONCE_KEY] = nonce;
-  diagnosticsChannel.subscribe("http.server.request.start", (message) => {
-    const { request, socket } = message as { request: IncomingMessage; socket: Socket };
-    // Overwrites whatever the client sent under this name.
-    request.headers[PEER_HEADER] = `${nonce} ${socket.remoteAddress ?? ""}`;
-  });
+  g[NONCE_KEY] ??= randomBytes(18).toString("base64url");
+  return `${g[NONCE_KEY]} ${remoteAddress ?? ""}`;
 }
 
 /** The TCP peer's address, if this process stamped the request; never a value the client wrote. */
