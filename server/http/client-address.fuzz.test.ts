@@ -6,6 +6,7 @@ import { isIP } from "node:net";
 import { describe, expect, it } from "vitest";
 import { canonicalAddress, clientAddress, forwardedAddress, PEER_HEADER } from "./client-address";
 import { decodableTarget, installIncomingRequestHooks } from "./incoming-request";
+import { clientBudgetKey } from "../gateway/rate-limit";
 
 function rng(seed: number) {
   let a = seed >>> 0;
@@ -136,6 +137,30 @@ describe("fuzzing the request target repair", () => {
         expect(decodeURIComponent(outPath), target).toBe(path);
         expect(out.slice(outPath.length), target).toBe(q < 0 ? "" : target.slice(q));
       }
+    }
+  });
+});
+
+describe("fuzzing the client budget key", () => {
+  it("clientBudgetKey: 3,000 generated addresses never throw; an IPv6 address counts by its /64, whatever its spelling", () => {
+    const r = rng(64);
+    const hex = () => r.int(0x10000).toString(16);
+    for (let i = 0; i < 3_000; i++) {
+      const groups = Array.from({ length: 8 }, hex);
+      const canonical = canonicalAddress(groups.join(":"))!;
+      const key = clientBudgetKey(canonical);
+      expect(key, canonical).toBe(
+        `${groups
+          .slice(0, 4)
+          .map((g) => g.replace(/^0+(?=.)/, ""))
+          .join(":")}::/64`,
+      );
+      // Another address of the same /64, spelled in full with leading zeros and upper case: the same budget.
+      const sibling = canonicalAddress([...groups.slice(0, 4).map((g) => g.padStart(4, "0").toUpperCase()), hex(), hex(), hex(), hex()].join(":"))!;
+      expect(clientBudgetKey(sibling), `${canonical} ${sibling}`).toBe(key);
+      const v4 = `${r.int(256)}.${r.int(256)}.${r.int(256)}.${r.int(256)}`;
+      expect(clientBudgetKey(canonicalAddress(v4))).toBe(v4);
+      expect(() => clientBudgetKey(r.pick(PIECES))).not.toThrow();
     }
   });
 });
