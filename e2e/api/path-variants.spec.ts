@@ -1,8 +1,9 @@
 // Path variants cannot reach the upstream unpaid. Every priced route of the catalog (read from the storefront's own
 // manifest and OpenAPI document, not listed here), sent over a raw socket so nothing normalises the path on the way
 // (fetch and node:http clients would), in its encoded, doubled, dotted, malformed, re-cased, parametered and lengthened
-// forms. Each must answer 402, 400 or 404 (Next.js itself answers `//` and `\` with a 308 to the cleaned path, before
-// any route code runs; the target of that redirect is checked the same way), never a 2xx, and the seller's upstream,
+// forms. Each must answer 402 (a form that normalises to a priced route is priced as that route), 400 or 404 (Next.js
+// itself answers `//`, `\` and trailing `/`, `/.`, `/..` with a 308 to the cleaned path, before any route code runs;
+// the target of that redirect is checked the same way), never a 2xx, and the seller's upstream,
 // a local server that counts what reaches it, must see nothing. A positive control (one paid call) proves the counter
 // does see what does reach it.
 import http from "node:http";
