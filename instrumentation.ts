@@ -4,6 +4,10 @@
 // time-limited leases, and the analytics rollup advances each seller's watermark under a row lock.
 export async function register() {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
+  // First: every request from now on carries its TCP peer's address (per-client rate limits; docs/rate-limits.md), and a
+  // path Next.js cannot decode reaches our routes (a JSON 400/404) instead of Next.js's 500.
+  const { installIncomingRequestHooks } = await import("./server/http/incoming-request");
+  installIncomingRequestHooks();
   const { checkEnvironmentOrExit } = await import("./server/startup");
   checkEnvironmentOrExit();
   const { startSettlementReconciler } = await import("./server/payments/reconciler");

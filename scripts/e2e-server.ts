@@ -35,6 +35,21 @@ export const FLAKY_SELLER = {
   signingSecret: "flaky-seller-signing-secret-0123456789",
 };
 
+/**
+ * A storefront whose upstream is whatever HTTP server a spec points it at (e2e/api/path-variants.spec.ts counts the
+ * calls that reach it); until then a closed port. Only the hardening specs use it, so their budgets and counts are
+ * their own (e2e/api/client-address.spec.ts).
+ */
+export const COUNTED_SELLER = {
+  slug: "counted-upstream",
+  name: "Counted Upstream Data",
+  hosts: ["counted.localhost"],
+  email: "owner@counted.test",
+  password: "counted-seller-password",
+  payTo: "0x2546BcD3c84621e976D8185a91A922aE77ECEc30",
+  signingSecret: "counted-seller-signing-secret-0123456789",
+};
+
 async function main() {
   const port = Number(process.env.E2E_PORT ?? 3100);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "storefront-e2e-"));
@@ -50,6 +65,8 @@ async function main() {
   await seedMarketSeller(db, SECOND_SELLER);
   const { sellerId: flakyId } = await seedMarketSeller(db, FLAKY_SELLER);
   await db.service.updateMany({ where: { sellerId: flakyId, upstreamUrl: { not: "" } }, data: { upstreamUrl: "http://127.0.0.1:9" } });
+  const { sellerId: countedId } = await seedMarketSeller(db, COUNTED_SELLER);
+  await db.service.updateMany({ where: { sellerId: countedId, upstreamUrl: { not: "" } }, data: { upstreamUrl: "http://127.0.0.1:9" } });
   // A known business day for the console specs (e2e/ui/console-pages.spec.ts), written before the app starts.
   const demo = await db.seller.findUniqueOrThrow({ where: { slug: DEMO_SELLER.slug }, select: { id: true } });
   await seedConsoleDay(db, demo.id);

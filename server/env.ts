@@ -68,7 +68,11 @@ const schema = z.object({
   RATE_LIMIT_PAYER_PER_MINUTE: z.coerce.number().int().min(0).default(600),
   /** Requests per minute per seller across all callers (gateway calls). 0 disables. */
   RATE_LIMIT_SELLER_PER_MINUTE: z.coerce.number().int().min(0).default(12_000),
-  /** Benchmarks only: switch both rate limits off. */
+  /** Requests per minute per client address that carry no valid payment and no valid bearer (docs/rate-limits.md). 0 disables. */
+  RATE_LIMIT_CLIENT_PER_MINUTE: z.coerce.number().int().min(0).default(600),
+  /** Load balancers in front of the app that append to X-Forwarded-For; 0: the client is the TCP peer (docs/rate-limits.md). */
+  TRUSTED_PROXY_HOPS: z.coerce.number().int().min(0).max(10).default(0),
+  /** Benchmarks only: switch every rate limit off. */
   RATE_LIMIT_DISABLED: bool.default(false),
   /** Tests only (honoured when NODE_ENV=test): exit the process at a point of the paid pipeline to prove crash recovery. */
   GATEWAY_FAULT: z.enum(["none", "exit_after_lock", "exit_after_outbox"]).default("none"),

@@ -5,6 +5,7 @@ import type { NextAuthOptions } from "next-auth";
 import CredentialsProvider from "next-auth/providers/credentials";
 import { env } from "../env";
 import { deriveKey } from "../lib/derive-key";
+import { authLogger } from "./auth-logger";
 import { humanEmailProvider } from "./human-provider";
 import { authenticateSeller } from "./authenticate-seller";
 
@@ -42,6 +43,8 @@ export function authOptions(): NextAuthOptions {
     secret: deriveKey("next-auth").toString("base64url"),
     session: { strategy: "jwt", maxAge: 8 * 60 * 60 },
     pages: { signIn: "/console/sign-in" },
+    // A malformed session cookie is one short line, not a stack trace per request (auth-logger.ts).
+    logger: authLogger,
     useSecureCookies: (env().PUBLIC_URL ?? "").startsWith("https://"),
     providers: [
       CredentialsProvider({

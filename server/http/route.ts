@@ -6,6 +6,7 @@ import type { SellerRow } from "../catalog/catalog.queries";
 import { resolveSeller } from "../catalog/resolve-seller";
 import { env } from "../env";
 import { AppError, isAppError } from "../errors";
+import { clientAddress } from "./client-address";
 import { ALLOWED_REQUEST_HEADERS, corsHeaders, errorResponse } from "./respond";
 
 export const HTTP_METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"] as const;
@@ -21,6 +22,8 @@ export type RouteContext = {
   catalog(): Promise<Catalog>;
   /** Public origin for links: PUBLIC_URL, else the request's own scheme and host. */
   origin: string;
+  /** The client's IP address (the TCP peer, or per TRUSTED_PROXY_HOPS), for per-client limits; null if unknown. */
+  clientAddress: string | null;
 };
 
 export type Handler = (ctx: RouteContext) => Promise<Response> | Response;
@@ -64,6 +67,7 @@ async function run(handler: Handler, req: Request, rawParams: Record<string, str
       params: rawParams,
       requestId,
       origin: publicOrigin(req, url),
+      clientAddress: clientAddress(req.headers),
       seller: () => (sellerP ??= resolveSeller(sellerHost(req))),
       catalog: () => (catalogP ??= ctx.seller().then(getCatalog)),
     };

@@ -4,7 +4,7 @@ import { z } from "zod";
 import { AppError } from "../errors";
 import { parseWith } from "../validation";
 import { MAX_USER_CODE_FAILURES } from "./constants";
-import { completeClaim, findRecentAttempts, recordUserCodeFailure } from "./identity.queries";
+import { findRecentAttempts, submitUserCode } from "./claim-attempts.queries";
 import { identityBody, newRefreshToken, type IdentityBody, type IdentityContext } from "./identity-view";
 import { hashSecret, normalizeUserCode, sameHash } from "./secrets";
 import { claimableCredential } from "./start-claim";
@@ -18,6 +18,28 @@ export function userCodeHash(attemptId: string, code: string): string {
   return hashSecret(`usercode:${attemptId}:${normalizeUserCode(code)}`);
 }
 
+/** The answer for an attempt that is not waiting for a code (SERVICE.md part 5's claim errors). */
+function notConfirmed(status: string, expiresAt: Date, now: Date): AppError {
+  switch (status) {
+    case "denied":
+      return new AppError("claim_denied", { detail: "the human declined this claim" });
+    case "locked":
+      return new AppError("too_many_attempts", { detail: "too many wrong user codes; start a new claim attempt once this one expires" });
+    case "completed":
+      return new AppError("already_claimed");
+    default:
+      if (expiresAt <= now) return new AppError("claim_expired", { detail: "the claim link expired before the human confirmed; start a new claim attempt" });
+      return new AppError("claim_not_confirmed", {
+        detail: "the human has not confirmed yet; wait and retry",
+        headers: { "retry-after": "5" },
+        extra: { retry_after: 5 },
+      });
+  }
+}
+
+const codeExpired = () =>
+  new AppError("user_code_expired", { detail: "the user code expired; the human can show a new one by reopening the link, or start a new attempt" });
+
 export async function completeClaimWithCode(raw: unknown, ctx: IdentityContext): Promise<{ identity: IdentityBody }> {
   const input = parseWith(bodySchema, raw);
   const now = new Date();
@@ -26,31 +48,31 @@ export async function completeClaimWithCode(raw: unknown, ctx: IdentityContext):
   // A confirmed attempt wins over newer pending ones (the agent may have opened another link meanwhile).
   const attempt = attempts.find((a) => a.status === "confirmed") ?? attempts[0];
   if (!attempt) throw new AppError("claim_not_confirmed", { detail: "no claim attempt yet: POST /agent/identity/claim first" });
-  switch (attempt.status) {
-    case "denied":
-      throw new AppError("claim_denied", { detail: "the human declined this claim" });
-    case "locked":
-      throw new AppError("too_many_attempts", { detail: "too many wrong user codes; start a new claim attempt once this one expires" });
-    case "completed":
-      throw new AppError("already_claimed");
-    case "pending":
-      if (attempt.expiresAt <= now)
-        throw new AppError("claim_expired", { detail: "the claim link expired before the human confirmed; start a new claim attempt" });
-      throw new AppError("claim_not_confirmed", {
-        detail: "the human has not confirmed yet; wait and retry",
-        headers: { "retry-after": "5" },
-        extra: { retry_after: 5 },
-      });
-  }
-  if (!attempt.userCodeHash || !attempt.humanId || !attempt.userCodeExpiresAt || attempt.userCodeExpiresAt <= now)
-    throw new AppError("user_code_expired", { detail: "the user code expired; the human can show a new one by reopening the link, or start a new attempt" });
-  if (!sameHash(attempt.userCodeHash, userCodeHash(attempt.id, input.user_code))) {
-    const locked = await recordUserCodeFailure(attempt.id, MAX_USER_CODE_FAILURES);
-    if (locked) throw new AppError("too_many_attempts", { detail: "too many wrong user codes; this attempt is locked" });
-    throw new AppError("invalid_user_code", { detail: "that is not the code shown to the human" });
-  }
+  if (attempt.status !== "confirmed") throw notConfirmed(attempt.status, attempt.expiresAt, now);
+  if (!attempt.userCodeHash || !attempt.humanId || !attempt.userCodeExpiresAt || attempt.userCodeExpiresAt <= now) throw codeExpired();
+  // The code is compared under the attempt's row lock, against the attempt as it is then: concurrent codes are judged
+  // one at a time, and none once the attempt has locked (or completed).
   const refresh = newRefreshToken();
-  const done = await completeClaim({ credentialId: credential.id, attemptId: attempt.id, humanId: attempt.humanId, refresh: refresh.row, now });
-  if (done.type === "already_claimed") throw new AppError("already_claimed");
-  return { identity: await identityBody(done.credential, ctx, { human: done.human, refreshToken: refresh }) };
+  const codeHash = userCodeHash(attempt.id, input.user_code);
+  const done = await submitUserCode({
+    attemptId: attempt.id,
+    credentialId: credential.id,
+    matches: (stored) => sameHash(stored, codeHash),
+    maxFailures: MAX_USER_CODE_FAILURES,
+    refresh: refresh.row,
+    now,
+  });
+  switch (done.type) {
+    case "not_confirmed":
+      throw notConfirmed(done.status, done.expiresAt, now);
+    case "code_expired":
+      throw codeExpired();
+    case "wrong_code":
+      if (done.locked) throw new AppError("too_many_attempts", { detail: "too many wrong user codes; this attempt is locked" });
+      throw new AppError("invalid_user_code", { detail: "that is not the code shown to the human" });
+    case "already_claimed":
+      throw new AppError("already_claimed");
+    case "completed":
+      return { identity: await identityBody(done.credential, ctx, { human: done.human, refreshToken: refresh }) };
+  }
 }

@@ -2,7 +2,7 @@
 // (and read a user code for the agent) or deny it. The human is a signed-in next-auth "human" session.
 import { USER_CODE_TTL_MS } from "./constants";
 import { isPlusAliased } from "./email";
-import { confirmAttempt, denyAttempt, findAttemptByLinkHash } from "./identity.queries";
+import { confirmAttempt, denyAttempt, findAttemptByLinkHash } from "./claim-attempts.queries";
 import { hashSecret, newUserCode } from "./secrets";
 import { userCodeHash } from "./complete-claim";
 

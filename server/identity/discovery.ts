@@ -3,7 +3,7 @@
 // the storefront's origin, so each seller host describes itself.
 import { env } from "../env";
 import { ACCESS_TOKEN_TTL_S, ANONYMOUS_TTL_MS, CLAIM_LINK_TTL_MS, ID_JAG_TOKEN_TYPE, JWT_BEARER_GRANT } from "./constants";
-import { listTrustedProviders } from "./identity.queries";
+import { listTrustedProviders } from "./trusted-providers.queries";
 
 export async function authorizationServerMetadata(ctx: { sellerId: string; origin: string }) {
   const e = env();

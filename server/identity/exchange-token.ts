@@ -3,8 +3,8 @@
 // upgrades itself: after a claim the agent exchanges the new assertion).
 import { AppError } from "../errors";
 import { ASSERTION_TYP, JWT_BEARER_GRANT } from "./constants";
-import { findCredentialById } from "./identity.queries";
-import { issueAccessToken, verifyOwnToken, type AssertionClaims } from "./issue-tokens";
+import { findCredentialById } from "./credentials.queries";
+import { issueAccessToken, verifyStorefrontToken, type AssertionClaims } from "./issue-tokens";
 
 export type TokenResponse = { access_token: string; token_type: "Bearer"; expires_in: number; scope: string };
 
@@ -26,7 +26,7 @@ export async function exchangeToken(form: URLSearchParams, ctx: { sellerId: stri
   if (!assertion) throw oauthError("invalid_request", "assertion is required");
   if (form.getAll("assertion").length > 1) throw oauthError("invalid_request", "assertion is given more than once");
 
-  const v = await verifyOwnToken<AssertionClaims>(assertion, ASSERTION_TYP);
+  const v = await verifyStorefrontToken<AssertionClaims>(assertion, ASSERTION_TYP);
   switch (v.type) {
     case "malformed":
       throw oauthError("invalid_request", "the assertion could not be decoded", "undecodable_assertion");

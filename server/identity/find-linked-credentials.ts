@@ -1,6 +1,6 @@
 // Which credentials share an agent's entitlements: its own, and every credential the same human claimed at this
 // storefront (SERVICE.md part 4: "for this credential plus all credentials claimed by the same human").
-import { findCredentialsOfHuman, findHumanById } from "./identity.queries";
+import { findCredentialsOfHuman, findHumanById } from "./credentials.queries";
 import type { AgentPrincipal } from "./require-agent";
 
 export type LinkedCredentials = { human: { id: string; email: string } | null; credentials: string[] };

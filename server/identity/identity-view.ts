@@ -1,12 +1,13 @@
 // What the agent receives for a credential (SERVICE.md part 2, "Agent identity"): identity.assertion always,
 // identity.refresh_token.value once claimed, and the claim block while a human can still claim it.
 import { CLAIM_LINK_TTL_MS, CLAIMED_ASSERTION_TTL_MS, REFRESH_TOKEN_TTL_MS } from "./constants";
-import type { CredentialRow, NewAttempt, NewRefreshToken } from "./identity.queries";
+import type { CredentialRow, NewAttempt, NewRefreshToken } from "./credentials.queries";
 import { issueAssertion } from "./issue-tokens";
 import { newId } from "../lib/ids";
 import { hashSecret, newSecret } from "./secrets";
 
-export type IdentityContext = { sellerId: string; origin: string };
+/** `client`: the caller's address, for the budget of unauthenticated registrations (null when unknown). */
+export type IdentityContext = { sellerId: string; origin: string; client?: string | null };
 
 export type IdentityBody = {
   id: string;

@@ -1,7 +1,7 @@
 // The Customers page's agent credentials: kind, state, the human who claimed it, when (server/billing adds the money:
 // list-customer-credentials.ts).
 import { decodePageCursor, encodePageCursor } from "../lib/page-cursor";
-import { findSellerCredentials } from "./identity.queries";
+import { findSellerCredentials } from "./credentials.queries";
 
 export const CREDENTIALS_PAGE_SIZE = 25;
 

@@ -14,7 +14,7 @@ import {
   setTrustedProviderEnabledAudited,
   type ProviderAuditDescriber,
   type TrustedProviderListRow,
-} from "./identity.queries";
+} from "./trusted-providers.queries";
 import { publicMembersOnly, trustedProviderInput } from "./trusted-providers";
 
 export const MAX_INLINE_KEYS = 20;

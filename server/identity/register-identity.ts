@@ -4,17 +4,14 @@ import { z } from "zod";
 import { env } from "../env";
 import { AppError } from "../errors";
 import { parseWith } from "../validation";
+import { rateLimitError, rateLimits } from "../gateway/rate-limit";
 import { newId } from "../lib/ids";
 import { ANONYMOUS_TTL_MS, ID_JAG_TOKEN_TYPE, PENDING_CLAIM_TTL_MS } from "./constants";
 import { isPlusAliased, normalizeEmail } from "./email";
-import {
-  createPendingCredential,
-  createUnclaimedCredential,
-  findHumanById,
-  findTrustedProvider,
-  registerAssertedCredential,
-  rotateRefreshToken,
-} from "./identity.queries";
+import { createPendingCredential, createUnclaimedCredential, findHumanById } from "./credentials.queries";
+import { rotateRefreshToken } from "./refresh-tokens.queries";
+import { registerAssertedCredential } from "./registration.queries";
+import { findTrustedProvider } from "./trusted-providers.queries";
 import { identityBody, newAttempt, newRefreshToken, type IdentityContext } from "./identity-view";
 import { hashSecret, newSecret } from "./secrets";
 import { verifyIdJag } from "./verify-id-jag";
@@ -54,14 +51,25 @@ export async function registerIdentity(raw: unknown, ctx: IdentityContext): Prom
   const input = parseWith(bodySchema, raw);
   switch (input.type) {
     case "anonymous":
+      await admitUnauthenticated(ctx);
       return registerAnonymous(ctx);
     case "service_auth":
+      await admitUnauthenticated(ctx);
       return registerServiceAuth(input.login_hint, ctx);
     case "identity_assertion":
       return registerWithAssertion(input.assertion, ctx);
     case "refresh":
       return refreshIdentity(input.refresh_token, ctx);
   }
+}
+
+/**
+ * Anonymous and service_auth registrations carry no credential of any kind and each writes rows: they spend the
+ * caller's anonymous budget (per client address, docs/rate-limits.md), so one client cannot mint credentials without end.
+ */
+async function admitUnauthenticated(ctx: IdentityContext): Promise<void> {
+  const v = await rateLimits.admitAnonymous({ sellerId: ctx.sellerId, client: ctx.client ?? null });
+  if (v.type === "limited") throw rateLimitError(v);
 }
 
 async function registerAnonymous(ctx: IdentityContext): Promise<RegistrationResponse> {

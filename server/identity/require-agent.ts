@@ -2,7 +2,7 @@
 // (entitlements, plan purchase, extend): `authenticateAgent` returns the outcome as a value, `requireAgent`
 // throws bearer_required / invalid_token with the part 7 reason.
 import { AppError } from "../errors";
-import { findCredentialById } from "./identity.queries";
+import { findCredentialById } from "./credentials.queries";
 import { AGENT_AUTHORIZATION_HEADER, parseAgentAuthorization } from "./parse-agent-authorization";
 import { verifyAccessToken } from "./verify-access-token";
 

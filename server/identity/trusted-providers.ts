@@ -1,7 +1,7 @@
 // Trusted ID-JAG providers per seller (issuer + inline JWKS or JWKS URL), for the console and tests.
 import { z } from "zod";
 import { parseWith } from "../validation";
-import { deleteTrustedProvider, listTrustedProviders, upsertTrustedProvider, type TrustedProviderRow } from "./identity.queries";
+import { deleteTrustedProvider, listTrustedProviders, upsertTrustedProvider, type TrustedProviderRow } from "./trusted-providers.queries";
 
 const jwkSet = z.object({ keys: z.array(z.record(z.string(), z.unknown())).min(1) });
 

@@ -3,7 +3,7 @@
 // can change, the credential being revoked or expiring, is not decided here: callers check the credential row (the
 // plan-covered call does it inside the same statement that reserves the credit).
 import { ACCESS_TOKEN_TYP, ASSERTION_TYP } from "./constants";
-import { verifyOwnToken, type AgentClaims } from "./issue-tokens";
+import { verifyOwnToken, verifyStorefrontToken, type AgentClaims } from "./issue-tokens";
 
 export type VerifiedToken =
   | { type: "valid"; claims: AgentClaims & { exp: number } }
@@ -25,7 +25,7 @@ export async function verifyAccessToken(token: string): Promise<VerifiedToken> {
     verified.delete(token);
     return { type: "invalid", reason: "token_expired", detail: "the access token expired; exchange the assertion again at /oauth2/token" };
   }
-  const v = await verifyOwnToken<AgentClaims>(token, ACCESS_TOKEN_TYP);
+  const v = await verifyStorefrontToken<AgentClaims>(token, ACCESS_TOKEN_TYP);
   switch (v.type) {
     case "valid": {
       const claims = {

@@ -6,7 +6,7 @@ import { createLocalJWKSet, createRemoteJWKSet, decodeJwt, decodeProtectedHeader
 import type { ErrorCode } from "../errors";
 import { CLOCK_SKEW_S, ID_JAG_MAX_AUTH_AGE_S, ID_JAG_MAX_EXP_AHEAD_S, ID_JAG_TYP } from "./constants";
 import { normalizeEmail } from "./email";
-import type { TrustedProviderRow } from "./identity.queries";
+import type { TrustedProviderRow } from "./trusted-providers.queries";
 
 export type IdJagResult =
   | { type: "valid"; issuer: string; subject: string; email: string; jti: string; exp: number }

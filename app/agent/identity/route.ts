@@ -7,7 +7,7 @@ import { registerIdentity } from "@/server/identity/register-identity";
 export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = methods({
   POST: async (ctx) => {
     const seller = await ctx.seller();
-    const res = await registerIdentity(await readJson(ctx.req), { sellerId: seller.id, origin: ctx.origin });
+    const res = await registerIdentity(await readJson(ctx.req), { sellerId: seller.id, origin: ctx.origin, client: ctx.clientAddress });
     return json(res.body, { status: res.status, headers: { "cache-control": "no-store" } });
   },
 });
