@@ -2,7 +2,7 @@
 // and the rule. The checker itself is tested on small made-up graphs, so a rule that can never fire is caught too.
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { findViolations, readImportGraph, RULES, type SourceFile } from "./architecture";
+import { findTextViolations, findViolations, readImportGraph, readSourceTexts, RULES, TEXT_RULES, type SourceFile } from "./architecture";
 
 const root = path.resolve(import.meta.dirname, "../..");
 
@@ -21,6 +21,11 @@ describe("architecture rules", () => {
 
   it("holds for every import in the repository", () => {
     const violations = findViolations(graph).map((v) => `${v.file} imports "${v.import}": ${v.rule}`);
+    expect(violations).toEqual([]);
+  });
+
+  it("holds for what every file says", () => {
+    const violations = findTextViolations(readSourceTexts(root)).map((v) => `${v.file} says ${v.import}: ${v.rule}`);
     expect(violations).toEqual([]);
   });
 });
@@ -55,5 +60,19 @@ describe("the checker", () => {
     expect(broken(graph("server/payments/x.ts", ["./rails/rail", "server/payments/rails/rail.ts"]))).toEqual([]);
     expect(broken(graph("server/trpc/routers/catalog.ts", ["@trpc/server", null]))).toEqual([]);
     expect(broken(graph("app/api/route.ts", ["@/server/http/route", "server/http/route.ts"]))).toEqual([]);
+  });
+
+  it("flags a payment state written into SQL outside the state module", () => {
+    const madeUp = "const r = await sql(`update payments set status = 'released' where id = $1 and status = 'verified'`, [id]);";
+    const found = (file: string, text = madeUp) => findTextViolations([{ file, text }]).map((v) => `${v.rule}: ${v.import}`);
+    expect(found("server/billing/made-up.queries.ts")).toEqual([`${TEXT_RULES[0]!.name}: 'released'`, `${TEXT_RULES[0]!.name}: 'verified'`]);
+    expect(found("app/made-up/route.ts", "sql(`select 1 where status in ('settled', 'consumed')`)")).toHaveLength(2);
+    // The state module, the payments queries and tests may; fragments and other quoted words are fine anywhere.
+    expect(found("server/payments/payment-state.ts")).toEqual([]);
+    expect(found("server/payments/payments.queries.ts")).toEqual([]);
+    expect(found("server/billing/made-up.db.test.ts")).toEqual([]);
+    expect(found("server/billing/x.queries.ts", "sql(`update payments set status = ${RELEASE.set} where ${RELEASE.guard()} and rail = 'credits'`)")).toEqual(
+      [],
+    );
   });
 });

@@ -2,6 +2,7 @@
 // ones that break a rule, naming the file, the import and the rule. Used by architecture.test.ts.
 import fs from "node:fs";
 import path from "node:path";
+import { PAYMENT_STATES } from "../../server/contracts/platform";
 
 export type Import = { spec: string; /** Repo-relative path of the imported file, or null for a package. */ target: string | null };
 export type SourceFile = { file: string; imports: Import[] };
@@ -39,13 +40,14 @@ function resolveTarget(root: string, from: string, spec: string): string | null 
   return base;
 }
 
+function withoutComments(text: string): string {
+  return text.replace(/\/\*[\s\S]*?\*\//g, "").replace(/(^|[^:"'`])\/\/.*$/gm, "$1");
+}
+
 /** Every source file of the repository with its imports (comments stripped first). */
 export function readImportGraph(root: string): SourceFile[] {
   return listSources(root).map((file) => {
-    const text = fs
-      .readFileSync(path.join(root, file), "utf8")
-      .replace(/\/\*[\s\S]*?\*\//g, "")
-      .replace(/(^|[^:"'`])\/\/.*$/gm, "$1");
+    const text = withoutComments(fs.readFileSync(path.join(root, file), "utf8"));
     const imports: Import[] = [];
     for (const m of text.matchAll(IMPORT)) {
       const spec = m[1] ?? m[2] ?? m[3] ?? m[4]!;
@@ -136,5 +138,32 @@ export const RULES: Rule[] = [
 export function findViolations(graph: SourceFile[], rules: Rule[] = RULES): Violation[] {
   const out: Violation[] = [];
   for (const f of graph) for (const i of f.imports) for (const r of rules) if (r.check(f, i)) out.push({ rule: r.name, file: f.file, import: i.spec });
+  return out;
+}
+
+/** A rule over what a file says rather than what it imports; `check` returns the offending snippets. */
+export type TextRule = { name: string; check: (file: string, text: string) => string[] };
+export type TextSource = { file: string; text: string };
+
+/** Every source file's text, comments stripped. */
+export function readSourceTexts(root: string): TextSource[] {
+  return listSources(root).map((file) => ({ file, text: withoutComments(fs.readFileSync(path.join(root, file), "utf8")) }));
+}
+
+/** Where SQL may name a payment state: the state module (which builds every fragment) and the payments queries. */
+const STATE_SQL_HOMES = new Set(["server/payments/payment-state.ts", "server/payments/payments.queries.ts"]);
+// SQL quotes its literals with single quotes; the code base's own strings use double quotes (prettier).
+const STATE_LITERAL = new RegExp(`'(?:${PAYMENT_STATES.join("|")})'`, "g");
+
+export const TEXT_RULES: TextRule[] = [
+  {
+    name: "SQL names payment states only through server/payments/payment-state.ts (stateSql, statesSql, transition)",
+    check: (file, text) => (isTestOrTooling(file) || STATE_SQL_HOMES.has(file) ? [] : [...text.matchAll(STATE_LITERAL)].map((m) => m[0])),
+  },
+];
+
+export function findTextViolations(sources: TextSource[], rules: TextRule[] = TEXT_RULES): Violation[] {
+  const out: Violation[] = [];
+  for (const s of sources) for (const r of rules) for (const found of r.check(s.file, s.text)) out.push({ rule: r.name, file: s.file, import: found });
   return out;
 }

@@ -3,6 +3,12 @@
 // guarded by the balance itself (`remaining_micros >= price`), so no concurrency can overspend a grant.
 import { db, sql, type Tx } from "../db/client";
 import { newId } from "../lib/ids";
+import { initialStateSql, statesSql, transition } from "../payments/payment-state";
+
+const RELEASE = transition("verified", "released");
+const CAPTURE = transition("verified", "consumed");
+/** A credential's calls that were paid (and perhaps refunded since). */
+const PAID_OR_REFUNDED = statesSql(["settled", "consumed", "refunded"]);
 
 /** The payment fields of a plan-covered call, as the gateway computed them. */
 export type DrawRequest = {
@@ -74,7 +80,7 @@ export async function reserveDraw(r: DrawRequest): Promise<DrawResult> {
      ), p as (
        insert into payments (id, seller_id, status, rail, method, path, query, operation_key, meter_key, amount_micros, credential_id, payer, lock_key, rail_data,
          expires_at, verified_at, locked_until, created_at, updated_at)
-       select $7, $2, 'verified', 'credits', $8, $9, $10, $11, $4,
+       select $7, $2, ${initialStateSql("verified")}, 'credits', $8, $9, $10, $11, $4,
          case when exists (select 1 from inc) then 0 else $5::bigint end, $1, $1, 'credits:' || $7,
          case when exists (select 1 from inc) then jsonb_build_object('source', 'included', 'humanId', $3::text)
               else jsonb_build_object('source', 'credit', 'grants', (select jsonb_agg(jsonb_build_object('id', id, 'amount', amount::text)) from g)) end,
@@ -117,8 +123,8 @@ export async function hasCoveringGrant(sellerId: string, credentialId: string, h
 export async function releaseDraw(paymentId: string, reason: string, upstreamStatus?: number): Promise<boolean> {
   const { rows } = await sql<{ id: string }>(
     `with p as (
-       update payments set status = 'released', failure_reason = $2, upstream_status = $3, locked_until = null, updated_at = now() at time zone 'UTC'
-       where id = $1 and status = 'verified' and rail = 'credits'
+       update payments set status = ${RELEASE.set}, failure_reason = $2, upstream_status = $3, locked_until = null, updated_at = now() at time zone 'UTC'
+       where id = $1 and ${RELEASE.guard()} and rail = 'credits'
        returning id, seller_id, meter_key, amount_micros, rail_data
      ), back as (
        -- What each grant gave (rail_data.grants); a draw written before draws could span grants names one grantId.
@@ -156,9 +162,9 @@ export async function captureDraws(draws: { paymentId: string; units: number; up
     `with v as (
        select * from unnest($1::text[], $2::int[], $3::int[], $4::text[]) as v(id, units, status, ledger_id)
      ), p as (
-       update payments set status = 'consumed', settled_at = now() at time zone 'UTC', upstream_status = v.status, locked_until = null,
+       update payments set status = ${CAPTURE.set}, settled_at = now() at time zone 'UTC', upstream_status = v.status, locked_until = null,
          updated_at = now() at time zone 'UTC'
-       from v where payments.id = v.id and payments.status = 'verified' and payments.rail = 'credits'
+       from v where payments.id = v.id and ${CAPTURE.guard("payments.status")} and payments.rail = 'credits'
        returning payments.id, payments.seller_id, payments.rail, payments.operation_key, payments.payer, payments.meter_key, payments.amount_micros,
          payments.currency, v.units, v.ledger_id
      )
@@ -312,7 +318,7 @@ export async function findCredentialBilling(sellerId: string, credentialIds: str
        group by p.credential_id
      ), c as (
        select credential_id, count(*)::int as calls, max(created_at) as last_call from payments
-       where seller_id = $1 and credential_id = any($2) and status in ('settled', 'consumed', 'refunded')
+       where seller_id = $1 and credential_id = any($2) and status in ${PAID_OR_REFUNDED}
          and operation_key not in ('plan_purchase', 'plan_extend')
        group by credential_id
      )
@@ -400,7 +406,7 @@ export async function findSellerHumans(sellerId: string, q: { cursor: { since: D
      ), k as (
        select creds.human_id, count(*)::int as calls, max(p.created_at) as last_call
        from creds join payments p on p.credential_id = creds.id and p.seller_id = $1
-       where p.status in ('settled', 'consumed', 'refunded') and p.operation_key not in ('plan_purchase', 'plan_extend')
+       where p.status in ${PAID_OR_REFUNDED} and p.operation_key not in ('plan_purchase', 'plan_extend')
        group by creds.human_id
      )
      select page.human_id, h.email, to_char(page.since, 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as since,

@@ -2,10 +2,11 @@
 // transaction: the state-guarded move to refunded, the ledger's refund row naming the on-chain transfer, and
 // the audit row. The unique (transaction, log_index) index is what makes one transfer refund one payment.
 import { db, type Tx } from "../db/client";
-import { Prisma, type PaymentStatus } from "../db/generated/client";
+import { Prisma } from "../db/generated/client";
 import { recordAudit } from "../audit/audit.queries";
 import { revokePurchasedCredit } from "../billing/billing.queries";
 import { newId } from "../lib/ids";
+import { transition, type PaymentStatus } from "./payment-state";
 
 // An explicit select: `proof` never leaves the payments domain's settlement path.
 const REFUNDABLE_SELECT = {
@@ -35,7 +36,8 @@ export async function findRefundedLogs(transaction: string): Promise<{ logIndex:
   return rows.flatMap((r) => (r.logIndex === null ? [] : [{ logIndex: r.logIndex, paymentId: r.paymentId, sellerId: r.sellerId }]));
 }
 
-export const REFUNDABLE_STATES = ["settled", "consumed"] as const satisfies readonly PaymentStatus[];
+/** A refund sent by the seller reverses a paid payment, served or not. */
+const REFUND = transition(["settled", "consumed"], "refunded");
 
 export type RefundInput = {
   sellerId: string;
@@ -73,8 +75,8 @@ export async function insertRefund(input: RefundInput): Promise<RefundWrite> {
       >`select status from payments where id = ${input.paymentId} and seller_id = ${input.sellerId} for update`;
       // The state guard: of any number of racers for this payment, exactly one moves it.
       const moved = await tx.payment.updateMany({
-        where: { id: input.paymentId, sellerId: input.sellerId, status: { in: [...REFUNDABLE_STATES] } },
-        data: { status: "refunded", lockedUntil: null },
+        where: { id: input.paymentId, sellerId: input.sellerId, status: { in: [...REFUND.from] } },
+        data: { status: REFUND.to, lockedUntil: null },
       });
       if (moved.count !== 1 || !before) return { type: "not_refundable" };
       const charge = await tx.ledgerEntry.findUnique({

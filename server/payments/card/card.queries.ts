@@ -7,9 +7,17 @@ import { grantForChargeSql, revokePurchasedCredit } from "../../billing/billing.
 import { db, sql, type Tx } from "../../db/client";
 import type { Prisma } from "../../db/generated/client";
 import { newId } from "../../lib/ids";
+import { stateSql, transition } from "../payment-state";
 import type { CardDetails, ProcessorError, ProcessorKind } from "./processor";
 
 const NOW = "(now() at time zone 'UTC')";
+
+const START_CHECKOUT = transition("challenged", "incomplete");
+const COMPLETE_CHECKOUT = transition("incomplete", "settled");
+const EXPIRE_CHECKOUT = transition("incomplete", "released");
+const DELIVER = transition("settled", "consumed");
+/** A seller may refund what was served; a failed or missing delivery refunds only what was paid and not served. */
+const REFUND = { seller: transition(["settled", "consumed"], "refunded"), undelivered: transition("settled", "refunded") };
 
 export type CardPaymentRow = Prisma.CardPaymentGetPayload<object>;
 export type PaymentWithCard = Prisma.PaymentGetPayload<{ include: { card: true } }>;
@@ -37,8 +45,8 @@ export async function startCheckout(p: {
 }): Promise<boolean> {
   const { rowCount } = await sql(
     `with p as (
-       update payments set status = 'incomplete', rail = 'card', expires_at = $3::timestamptz at time zone 'UTC', updated_at = ${NOW}
-       where id = $1 and seller_id = $2 and status = 'challenged' and expires_at > ${NOW} and amount_micros >= $5
+       update payments set status = ${START_CHECKOUT.set}, rail = 'card', expires_at = $3::timestamptz at time zone 'UTC', updated_at = ${NOW}
+       where id = $1 and seller_id = $2 and ${START_CHECKOUT.guard()} and expires_at > ${NOW} and amount_micros >= $5
        returning id
      )
      insert into card_payments (payment_id, processor, flow, checkout_status, created_at, updated_at)
@@ -57,7 +65,7 @@ export async function recordCheckoutCreated(paymentId: string, checkout: { id: s
        returning payment_id
      )
      update payments set expires_at = $4::timestamptz at time zone 'UTC', updated_at = ${NOW}
-     where id = (select payment_id from c) and status = 'incomplete'`,
+     where id = (select payment_id from c) and status = ${stateSql("incomplete")}`,
     [paymentId, checkout.id, checkout.url, checkout.expiresAt.toISOString()],
   );
 }
@@ -73,8 +81,8 @@ export async function completeCheckoutPayment(
 ): Promise<boolean> {
   const { rowCount } = await sql(
     `with p as (
-       update payments set status = 'settled', transaction = $2, settled_at = ${NOW}, locked_until = null, updated_at = ${NOW}
-       where id = $1 and status = 'incomplete' and rail = 'card'
+       update payments set status = ${COMPLETE_CHECKOUT.set}, transaction = $2, settled_at = ${NOW}, locked_until = null, updated_at = ${NOW}
+       where id = $1 and ${COMPLETE_CHECKOUT.guard()} and rail = 'card'
        returning id, seller_id, meter_key, amount_micros, currency, rail, operation_key, payer
      ), c as (
        update card_payments set processor_payment_id = $2, card_brand = coalesce($3, card_brand), card_last4 = coalesce($4, card_last4),
@@ -123,8 +131,8 @@ export async function recordActionRequired(paymentId: string, paymentIntentId: s
 export async function expireCheckoutPayment(paymentId: string): Promise<boolean> {
   const { rowCount } = await sql(
     `with p as (
-       update payments set status = 'released', failure_reason = 'checkout_expired', locked_until = null, updated_at = ${NOW}
-       where id = $1 and status = 'incomplete'
+       update payments set status = ${EXPIRE_CHECKOUT.set}, failure_reason = 'checkout_expired', locked_until = null, updated_at = ${NOW}
+       where id = $1 and ${EXPIRE_CHECKOUT.guard()}
        returning id
      )
      update card_payments set checkout_status = 'expired', updated_at = ${NOW} where payment_id = (select id from p)`,
@@ -141,7 +149,7 @@ export async function expireCheckoutPayment(paymentId: string): Promise<boolean>
 export async function claimCheckoutDelivery(sellerId: string, paymentId: string, leaseSeconds: number): Promise<string | null> {
   const { rows } = await sql<{ lease: string }>(
     `update payments set locked_until = ${NOW} + make_interval(secs => $3), updated_at = ${NOW}
-     where id = $1 and seller_id = $2 and status = 'settled' and rail = 'card'
+     where id = $1 and seller_id = $2 and status = ${stateSql("settled")} and rail = 'card'
        and (locked_until is null or locked_until < ${NOW})
        and exists (select 1 from card_payments c where c.payment_id = payments.id and c.flow = 'checkout')
      returning locked_until::text as lease`,
@@ -153,8 +161,8 @@ export async function claimCheckoutDelivery(sellerId: string, paymentId: string,
 /** settled -> consumed: the paid response is going out, under the lease that claimed it. */
 export async function markCheckoutDelivered(paymentId: string, lease: string): Promise<boolean> {
   const { rowCount } = await sql(
-    `update payments set status = 'consumed', locked_until = null, updated_at = ${NOW}
-     where id = $1 and status = 'settled' and locked_until = $2::timestamp`,
+    `update payments set status = ${DELIVER.set}, locked_until = null, updated_at = ${NOW}
+     where id = $1 and ${DELIVER.guard()} and locked_until = $2::timestamp`,
     [paymentId, lease],
   );
   return rowCount === 1;
@@ -171,8 +179,6 @@ export type StartRefund = {
   lease?: string;
   /** Only a payment no delivery holds (the reconciler's undelivered refunds). */
   requireUnleased?: boolean;
-  /** Refundable states for this cause. */
-  from: readonly ("settled" | "consumed")[];
   /** The console's refunds: who, for the audit row. */
   actorId?: string | null;
   upstreamStatus?: number;
@@ -190,17 +196,17 @@ export type StartRefundResult = { type: "started" } | { type: "not_refundable" }
 export async function startCardRefund(r: StartRefund): Promise<StartRefundResult> {
   return db.$transaction(async (tx: Tx): Promise<StartRefundResult> => {
     // Fenced: a failed delivery refunds only under the lease that claimed it; the reconciler only what no one holds.
+    const move = r.cause === "seller" ? REFUND.seller : REFUND.undelivered;
     const moved = await tx.$queryRawUnsafe<{ status: string; meter_key: string | null; amount_micros: bigint; currency: string }[]>(
       `with before as (select id, status from payments where id = $1 and seller_id = $2 and rail = 'card' for update)
-       update payments p set status = 'refunded', locked_until = null, failure_reason = $3, upstream_status = coalesce($5, p.upstream_status), updated_at = ${NOW}
-       from before where p.id = before.id and p.status::text = any($4::text[])
-         and ($6::timestamp is null or p.locked_until = $6::timestamp)
-         and (not $7::boolean or p.locked_until is null or p.locked_until < ${NOW})
+       update payments p set status = ${move.set}, locked_until = null, failure_reason = $3, upstream_status = coalesce($4, p.upstream_status), updated_at = ${NOW}
+       from before where p.id = before.id and ${move.guard("p.status")}
+         and ($5::timestamp is null or p.locked_until = $5::timestamp)
+         and (not $6::boolean or p.locked_until is null or p.locked_until < ${NOW})
        returning before.status::text as status, p.meter_key, p.amount_micros, p.currency`,
       r.paymentId,
       r.sellerId,
       r.reason,
-      [...r.from],
       r.upstreamStatus ?? null,
       r.lease ?? null,
       r.requireUnleased ?? false,
@@ -290,7 +296,7 @@ export async function upsertTokenCharge(
 export async function findOpenCheckouts(limit: number, quietSeconds: number): Promise<string[]> {
   const { rows } = await sql<{ id: string }>(
     `select p.id from payments p join card_payments c on c.payment_id = p.id
-     where p.status = 'incomplete' and c.checkout_id is not null
+     where p.status = ${stateSql("incomplete")} and c.checkout_id is not null
        and (p.expires_at < ${NOW} or c.updated_at < ${NOW} - make_interval(secs => $2))
      order by p.expires_at limit $1`,
     [limit, quietSeconds],
@@ -302,7 +308,7 @@ export async function findOpenCheckouts(limit: number, quietSeconds: number): Pr
 export async function findExpiredCheckoutsWithoutSession(limit: number): Promise<string[]> {
   const { rows } = await sql<{ id: string }>(
     `select p.id from payments p join card_payments c on c.payment_id = p.id
-     where p.status = 'incomplete' and c.checkout_id is null and p.expires_at < ${NOW} limit $1`,
+     where p.status = ${stateSql("incomplete")} and c.checkout_id is null and p.expires_at < ${NOW} limit $1`,
     [limit],
   );
   return rows.map((r) => r.id);
@@ -312,7 +318,7 @@ export async function findExpiredCheckoutsWithoutSession(limit: number): Promise
 export async function findUndeliveredCheckouts(limit: number, windowSeconds: number): Promise<{ id: string; sellerId: string }[]> {
   const { rows } = await sql<{ id: string; seller_id: string }>(
     `select p.id, p.seller_id from payments p join card_payments c on c.payment_id = p.id
-     where p.status = 'settled' and p.rail = 'card' and c.flow = 'checkout'
+     where p.status = ${stateSql("settled")} and p.rail = 'card' and c.flow = 'checkout'
        and p.settled_at < ${NOW} - make_interval(secs => $2) and (p.locked_until is null or p.locked_until < ${NOW})
      limit $1`,
     [limit, windowSeconds],

@@ -55,7 +55,7 @@ export type CardRefundRequest = {
  * state (a racer delivered or refunded it first).
  */
 export async function refundCardPayment(r: CardRefundRequest): Promise<boolean> {
-  const started = await startCardRefund({ ...r, from: r.cause === "seller" ? ["settled", "consumed"] : ["settled"] });
+  const started = await startCardRefund(r);
   if (started.type === "not_refundable") return false;
   await sendCardRefund(r.paymentId);
   return true;
