@@ -3,6 +3,7 @@
 // which rail settles a payment (the outbox, the reconciler).
 import { Credential } from "mppx";
 import { AppError } from "../../errors";
+import { isPaymentCredential } from "../mpp/credential";
 import { creditsRail } from "./credits";
 import { cardRail } from "./card";
 import { mppRail } from "./mpp";
@@ -28,7 +29,7 @@ export type PaymentProof =
  * in MPP's terms, by the rail that speaks the scheme, with the challenges this storefront does offer.
  */
 function unclaimedPaymentCredential(authorization: string | null): PaymentProof | null {
-  if (!authorization || !/^Payment(\s|$)/i.test(authorization)) return null;
+  if (!isPaymentCredential(authorization)) return null;
   const speaker = RAILS.find((r) => r.securityScheme.scheme === "Payment");
   if (!speaker) return null;
   let method = "?";

@@ -13,14 +13,13 @@ import { cardNetworkId, cardProcessor } from "../../card/get-card-processor";
 import { checkoutUrls } from "../../card/open-checkout";
 import { reconcileCardPayments } from "../../card/reconcile-card-payments";
 import { refundCardPayment } from "../../card/refund-card-payment";
+import { MPP_REFUSAL } from "../../mpp/problem-types";
 import { releasePayment } from "../../payments.queries";
 import type { Rail } from "../rail";
 import { acceptCard, type CardRailData } from "./accept";
 import { cardMppxServer } from "./mppx-server";
 import { readCardProof, type CardProof } from "./read-proof";
 import { settleCardToken } from "./settle";
-
-const PROBLEMS = "https://paymentauth.org/problems/";
 
 const payableByCard = (amountMicros: bigint) => cardEligible(amountMicros) && isWholeCents(amountMicros);
 
@@ -30,20 +29,9 @@ export const cardRail: Rail<CardProof> = {
   howToPay:
     'card ($0.50 and up): POST {"checkout": true} to card.payUrl for a page a human pays on, poll card.statusUrl, then retry with svc-payment-id; ' +
     "or answer the `WWW-Authenticate: Payment` challenge of method stripe with a shared payment token",
-  refusal: {
-    // Card credentials are refused as MPP clients expect (problem details and a fresh challenge); `svc-payment-id`
-    // refusals opt out per refusal (a retry before completion must not mint a new 402).
-    freshChallenge: true,
-    problemType(error) {
-      const reason = error.reason ?? "";
-      if (reason === "malformed_credential") return { type: `${PROBLEMS}malformed-credential`, title: "Malformed Credential" };
-      if (reason === "challenge_expired") return { type: `${PROBLEMS}payment-expired`, title: "Payment Expired" };
-      if (reason === "method_unsupported") return { type: `${PROBLEMS}method-unsupported`, title: "Method Unsupported" };
-      if (error.code === "payment_invalid" && reason !== "challenge_invalid" && reason !== "terms_changed")
-        return { type: `${PROBLEMS}verification-failed`, title: "Verification Failed" };
-      return { type: `${PROBLEMS}invalid-challenge`, title: "Invalid Challenge" };
-    },
-  },
+  // Card credentials are refused as MPP clients expect (problem details and a fresh challenge); `svc-payment-id`
+  // refusals opt out per refusal (a retry before completion must not mint a new 402).
+  refusal: MPP_REFUSAL,
 
   describe: () => {
     const processor = cardProcessor();

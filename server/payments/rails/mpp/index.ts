@@ -13,22 +13,10 @@ import { requestBinding } from "../../request-binding";
 import type { Rail } from "../rail";
 import { signedByFrom } from "../../../chain/eip3009";
 import { acceptMpp, type MppRailData } from "./accept";
-import { challengeIsOurs, mppxServer, USDC_DECIMALS } from "./mppx-server";
+import { challengeIsOurs } from "../../mpp/mppx-servers";
+import { MPP_REFUSAL } from "../../mpp/problem-types";
+import { evmMppxServer, USDC_DECIMALS } from "./mppx-server";
 import { readMppCredential, type MppProof } from "./read-credential";
-
-const PROBLEMS = "https://paymentauth.org/problems/";
-
-function problemType(error: AppError): { type: string; title: string } {
-  const reason = error.reason ?? "";
-  if (reason === "malformed_credential" || reason === "malformed_payment") return { type: `${PROBLEMS}malformed-credential`, title: "Malformed Credential" };
-  if (reason === "challenge_expired") return { type: `${PROBLEMS}payment-expired`, title: "Payment Expired" };
-  if (reason === "method_unsupported") return { type: `${PROBLEMS}method-unsupported`, title: "Method Unsupported" };
-  if (error.code === "payment_invalid" && reason !== "challenge_invalid" && reason !== "terms_changed")
-    return { type: `${PROBLEMS}verification-failed`, title: "Verification Failed" };
-  if (error.code === "settlement_failed") return { type: `${PROBLEMS}verification-failed`, title: "Verification Failed" };
-  // Another request's challenge, or one already used (consumed, released, refunded, failed, in progress).
-  return { type: `${PROBLEMS}invalid-challenge`, title: "Invalid Challenge" };
-}
 
 const authorizationOf = (proof: MppProof) =>
   proof.credential.payload as { from: string; to: string; value: string; validAfter: string; validBefore: string; nonce: string; signature: string };
@@ -37,7 +25,7 @@ export const mppRail: Rail<MppProof> = {
   name: "mpp",
   payerKind: "wallet",
   howToPay: "MPP: answer the `WWW-Authenticate: Payment` challenge (method evm, intent charge) with `Authorization: Payment <credential>`",
-  refusal: { freshChallenge: true, problemType },
+  refusal: MPP_REFUSAL,
 
   describe: () => ({
     intent: "charge",
@@ -71,7 +59,7 @@ export const mppRail: Rail<MppProof> = {
   canOffer: () => true,
 
   async offer(call, challenge) {
-    const server = mppxServer(call.realm, call.payTo);
+    const server = evmMppxServer(call.realm, call.payTo);
     const c = await server.challenge.evm.charge({
       amount: microsToUsd(call.amountMicros),
       description: call.summary,
@@ -116,7 +104,7 @@ export const mppRail: Rail<MppProof> = {
     if (!meta || meta.binding !== expected || !challengeIsOurs(credential.challenge))
       throw new AppError("payment_request_mismatch", { detail: "this wallet proof answers another challenge; request a fresh 402" });
     try {
-      await mppxServer(binding.realm, binding.payTo).validateCredential(credential, { request: { amount: "0" }, meta: { ...meta }, realm: binding.realm });
+      await evmMppxServer(binding.realm, binding.payTo).validateCredential(credential, { request: { amount: "0" }, meta: { ...meta }, realm: binding.realm });
     } catch (e) {
       throw new AppError("payment_invalid", {
         reason: "invalid_wallet_proof",
