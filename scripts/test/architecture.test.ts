@@ -46,8 +46,9 @@ describe("the checker", () => {
     expect(broken(graph("server/contracts/market.ts", ["viem", null]))).toEqual([RULES[3]!.name]);
     expect(broken(graph("server/gateway/x.ts", ["../payments/rails/mpp/accept", "server/payments/rails/mpp/accept.ts"]))).toEqual([RULES[4]!.name]);
     expect(broken(graph("server/payments/rails/x402/offer.ts", ["../mpp/challenge", "server/payments/rails/mpp/challenge.ts"]))).toEqual([RULES[4]!.name]);
-    expect(broken(graph("server/gateway/x.ts", ["../testing/gateway", "server/testing/gateway.ts"]))).toEqual([RULES[5]!.name]);
-    expect(broken(graph("app/page.tsx", ["@/server/payments/payments.queries", "server/payments/payments.queries.ts"]))).toEqual([RULES[6]!.name]);
+    expect(broken(graph("server/payments/x.ts", ["./rails/registry", "server/payments/rails/registry.ts"]))).toEqual([RULES[5]!.name]);
+    expect(broken(graph("server/gateway/x.ts", ["../testing/gateway", "server/testing/gateway.ts"]))).toEqual([RULES[6]!.name]);
+    expect(broken(graph("app/page.tsx", ["@/server/payments/payments.queries", "server/payments/payments.queries.ts"]))).toEqual([RULES[7]!.name]);
   });
 
   it("allows what the rules allow", () => {
@@ -57,6 +58,9 @@ describe("the checker", () => {
     expect(broken(graph("server/contracts/market.ts", ["zod", null], ["./common", "server/contracts/common.ts"]))).toEqual([]);
     expect(broken(graph("server/payments/rails/index.ts", ["./mpp", "server/payments/rails/mpp/index.ts"]))).toEqual([]);
     expect(broken(graph("server/payments/rails/mpp/index.ts", ["./accept", "server/payments/rails/mpp/accept.ts"]))).toEqual([]);
+    expect(broken(graph("app/checkout/page.tsx", ["@/server/payments/rails/card/view", "server/payments/rails/card/view.ts"]))).toEqual([]);
+    expect(broken(graph("server/payments/rails/index.ts", ["./registry", "server/payments/rails/registry.ts"]))).toEqual([]);
+    expect(broken(graph("server/testing/rails.ts", ["../payments/rails/registry", "server/payments/rails/registry.ts"]))).toEqual([]);
     expect(broken(graph("server/payments/x.ts", ["./rails/rail", "server/payments/rails/rail.ts"]))).toEqual([]);
     expect(broken(graph("server/trpc/routers/catalog.ts", ["@trpc/server", null]))).toEqual([]);
     expect(broken(graph("app/api/route.ts", ["@/server/http/route", "server/http/route.ts"]))).toEqual([]);

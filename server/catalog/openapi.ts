@@ -4,7 +4,7 @@ import { z } from "zod";
 import { PLATFORM_SERVICE } from "../contracts/platform";
 import { AppError, invalidParameter } from "../errors";
 import { microsToUsd } from "../lib/money";
-import { RAILS } from "../payments/rails";
+import { discoveryOffers, RAILS } from "../payments/rails";
 import type { Catalog } from "./catalog";
 import { listDiscoverable, pathMatches, type DiscoverableOperation } from "./discoverable";
 import { planPurchaseTerms } from "./manifest";
@@ -115,7 +115,7 @@ export function selectOperations(all: DiscoverableOperation[], f: Omit<OpenApiFi
 /** The rails that take this operation: every rail that can charge its price; the $0 quote takes wallet proofs. */
 function railsFor(op: DiscoverableOperation) {
   if (!op.meter) return [];
-  if (op.meter.priceMicros > 0n) return RAILS.filter((r) => r.discoveryOffers(op.meter!.priceMicros).length > 0);
+  if (op.meter.priceMicros > 0n) return RAILS.filter((r) => r.price(op.meter!.priceMicros) !== null);
   return op.key === "advisor_quote" ? RAILS.filter((r) => r.verifyWalletProof) : [];
 }
 
@@ -131,7 +131,7 @@ function paymentInfo(op: DiscoverableOperation) {
     includedUnits: op.meter.includedUnits,
     protocols: railsFor(op).map((r) => r.name),
     // The MPP discovery draft's shape: one offer per rail and method, amounts in the asset's base units.
-    offers: railsFor(op).flatMap((r) => r.discoveryOffers(op.meter!.priceMicros)),
+    offers: railsFor(op).flatMap((r) => discoveryOffers(r, op.meter!.priceMicros)),
   };
 }
 

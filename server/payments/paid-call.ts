@@ -1,8 +1,9 @@
+// The priced call every rail is asked to pay: a leaf module (it imports nothing), so the payments domain, its queries
+// and every rail can share it without importing each other.
+
 /**
  * One priced call, assembled once per request (server/gateway/paid-call.ts: a data call, a plan purchase or top-up,
  * the $0 quote) and carried through every step: nothing below recomputes the canonical query, the price or the binding.
- * A type of its own, imported by the payments domain and every rail, so the rails and the queries need not import
- * each other for it.
  */
 export type PaidCall = {
   /** A data call (proxied to the upstream), or a plan purchase / top-up (credits a grant when charged). */
@@ -32,3 +33,17 @@ export type PaidCall = {
   /** Purchases only: the buyer's agent credential the payment is bound to (the plan is bought for it). */
   credentialId?: string;
 };
+
+/** What a payment row records of the call it pays for: who sells it, what exactly was asked, what it costs, who is paid. */
+export function requestFields(call: PaidCall) {
+  return {
+    sellerId: call.sellerId,
+    method: call.method,
+    path: call.path,
+    query: call.canonicalQuery,
+    operationKey: call.operationKey,
+    meterKey: call.meterKey,
+    amountMicros: call.amountMicros,
+    payTo: call.payTo,
+  };
+}

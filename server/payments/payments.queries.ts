@@ -138,7 +138,9 @@ export async function lockChallengedPayment(sellerId: string, id: string, lock: 
 }
 
 /** A proof that answers no challenge of ours (x402 v1 clients): the payment row is born verified, holding the lock. */
-export async function insertHeldPayment(p: Omit<NewChallenge, "id"> & Lock): Promise<{ result: "locked"; id: string } | { result: "lock_taken" }> {
+export async function insertHeldPayment(
+  p: Omit<NewChallenge, "id" | "network" | "asset"> & Lock,
+): Promise<{ result: "locked"; id: string } | { result: "lock_taken" }> {
   const id = newId("pay");
   try {
     await sql(
@@ -156,8 +158,8 @@ export async function insertHeldPayment(p: Omit<NewChallenge, "id"> & Lock): Pro
         p.operationKey,
         p.meterKey,
         p.amountMicros,
-        p.network,
-        p.asset,
+        p.network ?? null,
+        p.asset ?? null,
         p.payTo,
         p.payer,
         p.lockKey,

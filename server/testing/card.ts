@@ -4,8 +4,8 @@
 import { Mppx as MppxClient, stripe as mppStripe } from "mppx/client";
 import * as payRoute from "../../app/payments/[id]/pay/route";
 import * as statusRoute from "../../app/payments/[id]/route";
-import { payWithCardOnPage } from "../payments/card/pay-on-page";
-import { testProcessor } from "../payments/card/test-processor";
+import { payWithCardOnPage } from "../payments/rails/card/checkout/pay-on-page";
+import { testProcessor } from "../payments/rails/card/processor/test-processor";
 import { db } from "../db/client";
 import { callGateway } from "./gateway";
 

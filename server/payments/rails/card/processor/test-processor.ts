@@ -6,7 +6,7 @@
 // by mistake is never charged anywhere. Card numbers are never stored: the behaviour of the test card, its brand and
 // last four.
 import { randomBytes } from "node:crypto";
-import { AppError } from "../../errors";
+import { AppError } from "../../../../errors";
 import type { CardDetails, CardProcessor, ChargeOutcome, CheckoutState, EnteredCard, ProcessorError } from "./processor";
 import { inTestProcessor, type TestStore } from "./test-processor.queries";
 

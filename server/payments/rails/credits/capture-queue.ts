@@ -2,7 +2,7 @@
 // `draw` row) joins a queue that one statement writes for everyone waiting, a moment later. The reservation made
 // before the call already guarantees the credit; if this process dies before the capture lands, the reconciler
 // releases the reservation after its lease: the caller keeps the credit, the seller is never paid twice.
-import { captureDraws } from "./billing.queries";
+import { captureDraws } from "./credits.queries";
 
 type Capture = { paymentId: string; units: number; upstreamStatus: number };
 

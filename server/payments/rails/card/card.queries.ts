@@ -2,13 +2,13 @@
 // that claimed it), so racers (a double click, 50 retries of one svc-payment-id, a webhook and the page, the reconciler
 // and an agent's retry) move a payment at most once. A money movement is one statement or one transaction: the
 // payment's move, its ledger row and the card row together. Timestamps are UTC wall time, as Prisma writes them.
-import { recordAudit } from "../../audit/audit.queries";
-import { grantForChargeSql, revokePurchasedCredit } from "../../billing/billing.queries";
-import { db, sql, type Tx } from "../../db/client";
-import type { Prisma } from "../../db/generated/client";
-import { newId } from "../../lib/ids";
-import { stateSql, transition } from "../payment-state";
-import type { CardDetails, ProcessorError, ProcessorKind } from "./processor";
+import { recordAudit } from "../../../audit/audit.queries";
+import { grantForChargeSql, revokePurchasedCredit } from "../../../billing/billing.queries";
+import { db, sql, type Tx } from "../../../db/client";
+import type { Prisma } from "../../../db/generated/client";
+import { newId } from "../../../lib/ids";
+import { stateSql, transition } from "../../payment-state";
+import type { CardDetails, ProcessorError, ProcessorKind } from "./processor/processor";
 
 const NOW = "(now() at time zone 'UTC')";
 
@@ -25,6 +25,11 @@ export type PaymentWithCard = Prisma.PaymentGetPayload<{ include: { card: true }
 /** One payment of this seller with its card row. Another seller's id matches nothing. */
 export async function findPaymentWithCard(sellerId: string, paymentId: string): Promise<PaymentWithCard | null> {
   return db.payment.findFirst({ where: { id: paymentId, sellerId }, include: { card: true } });
+}
+
+/** A payment's card row, if it has one. */
+export async function findCardPayment(paymentId: string): Promise<CardPaymentRow | null> {
+  return db.cardPayment.findUnique({ where: { paymentId } });
 }
 
 /** The same, by id alone: webhooks and the reconciler act for whichever seller the payment belongs to. */

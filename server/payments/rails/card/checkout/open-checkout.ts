@@ -4,14 +4,14 @@
 // created with an idempotency key derived from the payment id (a retry after a timeout or a crash gets the same one).
 // The answer is our own page's URL: it shows what is bought and takes the card (test processor) or hands over to
 // Stripe Checkout. Plans of $0.50 or more are sold through the same function: any challenged payment row will do.
-import type { Catalog } from "../../catalog/catalog";
-import { env } from "../../env";
-import { AppError } from "../../errors";
-import { CARD_MINIMUM_MICROS, microsToUsd, microsToWholeCents } from "../../lib/money";
-import { paymentStateError } from "../payment-state";
-import { findPaymentWithCard, recordCheckoutCreated, startCheckout } from "./card.queries";
+import type { Catalog } from "../../../../catalog/catalog";
+import { env } from "../../../../env";
+import { AppError } from "../../../../errors";
+import { CARD_MINIMUM_MICROS, microsToUsd, microsToWholeCents } from "../../../../lib/money";
+import { paymentStateError } from "../../../payment-state";
+import { findPaymentWithCard, recordCheckoutCreated, startCheckout } from "../card.queries";
 import { describePurchase } from "./describe-purchase";
-import { cardProcessor, processorFor } from "./get-card-processor";
+import { cardProcessor, processorFor } from "../processor/get-card-processor";
 
 export type OpenedCheckout = {
   payment: { id: string; status: string; amount: string; currency: string };

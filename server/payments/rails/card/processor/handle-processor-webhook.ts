@@ -4,9 +4,9 @@
 // as sent, and applied with the same state-guarded writes as the page and the reconciler, so events may arrive
 // late, twice or out of order. The event id is recorded after its effect: a crash in between only means the
 // processor's redelivery applies it again, which changes nothing.
-import { AppError } from "../../errors";
-import { recordAttemptFailed, findPaymentWithCardById, processorEventSeen, recordProcessorEvent, recordRefundResult } from "./card.queries";
-import { syncCheckout } from "./apply-card-outcome";
+import { AppError } from "../../../../errors";
+import { recordAttemptFailed, findPaymentWithCardById, processorEventSeen, recordProcessorEvent, recordRefundResult } from "../card.queries";
+import { syncCheckout } from "../checkout/apply-card-outcome";
 import { cardProcessor } from "./get-card-processor";
 
 export type WebhookResult = { received: true; duplicate: boolean; type: string };

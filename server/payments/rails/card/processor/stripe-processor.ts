@@ -5,8 +5,8 @@
 // Stripe-shaped server). Every create carries the idempotency key the caller derived from our payment id, and the SDK
 // retries network failures with that same key.
 import Stripe from "stripe";
-import { env } from "../../env";
-import { AppError } from "../../errors";
+import { env } from "../../../../env";
+import { AppError } from "../../../../errors";
 import type { CardDetails, CardProcessor, ChargeOutcome, CheckoutState, ProcessorError, ProcessorEvent } from "./processor";
 
 /**

@@ -2,10 +2,10 @@
 // decision is one transaction (payment -> refunded, the ledger's refund row, the refund outbox row, the audit row for a
 // seller's refund); then the processor is asked, with an idempotency key derived from the payment id, so however many
 // times it is asked (inline, by the reconciler after an outage, from a second instance) one refund is made.
-import { AppError } from "../../errors";
-import { microsToUsd, microsToWholeCents } from "../../lib/money";
+import { AppError } from "../../../errors";
+import { microsToUsd, microsToWholeCents } from "../../../lib/money";
 import { findPaymentWithCard, findPaymentWithCardById, recordRefundResult, startCardRefund, type RefundCause } from "./card.queries";
-import { processorFor } from "./get-card-processor";
+import { processorFor } from "./processor/get-card-processor";
 
 /** Ask the processor for a decided refund and record its answer. Transient failures leave it pending for the reconciler. */
 export async function sendCardRefund(paymentId: string): Promise<"succeeded" | "pending" | "failed"> {

@@ -1,8 +1,8 @@
 // The built-in test processor's storage: its objects by id, each with the idempotency key of the call that made it,
 // in PostgreSQL so it behaves like a processor shared by every instance and survives restarts (the reconciler asks
 // it what happened after a crash). A unit of work runs in one transaction, holding the rows it reads for update.
-import { db, type Tx } from "../../db/client";
-import type { Prisma } from "../../db/generated/client";
+import { db, type Tx } from "../../../../db/client";
+import type { Prisma } from "../../../../db/generated/client";
 
 export type TestObject = { id: string; kind: string; data: Record<string, unknown> };
 

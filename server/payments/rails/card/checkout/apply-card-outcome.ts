@@ -2,9 +2,9 @@
 // failed attempt -> kept for the page and statusUrl, 3-D Secure -> the page's confirmation step, expired -> released.
 // Every write is guarded by the payment's state, so the page, a webhook, a replayed webhook and the reconciler can
 // all report the same fact and it lands once.
-import { completeCheckoutPayment, expireCheckoutPayment, recordActionRequired, recordAttemptFailed, type PaymentWithCard } from "./card.queries";
-import { processorFor } from "./get-card-processor";
-import type { ChargeOutcome, CheckoutState } from "./processor";
+import { completeCheckoutPayment, expireCheckoutPayment, recordActionRequired, recordAttemptFailed, type PaymentWithCard } from "../card.queries";
+import { processorFor } from "../processor/get-card-processor";
+import type { ChargeOutcome, CheckoutState } from "../processor/processor";
 
 /** A confirmation's outcome (our page's card form, the 3-D Secure step). `attempt`: the form's attempt number. */
 export async function applyChargeOutcome(paymentId: string, outcome: ChargeOutcome, attempt: number | null): Promise<void> {

@@ -1,12 +1,12 @@
 // Prisma access for refunds recorded from the console (server/payments/refund.ts). The refund is one
 // transaction: the state-guarded move to refunded, the ledger's refund row naming the on-chain transfer, and
 // the audit row. The unique (transaction, log_index) index is what makes one transfer refund one payment.
-import { db, type Tx } from "../db/client";
-import { Prisma } from "../db/generated/client";
-import { recordAudit } from "../audit/audit.queries";
-import { revokePurchasedCredit } from "../billing/billing.queries";
-import { newId } from "../lib/ids";
-import { transition, type PaymentStatus } from "./payment-state";
+import { db, type Tx } from "../../db/client";
+import { Prisma } from "../../db/generated/client";
+import { recordAudit } from "../../audit/audit.queries";
+import { revokePurchasedCredit } from "../../billing/billing.queries";
+import { newId } from "../../lib/ids";
+import { transition, type PaymentStatus } from "../payment-state";
 
 // An explicit select: `proof` never leaves the payments domain's settlement path.
 const REFUNDABLE_SELECT = {

@@ -1,6 +1,6 @@
-// A refund recorded from the seller console. x402 payments settle on chain into the seller's payTo wallet and the
-// platform holds no seller keys, so the seller sends the USDC back from that wallet themselves and pastes the
-// transaction hash here. We record the refund only once the chain shows it:
+// The wallet rails' refund (x402 and MPP: their `refund` capability), recorded from the seller console. Their payments
+// settle on chain into the seller's payTo wallet and the platform holds no seller keys, so the seller sends the USDC
+// back from that wallet themselves and pastes the transaction hash here. We record the refund only once the chain shows it:
 //   - the transaction is mined and succeeded (pending or unknown: refused, "try again after it is mined"; nothing
 //     is written and nothing polls, the seller retries; one block is enough, no extra confirmations are awaited);
 //   - it comes after the payment's settlement (a transfer made before the payment cannot be its refund);
@@ -14,11 +14,11 @@
 // The state move, the ledger row and the audit row are one transaction (refund.queries.ts); the unique
 // (transaction, log_index) index makes a transfer refund at most one payment whatever the races.
 import type { Hex } from "viem";
-import { USDC_ADDRESS } from "../chain/config";
-import { tokenTransfersIn, type ChainPosition, type TokenTransfer } from "../chain/transfers";
-import { env } from "../env";
-import { AppError, invalidParameter } from "../errors";
-import { microsToUsd } from "../lib/money";
+import { tokenTransfersIn, type ChainPosition, type TokenTransfer } from "../../chain/transfers";
+import { env } from "../../env";
+import { AppError, invalidParameter } from "../../errors";
+import { microsToUsd } from "../../lib/money";
+import type { RefundOutcome, Refunds, RefundRequest } from "../rails/rail";
 import { findPaymentForRefund, findRefundedLogs, insertRefund, type RefundablePayment } from "./refund.queries";
 
 const TX_HASH = /^0x[0-9a-fA-F]{64}$/;
@@ -132,15 +132,14 @@ export async function recordRefund(input: { sellerId: string; actorId: string | 
   if (!payment) throw new AppError("not_found", { detail: "no such payment" });
   const previous = refundableOrPrevious(payment, hash);
   if (previous) return previous;
-  // Wallet rails (x402, MPP) settle USDC on chain from the payer to payTo; that is what a refund here reverses.
-  if (!payment.payer || !payment.payTo || !payment.asset || !same(payment.asset, USDC_ADDRESS))
-    throw new AppError("invalid_request", {
-      detail: `payment ${payment.id} was not paid in USDC on chain (rail ${payment.rail}); only wallet payments (x402, MPP) are refunded here`,
-    });
-  const p = { ...payment, payer: payment.payer, payTo: payment.payTo };
+  // A wallet rail's payment moved its token on chain from the payer to payTo (the rail wrote both, and the token, when
+  // it locked it); that transfer is what a refund here reverses.
+  if (!payment.payer || !payment.payTo || !payment.asset)
+    throw new AppError("invalid_request", { detail: `payment ${payment.id} (rail ${payment.rail}) records no on-chain transfer to reverse` });
+  const p = { ...payment, payer: payment.payer, payTo: payment.payTo, asset: payment.asset as Hex };
 
   const rpcUrl = env().RPC_URL;
-  const refund = await readChain(() => tokenTransfersIn(rpcUrl, USDC_ADDRESS, hash));
+  const refund = await readChain(() => tokenTransfersIn(rpcUrl, p.asset, hash));
   if (refund.type === "not_found")
     throw invalidTransfer(`transaction ${hash} was not found on chain yet; try again after it is mined (and check it was sent on Base)`);
   if (refund.type === "pending") throw invalidTransfer(`transaction ${hash} is pending: not found on chain yet; try again after it is mined`);
@@ -149,7 +148,7 @@ export async function recordRefund(input: { sellerId: string; actorId: string | 
   // A transfer mined before the payment was settled cannot be its refund. (A settlement transaction the chain does
   // not know, e.g. the demo's chain was restarted under a kept database, cannot be ordered against: not checked.)
   if (p.transaction) {
-    const settlement = await readChain(() => tokenTransfersIn(rpcUrl, USDC_ADDRESS, p.transaction as Hex));
+    const settlement = await readChain(() => tokenTransfersIn(rpcUrl, p.asset, p.transaction as Hex));
     if ((settlement.type === "mined" || settlement.type === "reverted") && before(refund, settlement))
       throw invalidTransfer(`transaction ${hash} was mined before the payment's settlement (${p.transaction}), so it cannot be its refund`);
   }
@@ -191,3 +190,13 @@ export async function recordRefund(input: { sellerId: string; actorId: string | 
   }
   throw invalidTransfer(`the USDC transfer from ${p.payTo} to ${p.payer} in transaction ${hash} is already recorded as the refund of another payment`);
 }
+
+/** The refund capability of both wallet rails: the seller supplies the transaction they sent the money back with. */
+export const WALLET_REFUND: Refunds["refund"] = {
+  needs: "transaction",
+  async refund(r: RefundRequest): Promise<RefundOutcome> {
+    if (r.transaction === undefined)
+      throw invalidParameter("transaction", "send the refund on chain from your payTo wallet to the payer, then give its transaction hash");
+    return recordRefund({ sellerId: r.sellerId, actorId: r.actorId, paymentId: r.paymentId, transaction: r.transaction });
+  },
+};

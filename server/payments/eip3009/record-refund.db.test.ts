@@ -7,12 +7,12 @@ import solc from "solc";
 import { createTestClient, createWalletClient, http, maxUint256, publicActions, type Abi, type Address, type Hex } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import * as statusRoute from "../../app/payments/[id]/route";
-import { anvilAddress, anvilPrivateKey } from "../../scripts/lib/local-chain";
-import { CHAIN, USDC_ADDRESS } from "../chain/config";
-import { TOKEN_ABI } from "../chain/token";
-import { db } from "../db/client";
-import { withEnvForTests } from "../env";
+import * as statusRoute from "../../../app/payments/[id]/route";
+import { anvilAddress, anvilPrivateKey } from "../../../scripts/lib/local-chain";
+import { CHAIN, USDC_ADDRESS } from "../../chain/config";
+import { TOKEN_ABI } from "../../chain/token";
+import { db } from "../../db/client";
+import { withEnvForTests } from "../../env";
 import {
   callGateway,
   createGatewaySeller,
@@ -22,9 +22,9 @@ import {
   usdcBalance,
   type TestChain,
   type FakeUpstream,
-} from "../testing/gateway";
-import { paymentStatusResponse } from "../contracts/platform";
-import { createCaller, sessionFor } from "../testing/trpc";
+} from "../../testing/gateway";
+import { paymentStatusResponse } from "../../contracts/platform";
+import { createCaller, sessionFor } from "../../testing/trpc";
 
 const SECRET = "fake-upstream-secret-0123456789";
 const PAY_TO = anvilAddress(10);
@@ -91,7 +91,7 @@ async function snapshot(paymentId: string) {
 async function expectRefused(s: Seller, paymentId: string, transaction: string, want: { trpcCode: string; appCode: string; detail: RegExp }) {
   const before = await snapshot(paymentId);
   const err = await asSeller(s)
-    .payments.recordRefund({ paymentId, transaction })
+    .payments.refund({ paymentId, transaction })
     .then(
       () => null,
       (e: unknown) => e as { code: string; message: string; cause?: { code?: string; detail?: string } },
@@ -158,7 +158,7 @@ describe("recording a refund", () => {
     const hash = await transfer(p.payer, PRICE);
     expect(await usdc(p.payer)).toBe(payerBefore + PRICE);
 
-    const res = await asSeller(a).payments.recordRefund({ paymentId: p.id, transaction: hash });
+    const res = await asSeller(a).payments.refund({ paymentId: p.id, transaction: hash });
     expect(res).toMatchObject({ paymentId: p.id, status: "refunded", amountUsd: "0.020000", transaction: hash, alreadyRecorded: false });
     expect(res.logIndex).toEqual(expect.any(Number));
 
@@ -208,7 +208,7 @@ describe("recording a refund", () => {
 
     // The same submission again (double click, retried request) returns the first result and writes nothing.
     const ledgerCount = await db.ledgerEntry.count();
-    const again = await asSeller(a).payments.recordRefund({ paymentId: p.id, transaction: hash.toUpperCase().replace("0X", "0x") });
+    const again = await asSeller(a).payments.refund({ paymentId: p.id, transaction: hash.toUpperCase().replace("0X", "0x") });
     expect(again).toEqual({ ...res, alreadyRecorded: true });
     expect(await db.ledgerEntry.count()).toBe(ledgerCount);
     expect(await db.auditLog.count({ where: { targetId: p.id } })).toBe(1);
@@ -217,7 +217,7 @@ describe("recording a refund", () => {
   it("accepts a settled (not yet consumed) payment", async () => {
     const p = await pay(a, 2);
     await db.payment.update({ where: { id: p.id }, data: { status: "settled" } });
-    const res = await asSeller(a).payments.recordRefund({ paymentId: p.id, transaction: await transfer(p.payer, PRICE) });
+    const res = await asSeller(a).payments.refund({ paymentId: p.id, transaction: await transfer(p.payer, PRICE) });
     expect(res.status).toBe("refunded");
     expect((await db.auditLog.findFirstOrThrow({ where: { targetId: p.id } })).before).toMatchObject({ status: "settled" });
   });
@@ -225,7 +225,7 @@ describe("recording a refund", () => {
   it("accepts a larger transfer but records the payment's amount (the excess is kept in the audit row only)", async () => {
     const p = await pay(a, 2);
     const hash = await transfer(p.payer, 50_000n);
-    const res = await asSeller(a).payments.recordRefund({ paymentId: p.id, transaction: hash });
+    const res = await asSeller(a).payments.refund({ paymentId: p.id, transaction: hash });
     expect(res.amountUsd).toBe("0.020000");
     const refund = await db.ledgerEntry.findUniqueOrThrow({ where: { paymentId_kind: { paymentId: p.id, kind: "refund" } } });
     expect(refund.amountMicros).toBe(PRICE);
@@ -248,7 +248,7 @@ describe("recording a refund", () => {
       await test.mine({ blocks: 1 });
       await test.setAutomine(true);
     }
-    expect((await asSeller(a).payments.recordRefund({ paymentId: p.id, transaction: hash })).status).toBe("refunded");
+    expect((await asSeller(a).payments.refund({ paymentId: p.id, transaction: hash })).status).toBe("refunded");
   });
 });
 
@@ -310,7 +310,7 @@ describe("refusals write nothing", () => {
     // Seller B has the same payTo wallet and a payment by the same payer.
     const ofB = await pay(b, 5);
     const hash = await transfer(first.payer, PRICE);
-    await asSeller(a).payments.recordRefund({ paymentId: first.id, transaction: hash });
+    await asSeller(a).payments.refund({ paymentId: first.id, transaction: hash });
     await expectRefused(a, second.id, hash, invalid(new RegExp(`already recorded as the refund of payment ${first.id}`)));
     // For B the transfer is still taken, and B is not told whose refund it is.
     await expectRefused(b, ofB.id, hash, invalid(/already recorded as the refund of another payment$/));
@@ -321,7 +321,7 @@ describe("refusals write nothing", () => {
     await expectRefused(b, p.id, hash, { trpcCode: "NOT_FOUND", appCode: "not_found", detail: /no such payment/ });
     await expectRefused(a, "pay_does_not_exist", hash, { trpcCode: "NOT_FOUND", appCode: "not_found", detail: /no such payment/ });
     // ... and the transfer is still free for the payment it was meant for.
-    expect((await asSeller(a).payments.recordRefund({ paymentId: p.id, transaction: hash })).alreadyRecorded).toBe(false);
+    expect((await asSeller(a).payments.refund({ paymentId: p.id, transaction: hash })).alreadyRecorded).toBe(false);
   });
 
   it("an unreachable chain RPC: a retryable 503-class error", async () => {
@@ -333,11 +333,11 @@ describe("refusals write nothing", () => {
         detail: /the chain could not be read right now; try again/,
       }),
     );
-    expect((await asSeller(a).payments.recordRefund({ paymentId: p.id, transaction: hash })).status).toBe("refunded");
+    expect((await asSeller(a).payments.refund({ paymentId: p.id, transaction: hash })).status).toBe("refunded");
   });
 
   it("a payment already refunded (by another transaction), released or challenged: a conflict naming the state", async () => {
-    await asSeller(a).payments.recordRefund({ paymentId: p.id, transaction: await transfer(p.payer, PRICE) });
+    await asSeller(a).payments.refund({ paymentId: p.id, transaction: await transfer(p.payer, PRICE) });
     const conflict = (state: string) => ({ trpcCode: "CONFLICT", appCode: "payment_not_refundable", detail: new RegExp(`is ${state}: `) });
     await expectRefused(a, p.id, await transfer(p.payer, PRICE), conflict("refunded"));
 
@@ -367,7 +367,7 @@ describe("races", () => {
       // read the payment before the winner commits and the claimed logs after it.
       const results = await Promise.allSettled(
         Array.from({ length: 10 }, (_, i) =>
-          new Promise((r) => setTimeout(r, i * round)).then(() => asSeller(a).payments.recordRefund({ paymentId: p.id, transaction: hash })),
+          new Promise((r) => setTimeout(r, i * round)).then(() => asSeller(a).payments.refund({ paymentId: p.id, transaction: hash })),
         ),
       );
       expect(results.map((r) => (r.status === "fulfilled" ? "fulfilled" : String(r.reason)))).toEqual(Array(10).fill("fulfilled"));
@@ -384,7 +384,7 @@ describe("races", () => {
     const payments = [];
     for (let i = 0; i < 5; i++) payments.push(await pay(a, 7));
     const hash = await transfer(payments[0]!.payer, PRICE);
-    const results = await Promise.allSettled(payments.map((p) => asSeller(a).payments.recordRefund({ paymentId: p.id, transaction: hash })));
+    const results = await Promise.allSettled(payments.map((p) => asSeller(a).payments.refund({ paymentId: p.id, transaction: hash })));
     expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
     for (const r of results.filter((r) => r.status === "rejected"))
       expect(String((r as PromiseRejectedResult).reason.message)).toMatch(/already recorded as the refund of payment pay_/);
@@ -409,7 +409,7 @@ describe("races", () => {
     });
     const receipt = await w.waitForTransactionReceipt({ hash, pollingInterval: 10 });
     expect(receipt.status).toBe("success");
-    const results = await Promise.allSettled(payments.slice(0, 2).map((p) => asSeller(a).payments.recordRefund({ paymentId: p.id, transaction: hash })));
+    const results = await Promise.allSettled(payments.slice(0, 2).map((p) => asSeller(a).payments.refund({ paymentId: p.id, transaction: hash })));
     expect(results.map((r) => r.status)).toEqual(["fulfilled", "fulfilled"]);
     const logIndexes = results.map((r) => (r as PromiseFulfilledResult<{ logIndex: number }>).value.logIndex).sort();
     const rows = await db.ledgerEntry.findMany({ where: { transaction: hash }, orderBy: { logIndex: "asc" } });
@@ -468,7 +468,7 @@ describe("the console procedure", () => {
       },
     ]) {
       const before = await snapshot(p.id);
-      await expect(createCaller(ctx).payments.recordRefund({ paymentId: p.id, transaction: hash })).rejects.toMatchObject({ code: "UNAUTHORIZED" });
+      await expect(createCaller(ctx).payments.refund({ paymentId: p.id, transaction: hash })).rejects.toMatchObject({ code: "UNAUTHORIZED" });
       expect(await snapshot(p.id)).toEqual(before);
     }
   });

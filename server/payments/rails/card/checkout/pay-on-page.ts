@@ -5,11 +5,11 @@
 // No double charge on a double click: the form carries the attempt number it was shown with, the confirmation's
 // idempotency key names it (`pay_...:confirm:<n>`), the checkout has one PaymentIntent that can succeed once, and the
 // payment's move to settled is guarded by its state. A new card after a decline is a new attempt.
-import { AppError } from "../../errors";
+import { AppError } from "../../../../errors";
 import { applyChargeOutcome } from "./apply-card-outcome";
-import { findPaymentWithCard } from "./card.queries";
-import { processorFor } from "./get-card-processor";
-import type { EnteredCard } from "./processor";
+import { findPaymentWithCard } from "../card.queries";
+import { processorFor } from "../processor/get-card-processor";
+import type { EnteredCard } from "../processor/processor";
 
 export type PayResult = { type: "done" } | { type: "stale"; detail: string };
 

@@ -6,17 +6,17 @@
 import { Mppx as MppxClient, stripe as mppStripe } from "mppx/client";
 import { Receipt } from "mppx";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import * as gatewayRoute from "../../../app/api/v1/[...path]/route";
-import * as webhookRoute from "../../../app/webhooks/stripe/route";
-import { getCatalog } from "../../catalog/catalog";
-import { findSellerByHost } from "../../catalog/catalog.queries";
-import { db } from "../../db/client";
-import { resetEnvForTests } from "../../env";
-import { openCheckoutFor, paymentStatus, retryWithPaymentId } from "../../testing/card";
-import { callGateway, createGatewaySeller, serveRoutes, startFakeUpstream, type FakeUpstream, type GatewaySeller } from "../../testing/gateway";
-import { startFakeStripe } from "../../testing/stripe-fake";
-import { getCheckoutView } from "./checkout-view";
-import { reconcileCardPayments } from "./reconcile-card-payments";
+import * as gatewayRoute from "../../../../../app/api/v1/[...path]/route";
+import * as webhookRoute from "../../../../../app/webhooks/stripe/route";
+import { getCatalog } from "../../../../catalog/catalog";
+import { findSellerByHost } from "../../../../catalog/catalog.queries";
+import { db } from "../../../../db/client";
+import { resetEnvForTests } from "../../../../env";
+import { openCheckoutFor, paymentStatus, retryWithPaymentId } from "../../../../testing/card";
+import { callGateway, createGatewaySeller, serveRoutes, startFakeUpstream, type FakeUpstream, type GatewaySeller } from "../../../../testing/gateway";
+import { startFakeStripe } from "../../../../testing/stripe-fake";
+import { getCheckoutView } from "../checkout/checkout-view";
+import { reconcileCardPayments } from "../reconcile-card-payments";
 import { SPT_API_VERSION } from "./stripe-processor";
 
 const SECRET = "fake-upstream-secret-0123456789";
@@ -222,7 +222,7 @@ describe("hosted checkout through Stripe Checkout", () => {
   it("Stripe unreachable: payUrl is 503 payment_provider_unavailable; a retry later opens the one session", async () => {
     const res402 = await callGateway(seller.host, BACKTEST);
     const { payment, card } = await res402.json();
-    const { POST } = await import("../../../app/payments/[id]/pay/route");
+    const { POST } = await import("../../../../../app/payments/[id]/pay/route");
     const post = () =>
       POST(new Request(card.payUrl, { method: "POST", headers: { host: seller.host, "content-type": "application/json" }, body: '{"checkout":true}' }), {
         params: Promise.resolve({ id: payment.id }),

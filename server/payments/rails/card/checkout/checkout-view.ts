@@ -1,12 +1,13 @@
 // What the hosted checkout page (/checkout/{paymentId}) shows, and what statusUrl reports of a card payment: one
 // reading of a payment's card state for people and agents alike.
-import type { Catalog } from "../../catalog/catalog";
-import { cardEligible, formatUsd, microsToUsd } from "../../lib/money";
+import type { Catalog } from "../../../../catalog/catalog";
+import { cardEligible, formatUsd, microsToUsd } from "../../../../lib/money";
 import { syncCheckout } from "./apply-card-outcome";
-import { findPaymentWithCard, type PaymentWithCard } from "./card.queries";
+import type { PaymentRow } from "../../../payments.queries";
+import { findCardPayment, findPaymentWithCard, type PaymentWithCard } from "../card.queries";
 import { describePurchase, type Purchase } from "./describe-purchase";
-import { processorFor } from "./get-card-processor";
-import { TEST_CARDS } from "./test-processor";
+import { processorFor } from "../processor/get-card-processor";
+import { TEST_CARDS } from "../processor/test-processor";
 
 /** The card state an agent polls for (statusUrl `card.status`) and the page renders. */
 export type CardStatus = "incomplete" | "requires_action" | "processing" | "complete" | "consumed" | "expired" | "refunded" | "failed";
@@ -55,6 +56,13 @@ export function cardBlock(p: PaymentWithCard, origin: string) {
         }
       : null,
   };
+}
+
+/** The card rail's `paymentStatus`: statusUrl's `card` block, read with the payment's card row. */
+export async function cardStatusBlock(p: PaymentRow, origin: string) {
+  // An unpaid 402 too small for a card has no card side to read.
+  const card = p.status === "challenged" ? null : await findCardPayment(p.id);
+  return cardBlock({ ...p, card }, origin);
 }
 
 export type CheckoutView = {

@@ -1,6 +1,6 @@
 // What a card payment buys, in words a human checks before paying: the operation's summary and the exact request, or
 // (for a plan purchase, which pays the same way) the plan's name. Read from the seller's catalog, never from the client.
-import type { Catalog } from "../../catalog/catalog";
+import type { Catalog } from "../../../../catalog/catalog";
 
 export type Purchase = { title: string; detail: string; kind: "call" | "plan" };
 

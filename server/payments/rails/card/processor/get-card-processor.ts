@@ -1,7 +1,7 @@
 // Which card processor runs: Stripe when STRIPE_SECRET_KEY is set, otherwise the built-in test processor. A payment
 // stays with the processor that took it (its card row says which), so refunds and reconciliation of earlier payments
 // keep working after the configuration changes.
-import { env } from "../../env";
+import { env } from "../../../../env";
 import type { CardProcessor, ProcessorKind } from "./processor";
 import { stripeProcessor } from "./stripe-processor";
 import { testProcessor } from "./test-processor";

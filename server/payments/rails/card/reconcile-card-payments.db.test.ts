@@ -5,13 +5,13 @@
 import { spawn } from "node:child_process";
 import path from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { db } from "../../db/client";
-import { openCheckoutFor, paymentStatus, payOnPage, retryWithPaymentId, TEST_CARD } from "../../testing/card";
-import { createGatewaySeller, startFakeUpstream, type FakeUpstream, type GatewaySeller } from "../../testing/gateway";
-import { railFor } from "../rails";
+import { db } from "../../../db/client";
+import { openCheckoutFor, paymentStatus, payOnPage, retryWithPaymentId, TEST_CARD } from "../../../testing/card";
+import { createGatewaySeller, startFakeUpstream, type FakeUpstream, type GatewaySeller } from "../../../testing/gateway";
+import { railFor } from "..";
 import { claimCheckoutDelivery, markCheckoutDelivered } from "./card.queries";
 import { refundCardPayment } from "./refund-card-payment";
-import { testProcessor } from "./test-processor";
+import { testProcessor } from "./processor/test-processor";
 
 const SECRET = "fake-upstream-secret-0123456789";
 const BACKTEST = "/api/v1/backtest/SPX?years=1";
@@ -49,7 +49,7 @@ async function ledgerNet(paymentId: string): Promise<bigint> {
 /** Run one retry in a child process that dies right after claiming the delivery (GATEWAY_FAULT=exit_after_lock). */
 function crashWhileDelivering(paymentId: string): Promise<number | null> {
   const tsx = path.join(process.cwd(), "node_modules", "tsx", "dist", "cli.mjs");
-  const child = spawn(process.execPath, [tsx, "--conditions=react-server", path.join(import.meta.dirname, "..", "..", "testing", "crash-child.ts")], {
+  const child = spawn(process.execPath, [tsx, "--conditions=react-server", path.join(import.meta.dirname, "..", "..", "..", "testing", "crash-child.ts")], {
     env: {
       ...process.env,
       NODE_ENV: "test",

@@ -7,8 +7,8 @@
 //    statements, so a crash between charge and delivery ends delivered (on the agent's retry) or refunded, never
 //    both and never neither;
 //  - refunds decided but not confirmed by the processor (an outage): asked again with the same idempotency key.
-import { env } from "../../env";
-import { applyCheckoutState } from "./apply-card-outcome";
+import { env } from "../../../env";
+import { applyCheckoutState } from "./checkout/apply-card-outcome";
 import {
   expireCheckoutPayment,
   findExpiredCheckoutsWithoutSession,
@@ -18,7 +18,7 @@ import {
   findUndeliveredCheckouts,
   touchCardPayment,
 } from "./card.queries";
-import { processorFor } from "./get-card-processor";
+import { processorFor } from "./processor/get-card-processor";
 import { refundCardPayment, sendCardRefund } from "./refund-card-payment";
 
 /** A checkout nobody has reported on for this long is asked about (webhooks normally come within seconds). */

@@ -1,12 +1,12 @@
 // A plan-covered call: the agent's bearer names a credential; its credit (or a free included unit of its human) pays
 // the call's per-request price. One statement reserves it before the call; the rail captures it after a success and
 // releases it after a failure, like a wallet payment's settle and release.
-import { env } from "../env";
-import { newId } from "../lib/ids";
-import { microsToUsd } from "../lib/money";
-import type { AgentClaims } from "../identity/issue-tokens";
-import type { PaidCall } from "../payments/rails/rail";
-import { hasCoveringGrant, reserveDraw, type DrawResult } from "./billing.queries";
+import { env } from "../../../env";
+import { newId } from "../../../lib/ids";
+import { microsToUsd } from "../../../lib/money";
+import type { AgentClaims } from "../../../identity/issue-tokens";
+import type { PaidCall } from "../rail";
+import { hasCoveringGrant, reserveDraw, type DrawResult } from "./credits.queries";
 import { forgetCoverage, noteCoverage, reservationTurn } from "./coverage-memo";
 
 export type Draw =

@@ -5,16 +5,20 @@ import { useState } from "react";
 import { useTRPC } from "../../../providers";
 import { BUTTON, BUTTON_SECONDARY, INPUT } from "../../../_components/section";
 
+/** A payment as the refund widget needs it: `refundInput` says what its rail asks of the seller (null: not refundable). */
+export type RefundablePayment = { id: string; rail: string | null; amountUsd: string; payer: string | null; refundInput: "transaction" | "none" | null };
+
 /**
- * Record a refund the seller already sent on chain: USDC from their payTo wallet back to the payer. The server
- * checks the transaction on chain before anything changes (server/payments/refund.ts).
+ * The one refund widget, for every rail (one procedure, `payments.refund`): a rail that refunds through its processor
+ * (card) needs one click; a wallet rail needs the transaction the seller sent the money back with, which the server
+ * checks on chain before anything changes. A second click or a retried request returns the first result.
  */
-export function RefundForm({ payment, onDone }: { payment: { id: string; amountUsd: string; payer: string | null }; onDone: () => void }) {
+export function Refund({ payment, label, onDone }: { payment: RefundablePayment; label?: string; onDone?: () => void }) {
   const trpc = useTRPC();
   const qc = useQueryClient();
   const [transaction, setTransaction] = useState("");
-  const record = useMutation(
-    trpc.payments.recordRefund.mutationOptions({
+  const refund = useMutation(
+    trpc.payments.refund.mutationOptions({
       onSuccess: async () => {
         await Promise.all([
           qc.invalidateQueries({ queryKey: trpc.payments.list.pathKey() }),
@@ -24,18 +28,38 @@ export function RefundForm({ payment, onDone }: { payment: { id: string; amountU
           qc.invalidateQueries({ queryKey: trpc.audit.list.pathKey() }),
           qc.invalidateQueries({ queryKey: trpc.analytics.overview.pathKey() }),
         ]);
-        onDone();
+        onDone?.();
       },
     }),
   );
+  if (payment.refundInput === null) return null;
+  if (payment.refundInput === "none")
+    return (
+      <>
+        <button
+          className="text-xs text-indigo-700 underline disabled:opacity-50"
+          data-testid="payment-card-refund"
+          aria-label={`Refund ${payment.rail ?? ""} payment ${payment.id} in full`}
+          disabled={refund.isPending}
+          onClick={() => refund.mutate({ paymentId: payment.id })}
+        >
+          {refund.isPending ? "Refunding" : (label ?? `Refund ${payment.rail ?? ""}`)}
+        </button>
+        {refund.error && (
+          <span role="alert" className="block text-xs text-red-700" data-testid="payment-card-refund-error">
+            {refund.error.message}
+          </span>
+        )}
+      </>
+    );
   return (
     <form
       className="flex flex-wrap items-end gap-3 rounded bg-slate-50 p-3 text-sm"
       data-testid="payment-refund-form"
       onSubmit={(e) => {
         e.preventDefault();
-        record.reset();
-        record.mutate({ paymentId: payment.id, transaction: transaction.trim() });
+        refund.reset();
+        refund.mutate({ paymentId: payment.id, transaction: transaction.trim() });
       }}
     >
       <p className="w-full text-slate-600">
@@ -54,15 +78,15 @@ export function RefundForm({ payment, onDone }: { payment: { id: string; amountU
           autoFocus
         />
       </label>
-      <button data-testid="payment-refund-submit" className={BUTTON} disabled={record.isPending || !transaction.trim()}>
-        {record.isPending ? "Checking on chain" : "Record refund"}
+      <button data-testid="payment-refund-submit" className={BUTTON} disabled={refund.isPending || !transaction.trim()}>
+        {refund.isPending ? "Checking on chain" : "Record refund"}
       </button>
       <button type="button" className={BUTTON_SECONDARY} onClick={onDone}>
         Cancel
       </button>
-      {record.error && (
+      {refund.error && (
         <p role="alert" data-testid="payment-refund-error" className="w-full text-red-700">
-          {record.error.message}
+          {refund.error.message}
         </p>
       )}
     </form>
