@@ -61,6 +61,8 @@ export function readImportGraph(root: string): SourceFile[] {
 export function isTestOrTooling(file: string): boolean {
   return (
     /\.test\.tsx?$/.test(file) ||
+    // A rail's conformance kit: how its clients pay, for the shared battery (server/testing/rail-conformance.ts).
+    file.endsWith(".test-kit.ts") ||
     file.startsWith("server/testing/") ||
     file.startsWith("server/market/test/") ||
     file.startsWith("scripts/") ||

@@ -16,7 +16,7 @@ import { authenticateOnPage } from "../payments/rails/card/checkout/pay-on-page"
 import { getCheckoutView } from "../payments/rails/card/checkout/checkout-view";
 import { refundCardPaymentForSeller } from "../payments/rails/card/refund-card-payment";
 import { testProcessor } from "../payments/rails/card/processor/test-processor";
-import { mppCardClient, openCheckoutFor, paymentStatus, payOnPage, retryWithPaymentId, TEST_CARD } from "../testing/card";
+import { mppCardClient, mppCardCredential, openCheckoutFor, paymentStatus, payOnPage, retryWithPaymentId, TEST_CARD } from "../testing/card";
 import { callGateway, createGatewaySeller, serveRoutes, startFakeUpstream, type FakeUpstream, type GatewaySeller } from "../testing/gateway";
 
 const SECRET = "fake-upstream-secret-0123456789";
@@ -466,11 +466,6 @@ describe("the MPP card method", () => {
 });
 
 /** A credential for the stripe challenge of this 402 (as mppx's client serialises it), carrying `spt` as its token. */
-async function mppCardCredential(res402: Response, spt: string): Promise<string> {
-  const [challenge] = Challenge.fromHeadersList(res402.headers).filter((c) => c.method === "stripe");
-  return Credential.serialize({ challenge: challenge!, payload: { spt, externalId: (challenge!.request as { externalId: string }).externalId } });
-}
-
 /** The gateway's upstream deadline is 15 s by default; the timeout case runs with a short one. */
 async function withTimeout<T>(fn: () => Promise<T>): Promise<T> {
   const { withEnvForTests } = await import("../env");

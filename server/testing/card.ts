@@ -1,6 +1,7 @@
 // Test helpers for the card rail: opening a hosted checkout the way an agent does (402 -> POST payUrl), paying it the
 // way a human does on our page (the test processor), and an MPP client with mppx's official `stripe` charge method
 // whose wallet issues shared payment tokens at the test processor. Imported by tests only.
+import { Challenge, Credential } from "mppx";
 import { Mppx as MppxClient, stripe as mppStripe } from "mppx/client";
 import * as payRoute from "../../app/payments/[id]/pay/route";
 import * as statusRoute from "../../app/payments/[id]/route";
@@ -74,4 +75,10 @@ export function mppCardClient(card: string = TEST_CARD.success, opts: { fetch?: 
     polyfill: false,
     ...(opts.fetch ? { fetch: opts.fetch } : {}),
   });
+}
+
+/** An MPP card credential answering the 402's stripe challenge with the shared payment token `spt` (not sent). */
+export async function mppCardCredential(res402: Response, spt: string): Promise<string> {
+  const [challenge] = Challenge.fromHeadersList(res402.headers).filter((c) => c.method === "stripe");
+  return Credential.serialize({ challenge: challenge!, payload: { spt, externalId: (challenge!.request as { externalId: string }).externalId } });
 }
