@@ -1,4 +1,4 @@
-// Prisma access for refunds recorded from the console (server/payments/refund.ts). The refund is one
+// Prisma access for the wallet rails' refunds recorded from the console (record-refund.ts). The refund is one
 // transaction: the state-guarded move to refunded, the ledger's refund row naming the on-chain transfer, and
 // the audit row. The unique (transaction, log_index) index is what makes one transfer refund one payment.
 import { db, type Tx } from "../../db/client";

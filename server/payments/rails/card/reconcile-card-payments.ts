@@ -9,15 +9,8 @@
 //  - refunds decided but not confirmed by the processor (an outage): asked again with the same idempotency key.
 import { env } from "../../../env";
 import { applyCheckoutState } from "./checkout/apply-card-outcome";
-import {
-  expireCheckoutPayment,
-  findExpiredCheckoutsWithoutSession,
-  findOpenCheckouts,
-  findPaymentWithCardById,
-  findPendingRefunds,
-  findUndeliveredCheckouts,
-  touchCardPayment,
-} from "./card.queries";
+import { expireCheckoutPayment, findPaymentWithCardById } from "./card.queries";
+import { findExpiredCheckoutsWithoutSession, findOpenCheckouts, findPendingRefunds, findUndeliveredCheckouts, touchCardPayment } from "./reconcile.queries";
 import { processorFor } from "./processor/get-card-processor";
 import { refundCardPayment, sendCardRefund } from "./refund-card-payment";
 

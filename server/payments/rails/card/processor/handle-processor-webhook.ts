@@ -5,7 +5,8 @@
 // late, twice or out of order. The event id is recorded after its effect: a crash in between only means the
 // processor's redelivery applies it again, which changes nothing.
 import { AppError } from "../../../../errors";
-import { recordAttemptFailed, findPaymentWithCardById, processorEventSeen, recordProcessorEvent, recordRefundResult } from "../card.queries";
+import { findPaymentWithCardById, recordAttemptFailed, recordRefundResult } from "../card.queries";
+import { processorEventSeen, recordProcessorEvent } from "./processor-events.queries";
 import { syncCheckout } from "../checkout/apply-card-outcome";
 import { cardProcessor } from "./get-card-processor";
 
