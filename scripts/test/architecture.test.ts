@@ -48,6 +48,9 @@ describe("the checker", () => {
     expect(broken(graph("server/payments/rails/x402/offer.ts", ["../mpp/challenge", "server/payments/rails/mpp/challenge.ts"]))).toEqual([RULES[4]!.name]);
     expect(broken(graph("server/payments/x.ts", ["./rails/registry", "server/payments/rails/registry.ts"]))).toEqual([RULES[5]!.name]);
     expect(broken(graph("server/gateway/x.ts", ["../testing/gateway", "server/testing/gateway.ts"]))).toEqual([RULES[6]!.name]);
+    expect(broken(graph("server/gateway/x.ts", ["../payments/rails/x402/conformance.test-kit", "server/payments/rails/x402/conformance.test-kit.ts"]))).toEqual(
+      [RULES[4]!.name, RULES[6]!.name],
+    );
     expect(broken(graph("app/page.tsx", ["@/server/payments/payments.queries", "server/payments/payments.queries.ts"]))).toEqual([RULES[7]!.name]);
   });
 
@@ -68,7 +71,10 @@ describe("the checker", () => {
 
   it("flags a payment state written into SQL outside the state module", () => {
     const madeUp = "const r = await sql(`update payments set status = 'released' where id = $1 and status = 'verified'`, [id]);";
-    const found = (file: string, text = madeUp) => findTextViolations([{ file, text }]).map((v) => `${v.rule}: ${v.import}`);
+    const found = (file: string, text = madeUp) =>
+      findTextViolations([{ file, text }])
+        .filter((v) => v.rule === TEXT_RULES[0]!.name)
+        .map((v) => `${v.rule}: ${v.import}`);
     expect(found("server/billing/made-up.queries.ts")).toEqual([`${TEXT_RULES[0]!.name}: 'released'`, `${TEXT_RULES[0]!.name}: 'verified'`]);
     expect(found("app/made-up/route.ts", "sql(`select 1 where status in ('settled', 'consumed')`)")).toHaveLength(2);
     // The state module, the payments queries and tests may; fragments and other quoted words are fine anywhere.
@@ -78,5 +84,25 @@ describe("the checker", () => {
     expect(found("server/billing/x.queries.ts", "sql(`update payments set status = ${RELEASE.set} where ${RELEASE.guard()} and rail = 'credits'`)")).toEqual(
       [],
     );
+  });
+
+  it("flags a payment's state changed other than to a transition's target", () => {
+    const found = (file: string, text: string) => findTextViolations([{ file, text }]).filter((v) => v.rule === TEXT_RULES[1]!.name);
+    expect(found("server/billing/x.queries.ts", 'sql(`update payments set status = ${stateSql("released")} where id = $1`)')).toHaveLength(1);
+    expect(found("server/billing/x.queries.ts", "sql(`update payments p set status = $2::payment_status where p.id = $1`)")).toHaveLength(1);
+    expect(found("server/billing/x.queries.ts", 'await tx.payment.updateMany({ where: { id }, data: { status: "failed" } });')).toHaveLength(1);
+    expect(found("server/billing/x.queries.ts", "sql(`update payments set status = ${RELEASE.set}, failure_reason = $2 where ${RELEASE.guard()}`)")).toEqual(
+      [],
+    );
+    expect(found("server/billing/x.queries.ts", "sql(`update payments p set status = ${move.set} where p.id = $1`)")).toEqual([]);
+    expect(
+      found(
+        "server/billing/x.queries.ts",
+        "await tx.payment.updateMany({ where: { id, status: { in: [...FAIL.from] } }, data: { status: FAIL.to, lockedUntil: null } });",
+      ),
+    ).toEqual([]);
+    // Other tables' states are theirs; tests may do anything.
+    expect(found("server/billing/x.queries.ts", "sql(`update settlements set status = 'succeeded' where payment_id = $1`)")).toEqual([]);
+    expect(found("server/billing/x.db.test.ts", 'await db.payment.update({ where: { id }, data: { status: "settled" } });')).toEqual([]);
   });
 });

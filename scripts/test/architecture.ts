@@ -134,7 +134,8 @@ export const RULES: Rule[] = [
   },
   {
     name: "production code never imports tests or test helpers (server/testing, *.test.ts)",
-    check: (f, i) => !isTestOrTooling(f.file) && !!i.target && (i.target.startsWith("server/testing/") || /\.test\.tsx?$/.test(i.target)),
+    check: (f, i) =>
+      !isTestOrTooling(f.file) && !!i.target && (i.target.startsWith("server/testing/") || /\.test\.tsx?$/.test(i.target) || i.target.endsWith(".test-kit.ts")),
   },
   {
     name: "app/ never touches the database (server/db or *.queries.ts)",
@@ -163,10 +164,20 @@ const STATE_SQL_HOMES = new Set(["server/payments/payment-state.ts", "server/pay
 // SQL quotes its literals with single quotes; the code base's own strings use double quotes (prettier).
 const STATE_LITERAL = new RegExp(`'(?:${PAYMENT_STATES.join("|")})'`, "g");
 
+// A payment's new state, in SQL (`update payments [p] set status = ...`) or through Prisma (`payment.update[Many]({ ...
+// data: { status: ... } })`), must be a transition's (`X.set`, `X.to`), never a literal, a fragment or a parameter.
+const SQL_STATE_CHANGE =
+  /update\s+payments(?:\s+(?!set\b)\w+)?\s+set\s+status\s*=\s*(?=\S)(?!\$\{\s*[\w.[\]]+\.set\s*\}|case when \$\d+::boolean then \$\{\s*[\w.[\]]+\.set\s*\} else \$\{\s*[\w.[\]]+\.set\s*\} end)[^,\n]*/gi;
+const PRISMA_STATE_CHANGE = /\.payment\.update(?:Many)?\(\s*\{[\s\S]*?data:\s*\{[^}]*?\bstatus:\s*(?=\S)(?![\w.[\]]+\.to\b)[^,}\n]*/g;
+
 export const TEXT_RULES: TextRule[] = [
   {
     name: "SQL names payment states only through server/payments/payment-state.ts (stateSql, statesSql, transition)",
     check: (file, text) => (isTestOrTooling(file) || STATE_SQL_HOMES.has(file) ? [] : [...text.matchAll(STATE_LITERAL)].map((m) => m[0])),
+  },
+  {
+    name: "a payment's state changes only to a transition's target (`${X.set}` in SQL, `X.to` through Prisma: payment-state.ts transition())",
+    check: (file, text) => (isTestOrTooling(file) ? [] : [...text.matchAll(SQL_STATE_CHANGE), ...text.matchAll(PRISMA_STATE_CHANGE)].map((m) => m[0].trim())),
   },
 ];
 

@@ -261,14 +261,14 @@ export async function recordSettlementSuccess(
        where payment_id = $1 and status = 'pending'
        returning payment_id, units
      ), p as (
-       update payments set status = $3::payment_status, transaction = $2, settled_at = now() at time zone 'UTC', locked_until = null, updated_at = now() at time zone 'UTC'
+       update payments set status = case when $3::boolean then ${CHARGE.consumed.set} else ${CHARGE.settled.set} end::payment_status, transaction = $2, settled_at = now() at time zone 'UTC', locked_until = null, updated_at = now() at time zone 'UTC'
        where id = $1 and ${CHARGE.settled.guard()} and exists (select 1 from s)
        returning id, seller_id, meter_key, amount_micros, currency, rail, operation_key, payer
      ), ${grantForChargeSql("$7")}
      insert into ledger_entries (id, seller_id, payment_id, kind, rail, operation_key, payer, meter_key, units, amount_micros, currency, gas_cost_wei, fee_micros, created_at)
      select $4, p.seller_id, p.id, 'charge', p.rail, p.operation_key, p.payer, p.meter_key, s.units, p.amount_micros, p.currency, $5::numeric, $6::bigint,
        now() at time zone 'UTC' from p, s`,
-    [paymentId, transaction, CHARGE[then].to, newId("led"), cost.gasWei?.toString() ?? null, cost.feeMicros?.toString() ?? null, newId("grt")],
+    [paymentId, transaction, then === "consumed", newId("led"), cost.gasWei?.toString() ?? null, cost.feeMicros?.toString() ?? null, newId("grt")],
     "payments_record_settled",
   );
   return rowCount === 1;
