@@ -21,7 +21,11 @@ export type OpenedCheckout = { paymentId: string; payUrl: string; statusUrl: str
 
 /** The agent's side: the 402 of `path`, then POST {checkout: true} to its payUrl. */
 export async function openCheckoutFor(host: string, path: string): Promise<OpenedCheckout> {
-  const res = await callGateway(host, path);
+  return openCheckoutOf(host, await callGateway(host, path));
+}
+
+/** POST {checkout: true} to the payUrl of this 402. */
+export async function openCheckoutOf(host: string, res: Response): Promise<OpenedCheckout> {
   if (res.status !== 402) throw new Error(`expected a 402, got ${res.status}`);
   const { payment, card } = await res.json();
   const pay = await payRoute.POST(

@@ -16,6 +16,7 @@ import * as openapiRoute from "../../app/openapi.json/route";
 import { db } from "../db/client";
 import { discoveryOffers, railFor } from "../payments/rails";
 import type { Rail } from "../payments/rails/rail";
+import { rng, type Rng } from "./random";
 import { callGateway, startGatewayStack, stopGatewayStack, type FakeUpstream, type GatewaySeller, type TestChain } from "./gateway";
 
 export type ConformanceStack = { chain: TestChain; upstream: FakeUpstream; seller: GatewaySeller };
@@ -35,21 +36,6 @@ export type RailKit = { rail: string; ways: ProofWay[] };
 
 const TERMINAL_AFTER_FAILURE = ["released", "refunded"];
 const SAMPLE_PRICES = [0n, 1n, 10_000n, 20_000n, 499_999n, 500_000n, 500_001n, 510_000n, 1_000_000n, 100_000_000n, 100_000_001n];
-
-/** mulberry32: seeded, so a failure names a value that reproduces. */
-function rng(seed: number) {
-  let a = seed >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  const int = (n: number) => Math.floor(next() * n);
-  return { next, int, pick: <T>(xs: readonly T[]): T => xs[int(xs.length)]! };
-}
-type Rng = ReturnType<typeof rng>;
 
 const WEIRD: unknown[] = [
   null,

@@ -1,8 +1,7 @@
 // How card payers pay, for the conformance battery: a human pays the 402's hosted checkout on our page (the built-in
 // test processor) and the agent retries with svc-payment-id; or the agent answers the stripe challenge with a shared
 // payment token its wallet issued (the MPP card method).
-import * as payRoute from "../../../../app/payments/[id]/pay/route";
-import { mppCardCredential, payOnPage, TEST_CARD } from "../../../testing/card";
+import { mppCardCredential, openCheckoutOf, payOnPage, TEST_CARD } from "../../../testing/card";
 import type { RailKit } from "../../../testing/rail-conformance";
 import { testProcessor } from "./processor/test-processor";
 
@@ -16,18 +15,9 @@ export const kit: RailKit = {
       path: BACKTEST,
       receiptHeaders: [],
       async pay(challenge, { seller }) {
-        const { payment, card } = (await challenge.json()) as { payment: { id: string }; card: { payUrl: string } };
-        const opened = await payRoute.POST(
-          new Request(card.payUrl, {
-            method: "POST",
-            headers: { host: seller.host, "content-type": "application/json" },
-            body: JSON.stringify({ checkout: true }),
-          }),
-          { params: Promise.resolve({ id: payment.id }) },
-        );
-        if (opened.status !== 200) throw new Error(`POST payUrl answered ${opened.status}`);
-        await payOnPage(seller.sellerId, payment.id, TEST_CARD.success);
-        return { "svc-payment-id": payment.id };
+        const { paymentId } = await openCheckoutOf(seller.host, challenge);
+        await payOnPage(seller.sellerId, paymentId, TEST_CARD.success);
+        return { "svc-payment-id": paymentId };
       },
     },
     {
