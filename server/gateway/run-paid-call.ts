@@ -42,33 +42,32 @@ export type PaidEntry<R> = {
   replay?(paymentId: string): Promise<R | null>;
 };
 
+const NO_PROOF: PaymentProof = { type: "none" };
+
 export async function runPaidCall<R>(entry: PaidEntry<R>): Promise<R> {
   const t0 = performance.now();
   const priced = await entry.price();
-  if (priced.type === "free") {
-    await enforceRateLimits({ sellerId: priced.sellerId });
-    const delivered = await priced.delivery.deliver();
-    if (delivered.type === "timeout") throw new AppError("upstream_timeout", { detail: "the upstream did not answer in time" });
-    if (delivered.type === "unreachable") throw new AppError("upstream_unavailable", { detail: "the upstream could not be reached" });
-    return entry.render({ type: "free", delivered }, {});
-  }
-  const { call } = priced;
-  let proof: PaymentProof;
+  let proof = NO_PROOF;
+  if (priced.type !== "free")
+    try {
+      proof = readPaymentProof(entry.proofs);
+    } catch (e) {
+      // Refused before any rail looked at it (two rails' proofs at once, a combined Authorization): a funnel fact too.
+      if (!isAppError(e)) throw e;
+      return refuse(entry, priced, null, e, false);
+    }
   try {
-    proof = readPaymentProof(entry.proofs);
+    // The per-payer limit counts a proof's wallet only where its rail can tell (and only once its signature recovers).
+    const payer = proof.type === "proof" && proof.rail.payer ? () => proof.rail.payer!(proof.proof) : undefined;
+    await enforceRateLimits({ sellerId: priced.type === "free" ? priced.sellerId : priced.call.sellerId, payer });
   } catch (e) {
-    // Refused before any rail looked at it (two rails' proofs at once, a combined Authorization): a funnel fact too.
-    if (!isAppError(e)) throw e;
-    return refuse(entry, priced, null, e, false);
-  }
-  try {
-    await enforceRateLimits({ sellerId: call.sellerId, payer: proof.type === "proof" && proof.rail.payer ? () => proof.rail.payer!(proof.proof) : undefined });
-  } catch (e) {
-    if (!isAppError(e)) throw e;
+    if (priced.type === "free" || !isAppError(e)) throw e;
     // Only a request that carried a proof is a refused payment; an unpaid one over the limit is just refused.
-    if (proof.type === "none") return entry.render({ type: "refused", call, rail: null, error: e }, {});
+    if (proof.type === "none") return entry.render({ type: "refused", call: priced.call, rail: null, error: e }, {});
     return refuse(entry, priced, proof.rail, e, false);
   }
+  if (priced.type === "free") return serveFree(entry, priced.delivery);
+  const { call } = priced;
   if (proof.type === "none") return entry.render({ type: "challenge", call, challenge: await createChallenge(call, priced.challenge) }, {});
   if (proof.type === "malformed") return refuse(entry, priced, proof.rail, proof.error, proof.freshChallenge);
   if (priced.type === "wallet_proof") return proveWallet(entry, priced, proof.rail, proof.proof);
@@ -107,6 +106,14 @@ export async function runPaidCall<R>(entry: PaidEntry<R>): Promise<R> {
 }
 
 type Payable = Exclude<Priced, { type: "free" }>;
+
+/** A free call: no proof asked, nothing held; an upstream that does not answer is the caller's error, not a refusal. */
+async function serveFree<R>(entry: PaidEntry<R>, delivery: Delivery): Promise<R> {
+  const delivered = await delivery.deliver();
+  if (delivered.type === "timeout") throw new AppError("upstream_timeout", { detail: "the upstream did not answer in time" });
+  if (delivered.type === "unreachable") throw new AppError("upstream_unavailable", { detail: "the upstream could not be reached" });
+  return entry.render({ type: "free", delivered }, {});
+}
 
 /**
  * A refusal: recorded for the funnel (never the paid path), with a fresh challenge where the rail answers refusals with
