@@ -77,7 +77,7 @@ const schema = z.object({
   /** Tests only (honoured when NODE_ENV=test): exit the process at a point of the paid pipeline to prove crash recovery. */
   GATEWAY_FAULT: z.enum(["none", "exit_after_lock", "exit_after_outbox"]).default("none"),
 
-  // --- card payments (server/payments/card) ---
+  // --- card payments (server/payments/rails/card) ---
   /** Stripe secret key (sk_test_... or sk_live_...). Unset: the built-in test processor (Stripe test card numbers, no real money). */
   STRIPE_SECRET_KEY: z
     .string()

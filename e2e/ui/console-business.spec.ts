@@ -2,7 +2,7 @@
 // does) shows up in the seller's Payments with its settlement transaction; an unpaid 402 only behind the
 // toggle; the archive's coverage renders; the seller refunds the call on chain from the payTo wallet and records
 // it. Data-level guarantees (scoping, paging, totals, every refund refusal and race) are in
-// server/trpc/routers/payments.db.test.ts and server/payments/refund.db.test.ts.
+// server/trpc/routers/payments.db.test.ts and server/payments/eip3009/record-refund.db.test.ts.
 import fs from "node:fs";
 import { expect, test } from "@playwright/test";
 import { x402Client } from "@x402/core/client";
@@ -117,6 +117,6 @@ test("the payments and archive API refuse callers without a seller session", asy
   for (const path of ["payments.list", "payments.totals", "archive.coverage"]) {
     expect((await request.get(`/api/trpc/${path}`)).status()).toBe(401);
   }
-  const refund = await request.post("/api/trpc/payments.recordRefund", { data: { json: { paymentId: "pay_x", transaction: `0x${"1".repeat(64)}` } } });
+  const refund = await request.post("/api/trpc/payments.refund", { data: { json: { paymentId: "pay_x", transaction: `0x${"1".repeat(64)}` } } });
   expect(refund.status()).toBe(401);
 });

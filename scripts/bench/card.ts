@@ -15,8 +15,8 @@ const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(
 
 export async function run(ctx: BenchContext) {
   for (const k of ["DATABASE_URL", "APP_SECRET", "MARKET_UPSTREAM_SECRET"]) process.env[k] = ctx.env[k];
-  const { payWithCardOnPage } = await import("../../server/payments/card/pay-on-page");
-  const { findPaymentWithCardById } = await import("../../server/payments/card/card.queries");
+  const { payWithCardOnPage } = await import("../../server/payments/rails/card/checkout/pay-on-page");
+  const { findPaymentWithCardById } = await import("../../server/payments/rails/card/card.queries");
   const { closeDatabase } = await import("../../server/db/client");
 
   const gatewayUrl = `${ctx.baseUrl}/api/v1/backtest/AAPL?${QUERY}`;

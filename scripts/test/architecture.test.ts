@@ -2,7 +2,7 @@
 // and the rule. The checker itself is tested on small made-up graphs, so a rule that can never fire is caught too.
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { findViolations, readImportGraph, RULES, type SourceFile } from "./architecture";
+import { findTextViolations, findViolations, readImportGraph, readSourceTexts, RULES, TEXT_RULES, type SourceFile } from "./architecture";
 
 const root = path.resolve(import.meta.dirname, "../..");
 
@@ -23,6 +23,11 @@ describe("architecture rules", () => {
     const violations = findViolations(graph).map((v) => `${v.file} imports "${v.import}": ${v.rule}`);
     expect(violations).toEqual([]);
   });
+
+  it("holds for what every file says", () => {
+    const violations = findTextViolations(readSourceTexts(root)).map((v) => `${v.file} says ${v.import}: ${v.rule}`);
+    expect(violations).toEqual([]);
+  });
 });
 
 describe("the checker", () => {
@@ -41,8 +46,12 @@ describe("the checker", () => {
     expect(broken(graph("server/contracts/market.ts", ["viem", null]))).toEqual([RULES[3]!.name]);
     expect(broken(graph("server/gateway/x.ts", ["../payments/rails/mpp/accept", "server/payments/rails/mpp/accept.ts"]))).toEqual([RULES[4]!.name]);
     expect(broken(graph("server/payments/rails/x402/offer.ts", ["../mpp/challenge", "server/payments/rails/mpp/challenge.ts"]))).toEqual([RULES[4]!.name]);
-    expect(broken(graph("server/gateway/x.ts", ["../testing/gateway", "server/testing/gateway.ts"]))).toEqual([RULES[5]!.name]);
-    expect(broken(graph("app/page.tsx", ["@/server/payments/payments.queries", "server/payments/payments.queries.ts"]))).toEqual([RULES[6]!.name]);
+    expect(broken(graph("server/payments/x.ts", ["./rails/registry", "server/payments/rails/registry.ts"]))).toEqual([RULES[5]!.name]);
+    expect(broken(graph("server/gateway/x.ts", ["../testing/gateway", "server/testing/gateway.ts"]))).toEqual([RULES[6]!.name]);
+    expect(broken(graph("server/gateway/x.ts", ["../payments/rails/x402/conformance.test-kit", "server/payments/rails/x402/conformance.test-kit.ts"]))).toEqual(
+      [RULES[4]!.name, RULES[6]!.name],
+    );
+    expect(broken(graph("app/page.tsx", ["@/server/payments/payments.queries", "server/payments/payments.queries.ts"]))).toEqual([RULES[7]!.name]);
   });
 
   it("allows what the rules allow", () => {
@@ -52,8 +61,48 @@ describe("the checker", () => {
     expect(broken(graph("server/contracts/market.ts", ["zod", null], ["./common", "server/contracts/common.ts"]))).toEqual([]);
     expect(broken(graph("server/payments/rails/index.ts", ["./mpp", "server/payments/rails/mpp/index.ts"]))).toEqual([]);
     expect(broken(graph("server/payments/rails/mpp/index.ts", ["./accept", "server/payments/rails/mpp/accept.ts"]))).toEqual([]);
+    expect(broken(graph("app/checkout/page.tsx", ["@/server/payments/rails/card/view", "server/payments/rails/card/view.ts"]))).toEqual([]);
+    expect(broken(graph("server/payments/rails/index.ts", ["./registry", "server/payments/rails/registry.ts"]))).toEqual([]);
+    expect(broken(graph("server/testing/rails.ts", ["../payments/rails/registry", "server/payments/rails/registry.ts"]))).toEqual([]);
     expect(broken(graph("server/payments/x.ts", ["./rails/rail", "server/payments/rails/rail.ts"]))).toEqual([]);
     expect(broken(graph("server/trpc/routers/catalog.ts", ["@trpc/server", null]))).toEqual([]);
     expect(broken(graph("app/api/route.ts", ["@/server/http/route", "server/http/route.ts"]))).toEqual([]);
+  });
+
+  it("flags a payment state written into SQL outside the state module", () => {
+    const madeUp = "const r = await sql(`update payments set status = 'released' where id = $1 and status = 'verified'`, [id]);";
+    const found = (file: string, text = madeUp) =>
+      findTextViolations([{ file, text }])
+        .filter((v) => v.rule === TEXT_RULES[0]!.name)
+        .map((v) => `${v.rule}: ${v.import}`);
+    expect(found("server/billing/made-up.queries.ts")).toEqual([`${TEXT_RULES[0]!.name}: 'released'`, `${TEXT_RULES[0]!.name}: 'verified'`]);
+    expect(found("app/made-up/route.ts", "sql(`select 1 where status in ('settled', 'consumed')`)")).toHaveLength(2);
+    // The state module, the payments queries and tests may; fragments and other quoted words are fine anywhere.
+    expect(found("server/payments/payment-state.ts")).toEqual([]);
+    expect(found("server/payments/payments.queries.ts")).toEqual([]);
+    expect(found("server/billing/made-up.db.test.ts")).toEqual([]);
+    expect(found("server/billing/x.queries.ts", "sql(`update payments set status = ${RELEASE.set} where ${RELEASE.guard()} and rail = 'credits'`)")).toEqual(
+      [],
+    );
+  });
+
+  it("flags a payment's state changed other than to a transition's target", () => {
+    const found = (file: string, text: string) => findTextViolations([{ file, text }]).filter((v) => v.rule === TEXT_RULES[1]!.name);
+    expect(found("server/billing/x.queries.ts", 'sql(`update payments set status = ${stateSql("released")} where id = $1`)')).toHaveLength(1);
+    expect(found("server/billing/x.queries.ts", "sql(`update payments p set status = $2::payment_status where p.id = $1`)")).toHaveLength(1);
+    expect(found("server/billing/x.queries.ts", 'await tx.payment.updateMany({ where: { id }, data: { status: "failed" } });')).toHaveLength(1);
+    expect(found("server/billing/x.queries.ts", "sql(`update payments set status = ${RELEASE.set}, failure_reason = $2 where ${RELEASE.guard()}`)")).toEqual(
+      [],
+    );
+    expect(found("server/billing/x.queries.ts", "sql(`update payments p set status = ${move.set} where p.id = $1`)")).toEqual([]);
+    expect(
+      found(
+        "server/billing/x.queries.ts",
+        "await tx.payment.updateMany({ where: { id, status: { in: [...FAIL.from] } }, data: { status: FAIL.to, lockedUntil: null } });",
+      ),
+    ).toEqual([]);
+    // Other tables' states are theirs; tests may do anything.
+    expect(found("server/billing/x.queries.ts", "sql(`update settlements set status = 'succeeded' where payment_id = $1`)")).toEqual([]);
+    expect(found("server/billing/x.db.test.ts", 'await db.payment.update({ where: { id }, data: { status: "settled" } });')).toEqual([]);
   });
 });

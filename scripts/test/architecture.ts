@@ -2,6 +2,7 @@
 // ones that break a rule, naming the file, the import and the rule. Used by architecture.test.ts.
 import fs from "node:fs";
 import path from "node:path";
+import { PAYMENT_STATES } from "../../server/contracts/platform";
 
 export type Import = { spec: string; /** Repo-relative path of the imported file, or null for a package. */ target: string | null };
 export type SourceFile = { file: string; imports: Import[] };
@@ -39,13 +40,14 @@ function resolveTarget(root: string, from: string, spec: string): string | null 
   return base;
 }
 
+function withoutComments(text: string): string {
+  return text.replace(/\/\*[\s\S]*?\*\//g, "").replace(/(^|[^:"'`])\/\/.*$/gm, "$1");
+}
+
 /** Every source file of the repository with its imports (comments stripped first). */
 export function readImportGraph(root: string): SourceFile[] {
   return listSources(root).map((file) => {
-    const text = fs
-      .readFileSync(path.join(root, file), "utf8")
-      .replace(/\/\*[\s\S]*?\*\//g, "")
-      .replace(/(^|[^:"'`])\/\/.*$/gm, "$1");
+    const text = withoutComments(fs.readFileSync(path.join(root, file), "utf8"));
     const imports: Import[] = [];
     for (const m of text.matchAll(IMPORT)) {
       const spec = m[1] ?? m[2] ?? m[3] ?? m[4]!;
@@ -59,6 +61,8 @@ export function readImportGraph(root: string): SourceFile[] {
 export function isTestOrTooling(file: string): boolean {
   return (
     /\.test\.tsx?$/.test(file) ||
+    // A rail's conformance kit: how its clients pay, for the shared battery (server/testing/rail-conformance.ts).
+    file.endsWith(".test-kit.ts") ||
     file.startsWith("server/testing/") ||
     file.startsWith("server/market/test/") ||
     file.startsWith("scripts/") ||
@@ -89,7 +93,7 @@ function railOf(file: string): string | null {
 
 type Rule = { name: string; check: (f: SourceFile, i: Import) => boolean };
 
-/** Each rule says which imports it forbids; ARCHITECTURE.md ("Checked rules") lists the same seven. */
+/** Each rule says which imports it forbids; ARCHITECTURE.md ("Checked rules") lists the same ones. */
 export const RULES: Rule[] = [
   {
     name: "only *.queries.ts files import the database client (server/db)",
@@ -115,16 +119,23 @@ export const RULES: Rule[] = [
       !(i.spec === "zod" || i.spec.startsWith("zod/") || !!i.target?.startsWith("server/contracts/")),
   },
   {
-    name: "only the rails registry (server/payments/rails/index.ts) imports a rail's folder",
+    // Next.js routes are files under app/: a rail's own endpoints (the card checkout's page, payUrl, its webhook) are
+    // thin route files there, over the rail's folder. Everything else reaches a rail through the registry.
+    name: "only the rails registry (server/payments/rails/index.ts) and a rail's own routes under app/ import a rail's folder",
     check: (f, i) => {
       const rail = i.target ? railOf(i.target) : null;
       if (!rail) return false;
-      return f.file !== `${RAILS_DIR}index.ts` && railOf(f.file) !== rail && !isTestOrTooling(f.file);
+      return f.file !== `${RAILS_DIR}index.ts` && railOf(f.file) !== rail && !f.file.startsWith("app/") && !isTestOrTooling(f.file);
     },
   },
   {
+    name: "only the rails registry and test helpers import the registry's list (server/payments/rails/registry.ts): no production code adds a rail",
+    check: (f, i) => i.target === `${RAILS_DIR}registry.ts` && f.file !== `${RAILS_DIR}index.ts` && !isTestOrTooling(f.file),
+  },
+  {
     name: "production code never imports tests or test helpers (server/testing, *.test.ts)",
-    check: (f, i) => !isTestOrTooling(f.file) && !!i.target && (i.target.startsWith("server/testing/") || /\.test\.tsx?$/.test(i.target)),
+    check: (f, i) =>
+      !isTestOrTooling(f.file) && !!i.target && (i.target.startsWith("server/testing/") || /\.test\.tsx?$/.test(i.target) || i.target.endsWith(".test-kit.ts")),
   },
   {
     name: "app/ never touches the database (server/db or *.queries.ts)",
@@ -136,5 +147,42 @@ export const RULES: Rule[] = [
 export function findViolations(graph: SourceFile[], rules: Rule[] = RULES): Violation[] {
   const out: Violation[] = [];
   for (const f of graph) for (const i of f.imports) for (const r of rules) if (r.check(f, i)) out.push({ rule: r.name, file: f.file, import: i.spec });
+  return out;
+}
+
+/** A rule over what a file says rather than what it imports; `check` returns the offending snippets. */
+export type TextRule = { name: string; check: (file: string, text: string) => string[] };
+export type TextSource = { file: string; text: string };
+
+/** Every source file's text, comments stripped. */
+export function readSourceTexts(root: string): TextSource[] {
+  return listSources(root).map((file) => ({ file, text: withoutComments(fs.readFileSync(path.join(root, file), "utf8")) }));
+}
+
+/** Where SQL may name a payment state: the state module (which builds every fragment) and the payments queries. */
+const STATE_SQL_HOMES = new Set(["server/payments/payment-state.ts", "server/payments/payments.queries.ts"]);
+// SQL quotes its literals with single quotes; the code base's own strings use double quotes (prettier).
+const STATE_LITERAL = new RegExp(`'(?:${PAYMENT_STATES.join("|")})'`, "g");
+
+// A payment's new state, in SQL (`update payments [p] set status = ...`) or through Prisma (`payment.update[Many]({ ...
+// data: { status: ... } })`), must be a transition's (`X.set`, `X.to`), never a literal, a fragment or a parameter.
+const SQL_STATE_CHANGE =
+  /update\s+payments(?:\s+(?!set\b)\w+)?\s+set\s+status\s*=\s*(?=\S)(?!\$\{\s*[\w.[\]]+\.set\s*\}|case when \$\d+::boolean then \$\{\s*[\w.[\]]+\.set\s*\} else \$\{\s*[\w.[\]]+\.set\s*\} end)[^,\n]*/gi;
+const PRISMA_STATE_CHANGE = /\.payment\.update(?:Many)?\(\s*\{[\s\S]*?data:\s*\{[^}]*?\bstatus:\s*(?=\S)(?![\w.[\]]+\.to\b)[^,}\n]*/g;
+
+export const TEXT_RULES: TextRule[] = [
+  {
+    name: "SQL names payment states only through server/payments/payment-state.ts (stateSql, statesSql, transition)",
+    check: (file, text) => (isTestOrTooling(file) || STATE_SQL_HOMES.has(file) ? [] : [...text.matchAll(STATE_LITERAL)].map((m) => m[0])),
+  },
+  {
+    name: "a payment's state changes only to a transition's target (`${X.set}` in SQL, `X.to` through Prisma: payment-state.ts transition())",
+    check: (file, text) => (isTestOrTooling(file) ? [] : [...text.matchAll(SQL_STATE_CHANGE), ...text.matchAll(PRISMA_STATE_CHANGE)].map((m) => m[0].trim())),
+  },
+];
+
+export function findTextViolations(sources: TextSource[], rules: TextRule[] = TEXT_RULES): Violation[] {
+  const out: Violation[] = [];
+  for (const s of sources) for (const r of rules) for (const found of r.check(s.file, s.text)) out.push({ rule: r.name, file: s.file, import: found });
   return out;
 }

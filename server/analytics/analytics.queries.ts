@@ -4,6 +4,7 @@
 // day (inclusive; null: nothing rolled up). The only write here is the refusal fact (the refusal path). Timestamps
 // are `timestamp(3)` holding UTC wall time (as Prisma writes them): parameters are converted explicitly.
 import { sql } from "../db/client";
+import { stateSql, statesSql, UNCHARGED_STATES } from "../payments/payment-state";
 
 const utc = (d: Date) => d.toISOString();
 export type Span = { start: Date; end: Date };
@@ -236,7 +237,7 @@ export async function groupPayments(sellerId: string, days: [string, string], th
   if (live) {
     params.push(utc(live.start), utc(live.end));
     parts.push(
-      `select operation_key, rail, status::text as status, from_challenge, case when status in ('released', 'failed') then failure_reason end as reason, 1 as n
+      `select operation_key, rail, status::text as status, from_challenge, case when status in ${statesSql(UNCHARGED_STATES)} then failure_reason end as reason, 1 as n
        from payments
        where seller_id = $1 and created_at >= $${params.length - 1}::timestamptz at time zone 'UTC' and created_at < $${params.length}::timestamptz at time zone 'UTC'`,
     );
@@ -265,7 +266,7 @@ export async function countSettling(sellerId: string, span: Span): Promise<{ ope
   const { rows } = await sql<{ operation_key: string; rail: string | null; count: number }>(
     `select p.operation_key, p.rail, count(*)::int as count
      from settlements s join payments p on p.id = s.payment_id
-     where s.status = 'pending' and p.seller_id = $1 and p.status = 'verified'
+     where s.status = 'pending' and p.seller_id = $1 and p.status = ${stateSql("verified")}
        and p.created_at >= $2::timestamptz at time zone 'UTC' and p.created_at < $3::timestamptz at time zone 'UTC'
      group by 1, 2`,
     [sellerId, utc(span.start), utc(span.end)],

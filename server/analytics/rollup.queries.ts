@@ -3,6 +3,8 @@
 // four tables see the same snapshot, and guarded by the watermark it advances (FOR UPDATE), so two instances never
 // roll the same day twice.
 import { db, sql, type Tx } from "../db/client";
+import { Prisma } from "../db/generated/client";
+import { stateSql, statesSql, UNCHARGED_STATES } from "../payments/payment-state";
 
 const DAY_MS = 86_400_000;
 const nextDay = (day: string) => new Date(Date.parse(`${day}T00:00:00.000Z`) + DAY_MS).toISOString().slice(0, 10);
@@ -77,7 +79,7 @@ export async function resetRollups(sellerId: string): Promise<void> {
 /** Whether a payment created on `day` can still change its funnel step: verified (being served or settling). */
 export async function hasPaymentsInFlight(sellerId: string, day: string): Promise<boolean> {
   const { rows } = await sql(
-    `select 1 from payments where seller_id = $1 and created_at >= $2::timestamp and created_at < $3::timestamp and status = 'verified' limit 1`,
+    `select 1 from payments where seller_id = $1 and created_at >= $2::timestamp and created_at < $3::timestamp and status = ${stateSql("verified")} limit 1`,
     [sellerId, day, nextDay(day)],
   );
   return rows.length > 0;
@@ -144,11 +146,11 @@ async function rollUpDayOnce(sellerId: string, day: string): Promise<boolean> {
         select ${sellerId}, ${from}::date, operation_key, rail, status, from_challenge, reason, sum(n)
         from (
           select operation_key, coalesce(rail, '') as rail, status::text as status, from_challenge,
-            coalesce(case when status in ('released', 'failed') then failure_reason end, '') as reason, count(*) as n
+            coalesce(case when status in ${Prisma.raw(statesSql(UNCHARGED_STATES))} then failure_reason end, '') as reason, count(*) as n
           from payments where seller_id = ${sellerId} and created_at >= ${from}::timestamp and created_at < ${to}::timestamp
           group by 1, 2, 3, 4, 5
           union all
-          select operation_key, '', 'challenged', true, '', count from expired_challenge_counts where seller_id = ${sellerId} and day = ${from}::date
+          select operation_key, '', ${Prisma.raw(stateSql("challenged"))}, true, '', count from expired_challenge_counts where seller_id = ${sellerId} and day = ${from}::date
         ) x
         group by operation_key, rail, status, from_challenge, reason`;
       await tx.$executeRaw`

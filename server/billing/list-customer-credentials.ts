@@ -4,7 +4,7 @@
 // plans (entitlements say so); the balance here is the credit bought by this credential.
 import { listAgentCredentials } from "../identity/list-agent-credentials";
 import { microsToUsd } from "../lib/money";
-import { findCredentialBilling } from "./billing.queries";
+import { findCredentialBilling } from "./customers.queries";
 
 export async function listCustomerCredentials(sellerId: string, q: { cursor?: string | null } = {}) {
   const page = await listAgentCredentials(sellerId, q);

@@ -24,7 +24,7 @@ import {
 } from "../testing/gateway";
 import { claimCredential, registerAnonymous, routedStore } from "../testing/identity-harness";
 import { createCaller, sessionFor } from "../testing/trpc";
-import { flushCaptures } from "./capture-queue";
+import { flushCaptures } from "../payments/rails/credits/capture-queue";
 import { HUMANS_PAGE_SIZE } from "./list-customer-humans";
 
 let chain: TestChain;
@@ -208,7 +208,7 @@ describe("customers.humans", () => {
     const w = createWalletClient({ account: privateKeyToAccount(anvilPrivateKey(10)), chain: CHAIN, transport: http(chain.rpcUrl) }).extend(publicActions);
     const hash = await w.writeContract({ address: USDC_ADDRESS, abi: TOKEN_ABI, functionName: "transfer", args: [anvilAddress(5), 5_000_000n] });
     await w.waitForTransactionReceipt({ hash, pollingInterval: 10 });
-    await c.payments.recordRefund({ paymentId: grant.sourcePaymentId, transaction: hash });
+    await c.payments.refund({ paymentId: grant.sourcePaymentId, transaction: hash });
     expect(await person()).toMatchObject({ plans: ["Archive pass"], balanceUsd: "2.000000", purchasedUsd: "7.000000", spentUsd: "2.000000" });
 
     // The archive pass drawn down to nothing: no plan held. Then (credit left again) past its expiry: no balance either.

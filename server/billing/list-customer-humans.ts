@@ -5,7 +5,7 @@
 // view of the same money is list-customer-credentials.ts.
 import { decodePageCursor, encodePageCursor } from "../lib/page-cursor";
 import { microsToUsd } from "../lib/money";
-import { findSellerHumans } from "./billing.queries";
+import { findSellerHumans } from "./customers.queries";
 
 export const HUMANS_PAGE_SIZE = 25;
 

@@ -26,13 +26,13 @@ import {
   type GatewaySeller,
 } from "../testing/gateway";
 import { claimCredential, getJson, registerAnonymous, routedStore } from "../testing/identity-harness";
-import { releaseDraw, reserveDraw } from "./billing.queries";
-import { flushCaptures } from "./capture-queue";
+import { releaseDraw, reserveDraw } from "../payments/rails/credits/credits.queries";
+import { flushCaptures } from "../payments/rails/credits/capture-queue";
 import { newId } from "../lib/ids";
 import * as payRoute from "../../app/payments/[id]/pay/route";
 import * as manifestRoute from "../../app/manifest.json/route";
-import { getCheckoutView } from "../payments/card/checkout-view";
-import { refundCardPaymentForSeller } from "../payments/card/refund-card-payment";
+import { getCheckoutView } from "../payments/rails/card/checkout/checkout-view";
+import { refundCardPaymentForSeller } from "../payments/rails/card/refund-card-payment";
 import { payOnPage, TEST_CARD } from "../testing/card";
 
 let chain: TestChain;
@@ -228,7 +228,7 @@ describe("refunding a purchase", () => {
     const hash = await w.writeContract({ address: USDC_ADDRESS, abi: TOKEN_ABI, functionName: "transfer", args: [payer, 5_000_000n] });
     await w.waitForTransactionReceipt({ hash, pollingInterval: 10 });
     const user = await db.sellerUser.findFirstOrThrow({ where: { sellerId: seller.sellerId } });
-    await createCaller(sessionFor(user.id, seller.sellerId)).payments.recordRefund({ paymentId: bought.payment.id, transaction: hash });
+    await createCaller(sessionFor(user.id, seller.sellerId)).payments.refund({ paymentId: bought.payment.id, transaction: hash });
     expect((await db.creditGrant.findUniqueOrThrow({ where: { id: bought.grant.id } })).remainingMicros).toBe(0n);
     expect((await entitlements(agent.token)).body.plans[0]?.balanceUsd ?? "0.000000").toBe("0.000000");
     expect((await callGateway(seller.host, AAPL, { headers: bearer(agent.token) })).status).toBe(402);

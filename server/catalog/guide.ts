@@ -33,7 +33,7 @@ export function buildGuide(catalog: Catalog, goal: string, origin: string): Guid
       ? [
           `Call ${top.method} ${origin}${top.path} without payment to get a 402 with a signed challenge.`,
           // Only the rails that take this price (the registry knows which rail has a floor).
-          `Pay it on one rail and retry the same request: ${RAILS.filter((r) => r.discoveryOffers(top.meter!.priceMicros).length > 0)
+          `Pay it on one rail and retry the same request: ${RAILS.filter((r) => r.price(top.meter!.priceMicros) !== null)
             .map((r) => r.howToPay)
             .join("; ")}.`,
           `Full description: ${origin}/openapi.json?q=${encodeURIComponent(goal.slice(0, 100))}`,

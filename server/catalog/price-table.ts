@@ -2,7 +2,7 @@
 // meter, and on which rails. OpenAPI (`x-payment-info`), the manifest, /.well-known/x402, /llms.txt and the MCP tool
 // list all read it from here, so a price change in the console shows in all of them on the next request.
 import { microsToUsd } from "../lib/money";
-import { RAILS } from "../payments/rails";
+import { discoveryOffers, RAILS } from "../payments/rails";
 import type { Rail } from "../payments/rails/rail";
 import type { Catalog } from "./catalog";
 import { listDiscoverable, type DiscoverableOperation } from "./discoverable";
@@ -12,7 +12,7 @@ type Priced = Pick<DiscoverableOperation, "key" | "meter">;
 /** The rails that take this operation: every rail that can charge its price; the $0 quote takes wallet proofs. */
 export function railsFor(op: Priced): Rail<unknown>[] {
   if (!op.meter) return [];
-  if (op.meter.priceMicros > 0n) return RAILS.filter((r) => r.discoveryOffers(op.meter!.priceMicros).length > 0);
+  if (op.meter.priceMicros > 0n) return RAILS.filter((r) => r.price(op.meter!.priceMicros) !== null);
   return op.key === "advisor_quote" ? RAILS.filter((r) => r.verifyWalletProof) : [];
 }
 
@@ -32,7 +32,7 @@ export function paymentInfo(op: Priced) {
     includedUnits: op.meter.includedUnits,
     protocols: rails.map((r) => r.name),
     // The MPP discovery draft's shape: one offer per rail and method, amounts in the asset's base units.
-    offers: rails.flatMap((r) => r.discoveryOffers(op.meter!.priceMicros)),
+    offers: rails.flatMap((r) => discoveryOffers(r, op.meter!.priceMicros)),
   };
 }
 

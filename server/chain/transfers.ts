@@ -1,6 +1,6 @@
 // Reads what one transaction did to a token, from its receipt: whether it is mined and succeeded, where it sits
 // in the chain, and its Transfer logs. Used to check a refund the seller sent from their own wallet
-// (server/payments/refund.ts): the platform holds no seller keys, so the chain is the only witness.
+// (server/payments/eip3009/record-refund.ts): the platform holds no seller keys, so the chain is the only witness.
 import { parseEventLogs, TransactionNotFoundError, TransactionReceiptNotFoundError, type Address, type Hex } from "viem";
 import { publicClient } from "./clients";
 import { TOKEN_ABI } from "./token";

@@ -2,7 +2,7 @@
 // 402's card offer, the hosted checkout (the agent opens it, a human pays on our page, the agent polls statusUrl and
 // retries with svc-payment-id), the automatic refund of a failed delivery, the MPP card method with mppx's official
 // client in one round trip, and the concurrency and isolation rules. The Stripe adapter has its own test
-// (server/payments/card/stripe-processor.db.test.ts); the browser flow is e2e/ui/card-checkout.spec.ts.
+// (server/payments/rails/card/processor/stripe-processor.db.test.ts); the browser flow is e2e/ui/card-checkout.spec.ts.
 import { Challenge, Credential, Receipt } from "mppx";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import * as gatewayRoute from "../../app/api/v1/[...path]/route";
@@ -12,11 +12,11 @@ import * as payRoute from "../../app/payments/[id]/pay/route";
 import { db } from "../db/client";
 import { getCatalog } from "../catalog/catalog";
 import { findSellerByHost } from "../catalog/catalog.queries";
-import { authenticateOnPage } from "../payments/card/pay-on-page";
-import { getCheckoutView } from "../payments/card/checkout-view";
-import { refundCardPaymentForSeller } from "../payments/card/refund-card-payment";
-import { testProcessor } from "../payments/card/test-processor";
-import { mppCardClient, openCheckoutFor, paymentStatus, payOnPage, retryWithPaymentId, TEST_CARD } from "../testing/card";
+import { authenticateOnPage } from "../payments/rails/card/checkout/pay-on-page";
+import { getCheckoutView } from "../payments/rails/card/checkout/checkout-view";
+import { refundCardPaymentForSeller } from "../payments/rails/card/refund-card-payment";
+import { testProcessor } from "../payments/rails/card/processor/test-processor";
+import { mppCardClient, mppCardCredential, openCheckoutFor, paymentStatus, payOnPage, retryWithPaymentId, TEST_CARD } from "../testing/card";
 import { callGateway, createGatewaySeller, serveRoutes, startFakeUpstream, type FakeUpstream, type GatewaySeller } from "../testing/gateway";
 
 const SECRET = "fake-upstream-secret-0123456789";
@@ -466,11 +466,6 @@ describe("the MPP card method", () => {
 });
 
 /** A credential for the stripe challenge of this 402 (as mppx's client serialises it), carrying `spt` as its token. */
-async function mppCardCredential(res402: Response, spt: string): Promise<string> {
-  const [challenge] = Challenge.fromHeadersList(res402.headers).filter((c) => c.method === "stripe");
-  return Credential.serialize({ challenge: challenge!, payload: { spt, externalId: (challenge!.request as { externalId: string }).externalId } });
-}
-
 /** The gateway's upstream deadline is 15 s by default; the timeout case runs with a short one. */
 async function withTimeout<T>(fn: () => Promise<T>): Promise<T> {
   const { withEnvForTests } = await import("../env");

@@ -1,13 +1,12 @@
 // POST /plans/{planId}/purchase and POST /extend: buying credit on a plan is a paid call like any other, on the same
-// rails and the same pipeline (readPaymentProof -> accept -> outbox -> charge), whose "upstream" is the grant: the
-// statement that records the charge also makes the credit (server/payments/payments.queries.ts, unique per payment),
-// so a purchase credits once however its proof is replayed, and a crash between charge and grant cannot happen.
+// rails and the same pipeline (run-paid-call.ts), whose "upstream" is the grant: the statement that records the charge
+// also makes the credit (server/payments/payments.queries.ts, unique per payment), so a purchase credits once however
+// its proof is replayed, and a crash between charge and grant cannot happen.
 //   rules (plan, amount: 404/400 before anything) -> the bearer (401) -> no proof: a 402 for that amount, bound to the
 //   plan, the amount and the buyer's credential -> proof: charge -> the grant and the plan's balance.
-import { findGrantByPayment, findPlanPurchase } from "../billing/billing.queries";
+import { findGrantByPayment, findGrantsWithPlans, findPlanPurchase } from "../billing/billing.queries";
 import { planBalances } from "../billing/get-entitlements";
 import { checkPurchaseAmount, findPlan, parsePurchaseBody } from "../billing/purchase-rules";
-import { findGrantsWithPlans } from "../billing/billing.queries";
 import type { CatalogPlan } from "../catalog/catalog";
 import { AppError } from "../errors";
 import { readJson } from "../http/parse";
@@ -15,14 +14,12 @@ import { json } from "../http/respond";
 import type { RouteContext } from "../http/route";
 import { findLinkedCredentials } from "../identity/find-linked-credentials";
 import { requireAgent, type AgentPrincipal } from "../identity/require-agent";
-import { canonicalQuery } from "../lib/canonical-query";
 import { microsToCents, microsToUsd } from "../lib/money";
-import { createChallenge } from "../payments/create-challenge";
-import { readPaymentProof } from "../payments/rails";
-import type { PaidCall } from "../payments/rails/rail";
-import { requestBinding } from "../payments/request-binding";
-import { renderChallenge, renderOutcome } from "./render-outcome";
-import { servePaidCall, type Delivery } from "./serve-paid-call";
+import { paidCall } from "./paid-call";
+import type { PaidOutcome } from "./paid-outcome";
+import { renderOutcome } from "./render-outcome";
+import { runPaidCall, type Priced } from "./run-paid-call";
+import type { Delivery } from "./serve-paid-call";
 
 type Kind = "purchase" | "extend";
 
@@ -75,84 +72,63 @@ async function purchaseResult(paymentId: string, agent: AgentPrincipal, rail: st
 }
 
 export async function handlePlanPurchase(ctx: RouteContext, kind: Kind): Promise<Response> {
-  const seller = await ctx.seller();
-  const catalog = await ctx.catalog();
-  const body = parsePurchaseBody(await readJson(ctx.req, { optional: true }));
-  // The request's own rules first (404, 400): nothing about the buyer or the payment is looked at before they hold.
-  const planFromPath = kind === "purchase" ? findPlan(catalog, String(ctx.params.planId)) : null;
-  if (planFromPath) checkPurchaseAmount(planFromPath, body);
-  const agent = await requireAgent(ctx.req, { sellerId: seller.id, origin: ctx.origin });
-  const plan = planFromPath ?? (await planToExtend(catalog, agent, body.planId));
-  const amountMicros = checkPurchaseAmount(plan, body);
-  if (!seller.payToAddress)
-    throw new AppError("payout_address_required", { detail: "the seller has not finished setup (no payout address to receive payments)" });
+  let agent: AgentPrincipal;
+  return runPaidCall({
+    proofs: ctx.req.headers,
+    async price(): Promise<Priced> {
+      const seller = await ctx.seller();
+      const catalog = await ctx.catalog();
+      const body = parsePurchaseBody(await readJson(ctx.req, { optional: true }));
+      // The request's own rules first (404, 400): nothing about the buyer or the payment is looked at before they hold.
+      const planFromPath = kind === "purchase" ? findPlan(catalog, String(ctx.params.planId)) : null;
+      if (planFromPath) checkPurchaseAmount(planFromPath, body);
+      agent = await requireAgent(ctx.req, { sellerId: seller.id, origin: ctx.origin });
+      const plan = planFromPath ?? (await planToExtend(catalog, agent, body.planId));
+      const amountMicros = checkPurchaseAmount(plan, body);
+      // Bound to the plan and the buyer (the query names both) and, through the challenge, to the amount.
+      const call = paidCall(seller, ctx.origin, {
+        purpose: "purchase",
+        method: "POST",
+        path: ctx.url.pathname,
+        query: new URLSearchParams({ credential: agent.credentialId, plan: plan.id }),
+        operationKey: kind === "purchase" ? "plan_purchase" : "plan_extend",
+        meterKey: null,
+        includedUnits: 0,
+        serviceSlug: "storefront",
+        summary: `${plan.name}: ${microsToCents(amountMicros)} USD of credit`,
+        amountMicros,
+        credentialId: agent.credentialId,
+      });
+      const planBlock = { plan: { id: plan.id, slug: plan.slug, name: plan.name, meters: plan.meterKeys }, amountUsd: microsToCents(amountMicros) };
+      const challenge = {
+        detail: `${microsToCents(amountMicros)} USD of credit on ${plan.name}: pay this 402 on one of its rails and retry the same request with the proof`,
+        purchase: { planId: plan.id, kind },
+        extraBody: { purchase: planBlock },
+      };
+      return { type: "paid", call, delivery: grantDelivery, challenge };
+    },
+    render: (o) => renderPurchase(o, agent, ctx.origin),
+    // A replay of a purchase that went through answers what it answered then (the buyer's own, never another's).
+    async replay(paymentId) {
+      const purchase = await findPlanPurchase(paymentId);
+      if (purchase?.credentialId !== agent.credentialId) return null;
+      const result = await purchaseResult(paymentId, agent, purchase.payment.rail, purchase.payment.transaction);
+      return result ? json(result, { headers: { "cache-control": "no-store", "svc-payment-id": paymentId } }) : null;
+    },
+  });
+}
 
-  // Bound to the plan and the buyer (the query names both) and, through the challenge, to the amount.
-  const query = canonicalQuery(new URLSearchParams({ credential: agent.credentialId, plan: plan.id }));
-  const call: PaidCall = {
-    purpose: "purchase",
-    sellerId: seller.id,
-    payTo: seller.payToAddress,
-    origin: ctx.origin,
-    realm: new URL(ctx.origin).hostname,
-    method: "POST",
-    path: ctx.url.pathname,
-    canonicalQuery: query,
-    operationKey: kind === "purchase" ? "plan_purchase" : "plan_extend",
-    meterKey: null,
-    includedUnits: 0,
-    serviceSlug: "storefront",
-    summary: `${plan.name}: ${microsToCents(amountMicros)} USD of credit`,
-    amountMicros,
-    binding: requestBinding({ sellerId: seller.id, method: "POST", path: ctx.url.pathname, canonicalQuery: query }),
-    credentialId: agent.credentialId,
-  };
-  const planBlock = { plan: { id: plan.id, slug: plan.slug, name: plan.name, meters: plan.meterKeys }, amountUsd: microsToCents(amountMicros) };
-  const challenge = () =>
-    createChallenge(call, {
-      detail: `${microsToCents(amountMicros)} USD of credit on ${plan.name}: pay this 402 on one of its rails and retry the same request with the proof`,
-      purchase: { planId: plan.id, kind },
-      extraBody: { purchase: planBlock },
-    });
-
-  const proof = readPaymentProof(ctx.req.headers);
-  if (proof.type === "none") return renderChallenge(await challenge());
-  const noop = { lap() {} };
-  const outcome =
-    proof.type === "malformed"
-      ? ({ type: "refused", call, rail: proof.rail, error: proof.error } as const)
-      : await servePaidCall(call, proof.rail, proof.proof, grantDelivery, noop);
-
-  switch (outcome.type) {
-    case "charged": {
-      const result = await purchaseResult(outcome.hold.payment.id, agent, outcome.hold.rail, outcome.transaction);
-      return json(result, { headers: { ...outcome.receipt, "cache-control": "no-store", "svc-payment-id": outcome.hold.payment.id } });
-    }
-    case "settlement_pending":
-      // Served nothing yet: the credit is made when the charge confirms (the reconciler finishes it).
-      return json(
-        {
-          status: "pending",
-          payment: { id: outcome.hold.payment.id, rail: outcome.hold.rail },
-          statusUrl: `${ctx.origin}/payments/${outcome.hold.payment.id}`,
-        },
-        { status: 202, headers: { "cache-control": "no-store", "svc-payment-id": outcome.hold.payment.id } },
-      );
-    case "refused": {
-      // A replay of a purchase that went through answers what it answered then (the buyer's own, never another's).
-      const paymentId = outcome.error.extra?.payment_id;
-      if (outcome.error.code === "payment_consumed" && typeof paymentId === "string") {
-        const purchase = await findPlanPurchase(paymentId);
-        const result =
-          purchase?.credentialId === agent.credentialId ? await purchaseResult(paymentId, agent, purchase.payment.rail, purchase.payment.transaction) : null;
-        if (result) return json(result, { headers: { "cache-control": "no-store", "svc-payment-id": paymentId } });
-      }
-      const fresh = outcome.rail.refusal?.freshChallenge ? await challenge() : undefined;
-      return renderOutcome(outcome, { freshChallenge: fresh });
-    }
-    case "declined":
-      return renderChallenge(await challenge());
-    default:
-      return renderOutcome(outcome);
+/** A charged purchase answers its grant and the plan's balance; one still settling, where to watch it. */
+async function renderPurchase(o: PaidOutcome, agent: AgentPrincipal, origin: string): Promise<Response> {
+  if (o.type === "charged") {
+    const result = await purchaseResult(o.hold.payment.id, agent, o.hold.rail, o.transaction);
+    return json(result, { headers: { ...o.receipt, "cache-control": "no-store", "svc-payment-id": o.hold.payment.id } });
   }
+  if (o.type === "settlement_pending")
+    // Served nothing yet: the credit is made when the charge confirms (the reconciler finishes it).
+    return json(
+      { status: "pending", payment: { id: o.hold.payment.id, rail: o.hold.rail }, statusUrl: `${origin}/payments/${o.hold.payment.id}` },
+      { status: 202, headers: { "cache-control": "no-store", "svc-payment-id": o.hold.payment.id } },
+    );
+  return renderOutcome(o);
 }

@@ -1,24 +1,49 @@
-// From a request to what it costs, computed once: match the operation in the seller's catalog, validate its
-// parameters (a 400 naming the parameter, before any charge), price it from its meter, check the seller can be
-// paid, and fix the canonical query and the binding every rail checks proofs against.
+// From a request to what it costs. `paidCall` is the one place a PaidCall is assembled, for every entry point (a data
+// call, a plan purchase, the quote): it checks the seller can be paid, and fixes the canonical query and the binding
+// every rail checks proofs against. `priceDataCall` prices a data call: match the operation in the seller's catalog,
+// validate its parameters (a 400 naming the parameter, before any charge), price it from its meter.
 import { matchOperation, type Catalog, type CatalogOperation } from "../catalog/catalog";
 import type { SellerRow } from "../catalog/catalog.queries";
 import { OPERATION_CONTRACTS } from "../contracts/operations";
 import { AppError } from "../errors";
 import type { RouteContext } from "../http/route";
 import { canonicalQuery } from "../lib/canonical-query";
-import type { PaidCall } from "../payments/rails/rail";
+import type { PaidCall } from "../payments/paid-call";
 import { requestBinding } from "../payments/request-binding";
 import { parseQuery, parseWith } from "../validation";
-import { upstreamUrl } from "./proxy-upstream";
+import { proxyUpstream, upstreamUrl } from "./proxy-upstream";
+import type { Priced } from "./run-paid-call";
+import type { Delivery } from "./serve-paid-call";
 
 type Matched = { op: CatalogOperation; pathParams: Record<string, string>; method: string };
 
-/** Where the call goes once it may: the upstream URL, signed with the seller's secret. */
-export type UpstreamTarget = { url: URL; method: string; signingSecret: string; op: CatalogOperation; catalog: Catalog };
+/** What an entry point says about its call; `paidCall` adds the seller's side, the canonical query and the binding. */
+export type CallTerms = Omit<PaidCall, "sellerId" | "payTo" | "origin" | "realm" | "canonicalQuery" | "binding"> & { query: URLSearchParams | string };
 
-export type PricedCall =
-  { type: "free"; seller: SellerRow; upstream: UpstreamTarget } | { type: "priced"; seller: SellerRow; call: PaidCall; upstream: UpstreamTarget };
+/** The call as every rail sees it. A seller with no payout address cannot be paid on any rail (409). */
+export function paidCall(seller: SellerRow, origin: string, t: CallTerms): PaidCall {
+  if (!seller.payToAddress)
+    throw new AppError("payout_address_required", { detail: "the seller has not finished setup (no payout address to receive payments)" });
+  const query = canonicalQuery(t.query);
+  return {
+    purpose: t.purpose,
+    sellerId: seller.id,
+    payTo: seller.payToAddress,
+    origin,
+    realm: new URL(origin).hostname,
+    method: t.method,
+    path: t.path,
+    canonicalQuery: query,
+    operationKey: t.operationKey,
+    meterKey: t.meterKey,
+    includedUnits: t.includedUnits,
+    serviceSlug: t.serviceSlug,
+    summary: t.summary,
+    amountMicros: t.amountMicros,
+    binding: requestBinding({ sellerId: seller.id, method: t.method, path: t.path, canonicalQuery: query }),
+    credentialId: t.credentialId,
+  };
+}
 
 /** 404 for a path no operation has, 405 (with Allow) for a known path and another method. */
 export function matchRequest(catalog: Catalog, req: Request, url: URL): Matched {
@@ -41,7 +66,8 @@ function validateParameters(m: Matched, url: URL): void {
   if (contract.query) parseQuery(contract.query, url.searchParams);
 }
 
-export async function priceCall(ctx: RouteContext): Promise<PricedCall> {
+/** A data call's price and delivery: its upstream, signed with the seller's secret. */
+export async function priceDataCall(ctx: RouteContext): Promise<Priced> {
   const seller = await ctx.seller();
   const catalog = await ctx.catalog();
   const matched = matchRequest(catalog, ctx.req, ctx.url);
@@ -54,35 +80,25 @@ export async function priceCall(ctx: RouteContext): Promise<PricedCall> {
       detail: "this operation has no per-request price and no plan covers it",
       extra: { plans: [], meters: op.meter ? [op.meter.key] : [] },
     });
-  if (!seller.signingSecret) throw new AppError("signing_secret_required", { detail: "the seller has not finished setup (no signing secret)" });
-  const upstream: UpstreamTarget = {
-    url: upstreamUrl(op, matched.pathParams, ctx.url.search),
-    method: matched.method,
-    signingSecret: seller.signingSecret,
-    op,
-    catalog,
+  const signingSecret = seller.signingSecret;
+  if (!signingSecret) throw new AppError("signing_secret_required", { detail: "the seller has not finished setup (no signing secret)" });
+  const url = upstreamUrl(op, matched.pathParams, ctx.url.search);
+  const delivery: Delivery = {
+    deliver: () => proxyUpstream({ url, method: matched.method, signingSecret, requestHeaders: ctx.req.headers, origin: ctx.origin }),
+    meters: catalog.meters,
   };
-  if (price === 0n) return { type: "free", seller, upstream };
-  if (!seller.payToAddress)
-    throw new AppError("payout_address_required", { detail: "the seller has not finished setup (no payout address to receive payments)" });
-
-  const query = canonicalQuery(ctx.url.searchParams);
-  const call: PaidCall = {
+  if (price === 0n) return { type: "free", sellerId: seller.id, operationKey: op.key, delivery };
+  const call = paidCall(seller, ctx.origin, {
     purpose: "call",
-    sellerId: seller.id,
-    payTo: seller.payToAddress,
-    origin: ctx.origin,
-    realm: new URL(ctx.origin).hostname,
     method: matched.method,
     path: ctx.url.pathname,
-    canonicalQuery: query,
+    query: ctx.url.searchParams,
     operationKey: op.key,
     meterKey: op.meter?.key ?? null,
     includedUnits: op.meter?.includedUnits ?? 0,
     serviceSlug: op.service.slug,
     summary: op.summary,
     amountMicros: price,
-    binding: requestBinding({ sellerId: seller.id, method: matched.method, path: ctx.url.pathname, canonicalQuery: query }),
-  };
-  return { type: "priced", seller, call, upstream };
+  });
+  return { type: "paid", call, delivery };
 }

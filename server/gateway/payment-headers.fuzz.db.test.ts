@@ -18,6 +18,7 @@ import {
   type FakeUpstream,
   type GatewaySeller,
 } from "../testing/gateway";
+import { rng, type Rng } from "../testing/random";
 
 const SECRET = "fake-upstream-secret-0123456789";
 const AAPL = "/api/v1/aggregates/AAPL?from=2024-06-03&to=2024-06-28";
@@ -31,22 +32,6 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(() => stopGatewayStack({ chain, upstream }));
-
-/** mulberry32: small, seeded, good enough to pick mutations reproducibly. */
-function rng(seed: number) {
-  let a = seed >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  const int = (n: number) => Math.floor(next() * n);
-  const pick = <T>(xs: readonly T[]): T => xs[int(xs.length)]!;
-  return { next, int, pick };
-}
-type Rng = ReturnType<typeof rng>;
 
 const WEIRD_VALUES: unknown[] = [
   null,

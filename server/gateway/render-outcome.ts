@@ -1,11 +1,12 @@
-// Every gateway outcome becomes a Response here, in one place: the upstream's own status and body passed through on
-// a paid or released call, the rail's receipt only on a charge, `svc-billing` and `svc-payment-id` on every paid-path
-// answer, `Cache-Control: private, no-store` wherever a response was paid for.
+// Every paid-call outcome as an HTTP Response, in one place: the upstream's own status and body passed through on a
+// paid or released call, the rail's receipt only on a charge, `svc-billing` and `svc-payment-id` on every paid-path
+// answer, `Cache-Control: private, no-store` wherever a response was paid for. Entry points with answers of their own
+// (a purchase's grant, the quote's guide) render those and hand everything else to renderOutcome.
 import { AppError } from "../errors";
 import { errorResponse, json } from "../http/respond";
 import { microsToUsd } from "../lib/money";
 import type { Challenge } from "../payments/create-challenge";
-import type { GatewayOutcome, UpstreamResponse } from "./serve-paid-call";
+import type { Delivered, OutcomeMeta, PaidOutcome } from "./paid-outcome";
 
 function billing(fields: Record<string, string | number | null | undefined>): string {
   return Object.entries(fields)
@@ -14,7 +15,7 @@ function billing(fields: Record<string, string | number | null | undefined>): st
     .join("; ");
 }
 
-function passThrough(r: UpstreamResponse, extra: Record<string, string>, paid: boolean): Response {
+function passThrough(r: Delivered, extra: Record<string, string>, paid: boolean): Response {
   const headers = new Headers(r.headers);
   for (const [k, v] of Object.entries(extra)) headers.set(k, v);
   // A paid response must never be stored by a shared cache and replayed to someone who did not pay.
@@ -23,7 +24,7 @@ function passThrough(r: UpstreamResponse, extra: Record<string, string>, paid: b
 }
 
 /** The 402: the challenge's body and every rail's headers. */
-export function renderChallenge(c: Challenge): Response {
+function renderChallenge(c: Challenge): Response {
   return json(c.body, { status: 402, headers: c.headers });
 }
 
@@ -31,8 +32,9 @@ export function renderChallenge(c: Challenge): Response {
  * A refused proof. Rails that answer refusals with a fresh challenge (MPP) get one, as RFC 9457 problem details
  * carrying our `error` code too; the status stays the one SERVICE.md part 7 gives the code.
  */
-function renderRefusal(o: Extract<GatewayOutcome, { type: "refused" }>, fresh: Challenge | undefined): Response {
-  const problem = o.rail.refusal?.problemType?.(o.error);
+function renderRefusal(o: Extract<PaidOutcome, { type: "refused" }>): Response {
+  const problem = o.rail?.refusal?.problemType?.(o.error);
+  const fresh = o.challenge;
   if (!fresh || !problem) return errorResponse(o.error);
   const headers = new Headers(fresh.headers);
   for (const [k, v] of Object.entries(o.error.headers ?? {})) headers.set(k, v);
@@ -42,20 +44,25 @@ function renderRefusal(o: Extract<GatewayOutcome, { type: "refused" }>, fresh: C
   return json(body, { status: o.error.status, headers });
 }
 
-export function renderOutcome(o: GatewayOutcome, opts: { freshChallenge?: Challenge; serverTiming?: string } = {}): Response {
-  if (o.type === "free") return passThrough(o.upstream, { "svc-billing": billing({ status: "free", amount_usd: "0.000000" }) }, false);
-  if (o.type === "challenge") throw new Error("render the challenge with renderChallenge");
-  if (o.type === "refused") return renderRefusal(o, opts.freshChallenge);
-  if (o.type === "declined") throw new Error("render a declined proof with renderChallenge");
-
+export function renderOutcome(o: PaidOutcome, meta: OutcomeMeta = {}): Response {
+  switch (o.type) {
+    case "free":
+      return passThrough(o.delivered, { "svc-billing": billing({ status: "free", amount_usd: "0.000000" }) }, false);
+    case "challenge":
+      return renderChallenge(o.challenge);
+    case "refused":
+      return renderRefusal(o);
+    case "proven":
+      throw new Error("a wallet proof's answer is the entry point's own (the quote renders its guide)");
+  }
   const { call, hold } = o;
   const id = hold.payment.id;
   const common = { payment: id, rail: hold.rail, operation: call.operationKey, meter: call.meterKey };
-  const timing: Record<string, string> = opts.serverTiming ? { "server-timing": opts.serverTiming } : {};
+  const timing: Record<string, string> = meta.serverTiming ? { "server-timing": meta.serverTiming } : {};
   switch (o.type) {
     case "charged":
       return passThrough(
-        o.upstream,
+        o.delivered,
         {
           ...o.receipt,
           "svc-billing": billing({
@@ -73,7 +80,7 @@ export function renderOutcome(o: GatewayOutcome, opts: { freshChallenge?: Challe
       );
     case "settlement_pending":
       return passThrough(
-        o.upstream,
+        o.delivered,
         {
           "svc-billing": billing({ ...common, units: o.units, amount_usd: microsToUsd(call.amountMicros), status: "settlement_pending" }),
           "svc-payment-id": id,
@@ -97,7 +104,7 @@ export function renderOutcome(o: GatewayOutcome, opts: { freshChallenge?: Challe
           : billing({ ...common, status: "released", charged_usd: "0.000000" }),
         "svc-payment-id": id,
       };
-      if (!o.upstream)
+      if (!o.delivered)
         return errorResponse(
           new AppError(o.reason === "upstream_timeout" ? "upstream_timeout" : "upstream_unavailable", {
             detail: o.refunded
@@ -107,7 +114,7 @@ export function renderOutcome(o: GatewayOutcome, opts: { freshChallenge?: Challe
             headers: released,
           }),
         );
-      return passThrough(o.upstream, { ...released, ...(o.usageError ? { "svc-usage-error": o.usageError } : {}) }, true);
+      return passThrough(o.delivered, { ...released, ...(o.usageError ? { "svc-usage-error": o.usageError } : {}) }, true);
     }
   }
 }

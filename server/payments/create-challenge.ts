@@ -1,32 +1,42 @@
-// The 402 for an unpaid priced call: one payment record in state `challenged`, and every rail's offer to pay it
-// merged into one response (x402's body and PAYMENT-REQUIRED header, MPP's WWW-Authenticate challenge, the card
-// rail's `card` block and its stripe challenge from $0.50).
-// Whichever rail's proof arrives first locks the payment; the others can no longer spend it.
-import { paymentFieldsOf } from "./priced-request";
+// The 402 for an unpaid priced call: one payment record in state `challenged`, and the offer of every rail that can
+// take the price merged into one response (x402's body and PAYMENT-REQUIRED header, MPP's WWW-Authenticate challenge,
+// the card rail's `card` block and its stripe challenge from $0.50).
+// Whichever rail's proof arrives first locks the payment, writing where it settles; the others can no longer spend it.
 import { env } from "../env";
 import { newId } from "../lib/ids";
 import { microsToUsd } from "../lib/money";
+import { requestFields, type PaidCall } from "./paid-call";
 import { createChallengedPayment } from "./payments.queries";
-import { RAILS } from "./rails";
-import type { PaidCall } from "./rails/rail";
+import { railsOffering } from "./rails";
 
 export type Challenge = { paymentId: string; body: Record<string, unknown>; headers: Headers };
 
-export async function createChallenge(
-  call: PaidCall,
-  opts: { detail?: string; reason?: string; purchase?: { planId: string; kind: "purchase" | "extend" }; extraBody?: Record<string, unknown> } = {},
-): Promise<Challenge> {
+/** What an entry point's 402 says beyond the price: its detail and reason, the purchase it binds, extra body fields. */
+export type ChallengeOptions = {
+  detail?: string;
+  /** SERVICE.md part 7: refines payment_required (usage_exhausted: the plan's credit ran out). */
+  reason?: string;
+  /** A plan purchase: written with the challenge, credited when its payment is charged. */
+  purchase?: { planId: string; kind: "purchase" | "extend" };
+  extraBody?: Record<string, unknown>;
+};
+
+export async function createChallenge(call: PaidCall, opts: ChallengeOptions = {}): Promise<Challenge> {
   const paymentId = newId("pay");
   const expiresAt = Math.floor(Date.now() / 1000) + env().PAYMENT_CHALLENGE_TTL_SECONDS;
   await createChallengedPayment({
     id: paymentId,
-    ...paymentFieldsOf(call),
+    ...requestFields(call),
+    // No rail has taken it yet: the rail that locks it writes its chain and token, if it settles on one.
+    network: null,
+    asset: null,
     expiresAt: new Date(expiresAt * 1000),
     credentialId: call.credentialId ?? null,
     purchase: opts.purchase ?? null,
   });
-  const rails = RAILS.filter((r) => r.canOffer(call));
-  const offers = await Promise.all(rails.map((r) => r.offer(call, { paymentId, expiresAt })));
+  const offering = railsOffering(call.amountMicros);
+  const rails = offering.map((o) => o.rail);
+  const offers = await Promise.all(offering.map((o) => o.rail.challenge.offer(call, { paymentId, expiresAt }, o.price)));
   const headers = new Headers({ "cache-control": "no-store", "svc-payment-id": paymentId });
   let railFields: Record<string, unknown> = {};
   for (const o of offers) {

@@ -6,8 +6,8 @@ import { AppError } from "../errors";
 import { microsToUsd, weiToEth } from "../lib/money";
 import { explorerLinksFor } from "../settings/explorer-links-for";
 import { cardView } from "./list-seller-payments";
-import { PAID_STATES } from "./payment-state";
 import { RAILS } from "./rails";
+import { refundInput } from "./refund-payment";
 import { requestBinding } from "./request-binding";
 import { findPaymentDetail } from "./seller-payments.queries";
 
@@ -78,7 +78,8 @@ export async function getPaymentDetail(sellerId: string, paymentId: string) {
     amountUsd: microsToUsd(p.amountMicros),
     currency: p.currency,
     payer: p.payer,
-    refundable: (PAID_STATES as readonly string[]).includes(p.status) && !implicit,
+    refundable: refundInput(p) !== null,
+    refundInput: refundInput(p),
     createdAt: p.createdAt.toISOString(),
     timeline,
     binding: {

@@ -1,23 +1,27 @@
-// What statusUrl answers: the state of one payment of this seller (never its proof). For a payment that can be, or
-// was, paid by card, the `card` block is what an agent polls: `status` incomplete -> complete (retry now with
-// svc-payment-id), or expired / refunded / failed.
+// What statusUrl answers: the state of one payment of this seller (never its proof), and each rail's own block where
+// it keeps one (`paymentStatus`, under the rail's name). For a payment that can be, or was, paid by card, the `card`
+// block is what an agent polls: `status` incomplete -> complete (retry now with svc-payment-id), or expired / refunded /
+// failed.
 import { AppError } from "../errors";
 import { microsToUsd } from "../lib/money";
-import { findPaymentWithCard } from "./card/card.queries";
-import { cardBlock } from "./card/checkout-view";
-import { findRefundEntry } from "./payments.queries";
+import { isPaid } from "./payment-state";
+import { findPayment, findRefundEntry } from "./payments.queries";
+import { RAILS } from "./rails";
 
 export async function getPaymentStatus(sellerId: string, paymentId: string, origin: string) {
-  const p = await findPaymentWithCard(sellerId, paymentId);
+  const p = await findPayment(sellerId, paymentId);
   if (!p) throw new AppError("payment_unknown", { detail: "no payment with this id at this seller" });
   // A refunded payment says how the money came back: the seller's on-chain transfer (checked when recorded), or the
   // card refund (`card.refund`).
-  const refund = p.status === "refunded" ? await findRefundEntry(p.id) : null;
+  const [refund, blocks] = await Promise.all([
+    p.status === "refunded" ? findRefundEntry(p.id) : null,
+    Promise.all(RAILS.flatMap((r) => (r.paymentStatus ? [r.paymentStatus(p, origin).then((block) => [r.name, block] as const)] : []))),
+  ]);
   return {
     id: p.id,
     status: p.status,
     // Complete = paid: the original request can be retried (card flow) or was already served (x402).
-    complete: p.status === "settled" || p.status === "consumed",
+    complete: isPaid(p.status),
     rail: p.rail,
     amount: microsToUsd(p.amountMicros),
     currency: p.currency,
@@ -35,6 +39,6 @@ export async function getPaymentStatus(sellerId: string, paymentId: string, orig
     refund: refund
       ? { amount: microsToUsd(refund.amountMicros), transaction: refund.transaction, log_index: refund.logIndex, refunded_at: refund.createdAt.toISOString() }
       : null,
-    card: cardBlock(p, origin),
+    ...Object.fromEntries(blocks),
   };
 }

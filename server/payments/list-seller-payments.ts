@@ -8,6 +8,7 @@ import { paymentFilter, type PaymentFilterInput } from "./payment-filter";
 import { PAYMENT_STATES, PAID_STATES } from "./payment-state";
 import { explorerLinksFor } from "../settings/explorer-links-for";
 import { RAILS } from "./rails";
+import { refundInput } from "./refund-payment";
 import {
   countSellerPaymentsByStatus,
   findOperationKeys,
@@ -29,10 +30,6 @@ export function decodePaymentCursor(s: string): PaymentCursor {
   const { at, id } = decodePageCursor(s);
   return { createdAt: at, id };
 }
-
-// Money actually taken can be refunded; a draw on prepaid credit took none (its purchase is what a refund reverses).
-const implicitRails = new Set(RAILS.filter((r) => r.implicit).map((r) => r.name as string));
-const isRefundable = (status: string, rail: string | null = null) => (PAID_STATES as readonly string[]).includes(status) && !implicitRails.has(rail ?? "");
 
 /** A card payment's processor side, as the console shows it (brand and last four only: no card number exists here). */
 export function cardView(c: ConsolePaymentRow["card"]) {
@@ -67,8 +64,10 @@ export function paymentView(p: ConsolePaymentRow) {
     transaction: p.transaction,
     failureReason: p.failureReason,
     settledAt: p.settledAt?.toISOString() ?? null,
-    // A refund can be recorded (server/payments/refund.ts) only for money actually taken.
-    refundable: isRefundable(p.status, p.rail),
+    // A refund (server/payments/refund-payment.ts) only of money actually taken, by a rail that refunds: a draw on prepaid
+    // credit took none (its purchase is what a refund reverses). `refundInput`: what the rail asks of the seller.
+    refundable: refundInput(p) !== null,
+    refundInput: refundInput(p),
     refundTransaction: p.refundTransaction,
     refundedAt: p.refundedAt?.toISOString() ?? null,
     card: cardView(p.card),

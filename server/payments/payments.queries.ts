@@ -1,18 +1,37 @@
-// The only file of the payments domain that touches the payments, settlements and ledger tables for the paid
-// path. Every state change is guarded by the current state (`where id = ... and status = 'verified'`), so two
-// racers (instances, the reconciler) cannot both move a payment; a money movement (settled + ledger + outbox) is
-// one statement. The paid path's statements are plain SQL on the shared pool (`sql`): one round trip each.
+// The payments domain's statements on the payments, settlements and ledger tables for the paid path. Every state
+// change is guarded by the state before it, and both come from a transition of payment-state.ts (the guard and the
+// new state of each statement below), so two racers (instances, the reconciler) cannot both move a payment and no
+// statement makes a move the table does not have; a money movement (settled + ledger + outbox) is one statement.
+// The paid path's statements are plain SQL on the shared pool (`sql`): one round trip each.
 import { db, sql, UNIQUE_VIOLATION, type Tx } from "../db/client";
-import type { Prisma, PaymentStatus } from "../db/generated/client";
+import type { Prisma, PaymentStatus as DbPaymentStatus } from "../db/generated/client";
 import { grantForChargeSql } from "../billing/billing.queries";
 import { newId } from "../lib/ids";
-import type { SettlementCost } from "./rails/rail";
+import { initialStateSql, stateSql, transition, type PaymentStatus } from "./payment-state";
 
 export type PaymentRow = Prisma.PaymentGetPayload<object>;
+
+// The contract's list of states and the database enum are the same set (a compile error otherwise).
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : never) : never;
+const statesMatch: Same<PaymentStatus, DbPaymentStatus> = true;
+void statesMatch;
 
 // The `timestamp(3)` columns hold UTC wall time (as Prisma writes them); raw statements convert explicitly.
 const utc = (d: Date) => d.toISOString();
 export type { PaymentStatus, Tx };
+
+/**
+ * What settling a payment cost the seller, where the rail knows it (the console's margin): gas its wallet paid, in wei
+ * of the chain's native token, and a provider's fee in micro-USD (card processing). Absent: not known, never guessed.
+ */
+export type SettlementCost = { gasWei?: bigint; feeMicros?: bigint };
+
+const LOCK = transition("challenged", "verified");
+const UNLOCK = transition("verified", "challenged");
+const RELEASE = transition("verified", "released");
+const FAIL = transition("verified", "failed");
+const CHARGE = { settled: transition("verified", "settled"), consumed: transition("verified", "consumed") };
+const DELIVER = transition("settled", "consumed");
 
 export type NewChallenge = {
   id: string;
@@ -37,7 +56,7 @@ export async function createChallengedPayment(p: NewChallenge): Promise<void> {
   await sql(
     `with p as (
        insert into payments (id, seller_id, status, from_challenge, method, path, query, operation_key, meter_key, amount_micros, network, asset, pay_to, credential_id, expires_at, created_at, updated_at)
-       values ($1, $2, 'challenged', true, $3, $4, $5, $6, $7, $8, $9, $10, $11, $13, $12::timestamptz at time zone 'UTC', now() at time zone 'UTC', now() at time zone 'UTC')
+       values ($1, $2, ${initialStateSql("challenged")}, true, $3, $4, $5, $6, $7, $8, $9, $10, $11, $13, $12::timestamptz at time zone 'UTC', now() at time zone 'UTC', now() at time zone 'UTC')
        returning id
      )
      insert into plan_purchases (payment_id, seller_id, plan_id, credential_id, kind, amount_micros, created_at)
@@ -79,7 +98,19 @@ export async function findRefundEntry(paymentId: string) {
   });
 }
 
-export type Lock = { rail: string; lockKey: string; payer: string | null; railData: unknown; leaseSeconds: number };
+/**
+ * What a rail writes when it locks a payment. `network` and `asset`: where the rail settles and in what (a wallet rail's
+ * chain and token); left as they were when not given (off-chain rails: none).
+ */
+export type Lock = {
+  rail: string;
+  lockKey: string;
+  payer: string | null;
+  railData: unknown;
+  leaseSeconds: number;
+  network?: string | null;
+  asset?: string | null;
+};
 export type LockResult = "locked" | "not_lockable" | "lock_taken";
 
 function isUniqueViolation(e: unknown): boolean {
@@ -93,10 +124,10 @@ function isUniqueViolation(e: unknown): boolean {
 export async function lockChallengedPayment(sellerId: string, id: string, lock: Lock): Promise<LockResult> {
   try {
     const { rowCount } = await sql(
-      `update payments set status = 'verified', rail = $3, lock_key = $4, payer = $5, rail_data = $6::jsonb,
+      `update payments set status = ${LOCK.set}, rail = $3, lock_key = $4, payer = $5, rail_data = $6::jsonb, network = coalesce($8, network), asset = coalesce($9, asset),
          verified_at = now() at time zone 'UTC', locked_until = (now() at time zone 'UTC') + make_interval(secs => $7), updated_at = now() at time zone 'UTC'
-       where id = $1 and seller_id = $2 and status = 'challenged' and expires_at > now() at time zone 'UTC'`,
-      [id, sellerId, lock.rail, lock.lockKey, lock.payer, JSON.stringify(lock.railData), lock.leaseSeconds],
+       where id = $1 and seller_id = $2 and ${LOCK.guard()} and expires_at > now() at time zone 'UTC'`,
+      [id, sellerId, lock.rail, lock.lockKey, lock.payer, JSON.stringify(lock.railData), lock.leaseSeconds, lock.network ?? null, lock.asset ?? null],
       "payments_lock_challenged",
     );
     return rowCount === 1 ? "locked" : "not_lockable";
@@ -107,13 +138,15 @@ export async function lockChallengedPayment(sellerId: string, id: string, lock: 
 }
 
 /** A proof that answers no challenge of ours (x402 v1 clients): the payment row is born verified, holding the lock. */
-export async function insertHeldPayment(p: Omit<NewChallenge, "id"> & Lock): Promise<{ result: "locked"; id: string } | { result: "lock_taken" }> {
+export async function insertHeldPayment(
+  p: Omit<NewChallenge, "id" | "network" | "asset"> & Lock,
+): Promise<{ result: "locked"; id: string } | { result: "lock_taken" }> {
   const id = newId("pay");
   try {
     await sql(
       `insert into payments (id, seller_id, status, rail, method, path, query, operation_key, meter_key, amount_micros, network, asset, pay_to, payer, lock_key, rail_data,
          expires_at, verified_at, locked_until, created_at, updated_at)
-       values ($1, $2, 'verified', $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15::jsonb, $16::timestamptz at time zone 'UTC', now() at time zone 'UTC',
+       values ($1, $2, ${initialStateSql("verified")}, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15::jsonb, $16::timestamptz at time zone 'UTC', now() at time zone 'UTC',
          (now() at time zone 'UTC') + make_interval(secs => $17), now() at time zone 'UTC', now() at time zone 'UTC')`,
       [
         id,
@@ -125,8 +158,8 @@ export async function insertHeldPayment(p: Omit<NewChallenge, "id"> & Lock): Pro
         p.operationKey,
         p.meterKey,
         p.amountMicros,
-        p.network,
-        p.asset,
+        p.network ?? null,
+        p.asset ?? null,
         p.payTo,
         p.payer,
         p.lockKey,
@@ -151,12 +184,12 @@ export async function insertHeldPayment(p: Omit<NewChallenge, "id"> & Lock): Pro
 export async function unlockUnverifiedPayment(id: string, lockKey: string): Promise<void> {
   await sql(
     `with born as (
-       delete from payments where id = $1 and lock_key = $2 and status = 'verified' and not from_challenge
+       delete from payments where id = $1 and lock_key = $2 and status = ${stateSql("verified")} and not from_challenge
          and not exists (select 1 from settlements s where s.payment_id = payments.id)
      )
-     update payments set status = 'challenged', rail = null, lock_key = null, payer = null, rail_data = null, verified_at = null, locked_until = null,
+     update payments set status = ${UNLOCK.set}, rail = null, lock_key = null, payer = null, rail_data = null, verified_at = null, locked_until = null,
        updated_at = now() at time zone 'UTC'
-     where id = $1 and lock_key = $2 and status = 'verified' and from_challenge and not exists (select 1 from settlements s where s.payment_id = payments.id)`,
+     where id = $1 and lock_key = $2 and ${UNLOCK.guard()} and from_challenge and not exists (select 1 from settlements s where s.payment_id = payments.id)`,
     [id, lockKey],
     "payments_unlock_unverified",
   );
@@ -165,8 +198,8 @@ export async function unlockUnverifiedPayment(id: string, lockKey: string): Prom
 /** verified -> released: nothing is charged and the proof is never spendable here again. */
 export async function releasePayment(id: string, reason: string, upstreamStatus?: number): Promise<boolean> {
   const { rowCount } = await sql(
-    `update payments set status = 'released', failure_reason = $2, upstream_status = $3, locked_until = null, updated_at = now() at time zone 'UTC'
-     where id = $1 and status = 'verified' and not exists (select 1 from settlements s where s.payment_id = payments.id)`,
+    `update payments set status = ${RELEASE.set}, failure_reason = $2, upstream_status = $3, locked_until = null, updated_at = now() at time zone 'UTC'
+     where id = $1 and ${RELEASE.guard()} and not exists (select 1 from settlements s where s.payment_id = payments.id)`,
     [id, reason, upstreamStatus ?? null],
     "payments_release",
   );
@@ -183,7 +216,7 @@ export async function scheduleSettlement(paymentId: string, upstreamStatus: numb
   const { rowCount } = await sql(
     `with p as (
        update payments set upstream_status = $2, locked_until = (now() at time zone 'UTC') + make_interval(secs => $3), updated_at = now() at time zone 'UTC'
-       where id = $1 and status = 'verified'
+       where id = $1 and status = ${stateSql("verified")}
        returning id, locked_until
      )
      insert into settlements (id, payment_id, status, units, claimed_until, next_attempt_at, attempts, created_at, updated_at)
@@ -228,14 +261,14 @@ export async function recordSettlementSuccess(
        where payment_id = $1 and status = 'pending'
        returning payment_id, units
      ), p as (
-       update payments set status = $3::payment_status, transaction = $2, settled_at = now() at time zone 'UTC', locked_until = null, updated_at = now() at time zone 'UTC'
-       where id = $1 and status = 'verified' and exists (select 1 from s)
+       update payments set status = case when $3::boolean then ${CHARGE.consumed.set} else ${CHARGE.settled.set} end::payment_status, transaction = $2, settled_at = now() at time zone 'UTC', locked_until = null, updated_at = now() at time zone 'UTC'
+       where id = $1 and ${CHARGE.settled.guard()} and exists (select 1 from s)
        returning id, seller_id, meter_key, amount_micros, currency, rail, operation_key, payer
      ), ${grantForChargeSql("$7")}
      insert into ledger_entries (id, seller_id, payment_id, kind, rail, operation_key, payer, meter_key, units, amount_micros, currency, gas_cost_wei, fee_micros, created_at)
      select $4, p.seller_id, p.id, 'charge', p.rail, p.operation_key, p.payer, p.meter_key, s.units, p.amount_micros, p.currency, $5::numeric, $6::bigint,
        now() at time zone 'UTC' from p, s`,
-    [paymentId, transaction, then, newId("led"), cost.gasWei?.toString() ?? null, cost.feeMicros?.toString() ?? null, newId("grt")],
+    [paymentId, transaction, then === "consumed", newId("led"), cost.gasWei?.toString() ?? null, cost.feeMicros?.toString() ?? null, newId("grt")],
     "payments_record_settled",
   );
   return rowCount === 1;
@@ -248,7 +281,10 @@ export async function recordSettlementFailure(paymentId: string, reason: string,
       data: { status: "failed", lastError: reason, transaction: transaction ?? null },
     });
     if (s.count !== 1) return false;
-    await tx.payment.updateMany({ where: { id: paymentId, status: "verified" }, data: { status: "failed", failureReason: reason, lockedUntil: null } });
+    await tx.payment.updateMany({
+      where: { id: paymentId, status: { in: [...FAIL.from] } },
+      data: { status: FAIL.to, failureReason: reason, lockedUntil: null },
+    });
     return true;
   });
 }
@@ -263,7 +299,7 @@ export async function recordSettlementRetry(paymentId: string, error: string, ne
 
 /** settled -> consumed: the paid response went out to the caller. */
 export async function markConsumed(paymentId: string): Promise<boolean> {
-  const res = await db.payment.updateMany({ where: { id: paymentId, status: "settled" }, data: { status: "consumed" } });
+  const res = await db.payment.updateMany({ where: { id: paymentId, status: { in: [...DELIVER.from] } }, data: { status: DELIVER.to } });
   return res.count === 1;
 }
 
@@ -294,7 +330,7 @@ export async function findAbandonedPayments(limit: number): Promise<{ id: string
 export async function deleteExpiredChallenges(before: Date): Promise<number> {
   const { rows } = await sql<{ deleted: string }>(
     `with d as (
-       delete from payments where status = 'challenged' and expires_at < $1::timestamptz at time zone 'UTC'
+       delete from payments where status = ${stateSql("challenged")} and expires_at < $1::timestamptz at time zone 'UTC'
        returning seller_id, operation_key, created_at, from_challenge
      ), c as (
        insert into expired_challenge_counts (seller_id, day, operation_key, count)

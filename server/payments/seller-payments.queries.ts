@@ -4,6 +4,7 @@
 import { db, sql } from "../db/client";
 import type { PaymentStatus } from "../db/generated/client";
 import type { PaymentFilter } from "./payment-filter";
+import { stateSql } from "./payment-state";
 
 /** Keyset position: the last row of the previous page. (createdAt, id) is unique, so no row is skipped or repeated. */
 export type PaymentCursor = { createdAt: Date; id: string };
@@ -19,7 +20,7 @@ function filterSql(sellerId: string, f: PaymentFilter, params: unknown[]): strin
   };
   const where = [`p.seller_id = ${p(sellerId)}`];
   if (f.status?.length) where.push(`p.status::text = any(${p(f.status)}::text[])`);
-  else if (!f.includeChallenged) where.push(`p.status <> 'challenged'`);
+  else if (!f.includeChallenged) where.push(`p.status <> ${stateSql("challenged")}`);
   if (f.rail) where.push(`p.rail = ${p(f.rail)}`);
   if (f.operation) where.push(`p.operation_key = ${p(f.operation)}`);
   if (f.payer) where.push(`p.payer = ${p(f.payer.trim().toLowerCase())}`);

@@ -1,9 +1,10 @@
-// Charges one payment from its outbox row through the rail that holds it, then records the result durably. The
-// same for every rail: the outbox row is unique per payment and leased; the rail's settle is idempotent (wallet
-// rails ask the chain before re-sending after a crash); success, failure and retry are each one guarded statement.
+// Charges one payment from its outbox row through the rail that holds it (its `charge` capability), then records the
+// result durably. The same for every rail: the outbox row is unique per payment and leased; the rail's settle is
+// idempotent (wallet rails ask the chain before re-sending after a crash); success, failure and retry are each one
+// guarded statement.
 import { findSettlement, recordSettlementFailure, recordSettlementRetry, recordSettlementSuccess } from "./payments.queries";
 import { railFor } from "./rails";
-import type { HeldPayment, RailName, SettleOutcome } from "./rails/rail";
+import type { HeldPayment, Rail, SettleOutcome } from "./rails/rail";
 
 export type SettleResult =
   | { type: "settled"; transaction: string | null; payer: string | null }
@@ -20,13 +21,15 @@ const MAX_BACKOFF_MS = 10 * 60_000;
  * this very call (the gateway), "settled" when nobody is waiting (the reconciler).
  */
 export async function chargeHeldPayment(
-  rail: RailName,
+  rail: Rail,
   payment: HeldPayment,
   opts: { retry: boolean; attempts: number; then: "settled" | "consumed" },
 ): Promise<SettleResult> {
+  // Only a rail that charges writes outbox rows (captures and prepaid holds never do): anything else is a bug.
+  if (!rail.charge) throw new Error(`rail ${rail.name} holds payment ${payment.id} in the outbox but cannot charge`);
   let outcome: SettleOutcome;
   try {
-    outcome = await railFor(rail).settle(payment, { retry: opts.retry });
+    outcome = await rail.charge.settle(payment, { retry: opts.retry });
   } catch (e) {
     outcome = { type: "pending", detail: e instanceof Error ? e.message.split("\n")[0]! : String(e) };
   }
@@ -49,5 +52,5 @@ export async function settlePayment(paymentId: string): Promise<SettleResult> {
   if (!s) return { type: "noop", status: "no_settlement" };
   if (s.status === "succeeded") return { type: "settled", transaction: s.transaction, payer: s.payment.payer };
   if (s.status !== "pending") return { type: "noop", status: s.status };
-  return chargeHeldPayment(s.payment.rail as RailName, s.payment, { retry: true, attempts: s.attempts, then: "settled" });
+  return chargeHeldPayment(railFor(s.payment.rail), s.payment, { retry: true, attempts: s.attempts, then: "settled" });
 }

@@ -1,11 +1,12 @@
 // Test helpers for the card rail: opening a hosted checkout the way an agent does (402 -> POST payUrl), paying it the
 // way a human does on our page (the test processor), and an MPP client with mppx's official `stripe` charge method
 // whose wallet issues shared payment tokens at the test processor. Imported by tests only.
+import { Challenge, Credential } from "mppx";
 import { Mppx as MppxClient, stripe as mppStripe } from "mppx/client";
 import * as payRoute from "../../app/payments/[id]/pay/route";
 import * as statusRoute from "../../app/payments/[id]/route";
-import { payWithCardOnPage } from "../payments/card/pay-on-page";
-import { testProcessor } from "../payments/card/test-processor";
+import { payWithCardOnPage } from "../payments/rails/card/checkout/pay-on-page";
+import { testProcessor } from "../payments/rails/card/processor/test-processor";
 import { db } from "../db/client";
 import { callGateway } from "./gateway";
 
@@ -20,7 +21,11 @@ export type OpenedCheckout = { paymentId: string; payUrl: string; statusUrl: str
 
 /** The agent's side: the 402 of `path`, then POST {checkout: true} to its payUrl. */
 export async function openCheckoutFor(host: string, path: string): Promise<OpenedCheckout> {
-  const res = await callGateway(host, path);
+  return openCheckoutOf(host, await callGateway(host, path));
+}
+
+/** POST {checkout: true} to the payUrl of this 402. */
+export async function openCheckoutOf(host: string, res: Response): Promise<OpenedCheckout> {
   if (res.status !== 402) throw new Error(`expected a 402, got ${res.status}`);
   const { payment, card } = await res.json();
   const pay = await payRoute.POST(
@@ -74,4 +79,10 @@ export function mppCardClient(card: string = TEST_CARD.success, opts: { fetch?: 
     polyfill: false,
     ...(opts.fetch ? { fetch: opts.fetch } : {}),
   });
+}
+
+/** An MPP card credential answering the 402's stripe challenge with the shared payment token `spt` (not sent). */
+export async function mppCardCredential(res402: Response, spt: string): Promise<string> {
+  const [challenge] = Challenge.fromHeadersList(res402.headers).filter((c) => c.method === "stripe");
+  return Credential.serialize({ challenge: challenge!, payload: { spt, externalId: (challenge!.request as { externalId: string }).externalId } });
 }

@@ -3,7 +3,7 @@
 import { headers } from "next/headers";
 import { isAppError } from "@/server/errors";
 import { storefrontOfHeaders } from "@/server/http/route";
-import { authenticateOnPage, payWithCardOnPage } from "@/server/payments/card/pay-on-page";
+import { authenticateOnPage, payWithCardOnPage } from "@/server/payments/rails/card/checkout/pay-on-page";
 
 export type ActionResult = { ok: true } | { ok: false; message: string };
 

@@ -5,7 +5,7 @@ import { notFound } from "next/navigation";
 import type { ReactNode } from "react";
 import { isAppError } from "@/server/errors";
 import { storefrontOfHeaders } from "@/server/http/route";
-import { getCheckoutView, type CheckoutView } from "@/server/payments/card/checkout-view";
+import { getCheckoutView, type CheckoutView } from "@/server/payments/rails/card/checkout/checkout-view";
 import { AuthenticationStep, CardForm } from "./checkout-client";
 
 export const dynamic = "force-dynamic";

@@ -1,6 +1,6 @@
 import { json } from "@/server/http/respond";
 import { methods } from "@/server/http/route";
-import { handleProcessorWebhook } from "@/server/payments/card/handle-processor-webhook";
+import { handleProcessorWebhook } from "@/server/payments/rails/card/processor/handle-processor-webhook";
 
 export const dynamic = "force-dynamic";
 

@@ -22,10 +22,6 @@ export function addCalendarYears(date: string, years: number): string {
   return `${String(y).padStart(4, "0")}-${md === "02-29" && !leap ? "02-28" : md}`;
 }
 
-export function daysBetween(a: string, b: string): number {
-  return Math.round((dateToUtcMs(b) - dateToUtcMs(a)) / DAY_MS);
-}
-
 export function utcDate(now: Date): string {
   return now.toISOString().slice(0, 10);
 }

@@ -5,7 +5,7 @@ import { Challenge, Receipt } from "mppx";
 import { describe, expect, it } from "vitest";
 import { USDC_ADDRESS } from "../../chain/config";
 import { AppError } from "../../errors";
-import type { GatewayOutcome } from "../../gateway/serve-paid-call";
+import type { PaidOutcome } from "../../gateway/paid-outcome";
 import type { Challenge as StorefrontChallenge } from "../../payments/create-challenge";
 import { railFor } from "../../payments/rails";
 import type { Hold, PaidCall } from "../../payments/rails/rail";
@@ -109,7 +109,8 @@ describe("renderToolOutcome", () => {
         {
           type: "charged",
           call,
-          upstream: upstream(200, { ticker: "AAPL", data: { bars: [] } }),
+          delivered: upstream(200, { ticker: "AAPL", data: { bars: [] } }),
+          rail: railFor("x402"),
           hold: hold("x402"),
           transaction: "0xabc",
           units: 1,
@@ -132,7 +133,16 @@ describe("renderToolOutcome", () => {
   it("an upstream error is a tool error with the upstream's status (charged below 500, as over HTTP)", () => {
     const r = resultOf(
       renderToolOutcome(
-        { type: "charged", call, upstream: upstream(404, { error: "unknown_ticker" }), hold: hold("credits"), transaction: null, units: 1, receipt: {} },
+        {
+          type: "charged",
+          call,
+          delivered: upstream(404, { error: "unknown_ticker" }),
+          rail: railFor("credits"),
+          hold: hold("credits"),
+          transaction: null,
+          units: 1,
+          receipt: {},
+        },
         { binding: "bearer" },
       ),
     );
@@ -141,7 +151,7 @@ describe("renderToolOutcome", () => {
     expect(r._meta!["svc-http-status"]).toBe(404);
     const released = resultOf(
       renderToolOutcome(
-        { type: "released", call, hold: hold("mpp"), upstream: upstream(503, { error: "down" }), reason: "upstream_error" },
+        { type: "released", call, rail: railFor("mpp"), hold: hold("mpp"), delivered: upstream(503, { error: "down" }), reason: "upstream_error" },
         { binding: "mpp" },
       ),
     );
@@ -149,7 +159,10 @@ describe("renderToolOutcome", () => {
     expect(released._meta).toMatchObject({ "svc-http-status": 503, "svc-billing": { status: "released", charged_usd: "0.000000" } });
     expect(released._meta!["org.paymentauth/receipt"]).toBeUndefined();
     const timeout = resultOf(
-      renderToolOutcome({ type: "released", call, hold: hold("x402"), upstream: null, reason: "upstream_timeout" }, { binding: "x402" }),
+      renderToolOutcome(
+        { type: "released", call, rail: railFor("x402"), hold: hold("x402"), delivered: null, reason: "upstream_timeout" },
+        { binding: "x402" },
+      ),
     );
     expect(timeout.structuredContent).toMatchObject({ error: "upstream_timeout", payment_id: "pay_2222222222222222" });
     expect(timeout._meta!["svc-http-status"]).toBe(504);
@@ -163,8 +176,8 @@ describe("renderToolOutcome", () => {
     );
     expect(malformed).toMatchObject({ type: "error", code: -32602, data: { error: "payment_invalid", detail: "bad" } });
     const replay = renderToolOutcome(
-      { type: "refused", call, rail: mpp, error: new AppError("payment_consumed", { detail: "used" }) },
-      { binding: "mpp", freshChallenge: storefrontChallenge("pay_4444444444444444") },
+      { type: "refused", call, rail: mpp, error: new AppError("payment_consumed", { detail: "used" }), challenge: storefrontChallenge("pay_4444444444444444") },
+      { binding: "mpp" },
     );
     expect(replay).toMatchObject({
       type: "error",
@@ -183,7 +196,7 @@ describe("renderToolOutcome", () => {
   it("refuses an x402 payload with fresh requirements carrying the reason, or as a plain tool error without a fresh challenge", () => {
     const x402 = railFor("x402");
     const error = new AppError("payment_invalid", { reason: "malformed_payment", detail: "not x402" });
-    const fresh = resultOf(renderToolOutcome({ type: "refused", call, rail: x402, error }, { binding: "x402", freshChallenge: storefrontChallenge() }));
+    const fresh = resultOf(renderToolOutcome({ type: "refused", call, rail: x402, error, challenge: storefrontChallenge() }, { binding: "x402" }));
     expect(fresh.isError).toBe(true);
     expect(isPaymentRequired(fresh.structuredContent)).toBe(true);
     expect(fresh.structuredContent).toMatchObject({ error: "payment_invalid", reason: "malformed_payment", detail: "not x402" });
@@ -193,14 +206,19 @@ describe("renderToolOutcome", () => {
   });
 
   it("a settlement that failed serves nothing", () => {
-    const r = resultOf(renderToolOutcome({ type: "settlement_failed", call, hold: hold("x402"), reason: "insufficient_funds" }, { binding: "x402" }));
+    const r = resultOf(
+      renderToolOutcome({ type: "settlement_failed", call, rail: railFor("x402"), hold: hold("x402"), reason: "insufficient_funds" }, { binding: "x402" }),
+    );
     expect(r.isError).toBe(true);
     expect(r.structuredContent).toMatchObject({ error: "settlement_failed", settlementReason: "insufficient_funds" });
     expect(r.content).toHaveLength(1);
   });
 
-  it("leaves the challenge and a declined proof to renderToolChallenge", () => {
-    expect(() => renderToolOutcome({ type: "challenge", call } as GatewayOutcome, { binding: "none" })).toThrow(/renderToolChallenge/);
+  it("renders the pipeline's challenge outcome (no proof, or an implicit rail that covers nothing) as the unpaid answer", () => {
+    const c = storefrontChallenge();
+    expect(renderToolOutcome({ type: "challenge", call, challenge: c } as PaidOutcome, { binding: "none" })).toEqual(
+      renderToolChallenge(c, { binding: "none" }),
+    );
   });
 });
 

@@ -12,7 +12,7 @@
 import { Receipt } from "mppx";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { AppError } from "../../errors";
-import type { GatewayOutcome, UpstreamResponse } from "../../gateway/serve-paid-call";
+import type { Delivered, PaidOutcome } from "../../gateway/paid-outcome";
 import { microsToUsd } from "../../lib/money";
 import type { Challenge } from "../../payments/create-challenge";
 import {
@@ -124,7 +124,7 @@ export function receiptMeta(receipt: Record<string, string>): Record<string, unk
 }
 
 /** The upstream's answer as the tool's content: its JSON as structured content and as text; an error status is a tool error. */
-export function upstreamResult(u: Pick<UpstreamResponse, "status" | "headers" | "body">, meta: Record<string, unknown>): CallToolResult {
+export function upstreamResult(u: Pick<Delivered, "status" | "headers" | "body">, meta: Record<string, unknown>): CallToolResult {
   const type = u.headers.get("content-type") ?? "";
   const bytes = Buffer.from(u.body);
   const isError = u.status >= 400;
@@ -150,8 +150,11 @@ export function renderMalformedCredential(error: AppError): ToolAnswer {
 }
 
 /** A refused proof, in the terms of the binding it came in. `fresh`: the new challenge the pipeline made for it, if any. */
-function renderRefusal(o: Extract<GatewayOutcome, { type: "refused" }>, fresh: Challenge | undefined, opts: RenderOptions): ToolAnswer {
+function renderRefusal(o: Extract<PaidOutcome, { type: "refused" }>, opts: RenderOptions): ToolAnswer {
   const { error } = o;
+  const fresh = o.challenge;
+  // Refused before any rail read it (two proofs at once, a rate limit): a plain tool error in every binding.
+  if (!o.rail) return renderToolError(error);
   if (opts.binding === "mpp") {
     if (error.reason === "malformed_credential" || error.reason === "malformed_payment") return renderMalformedCredential(error);
     const problem = o.rail.refusal?.problemType?.(error) ?? { type: `${PROBLEMS}verification-failed`, title: "Verification Failed" };
@@ -173,10 +176,11 @@ function renderRefusal(o: Extract<GatewayOutcome, { type: "refused" }>, fresh: C
 }
 
 /** Every outcome of a paid tool call. Thrown programming errors only for outcomes that are rendered elsewhere. */
-export function renderToolOutcome(o: GatewayOutcome, opts: RenderOptions & { freshChallenge?: Challenge }): ToolAnswer {
-  if (o.type === "free") return result(upstreamResult(o.upstream, { [BILLING_KEY]: billing({ status: "free", amount_usd: "0.000000" }) }));
-  if (o.type === "challenge" || o.type === "declined") throw new Error(`render a ${o.type} outcome with renderToolChallenge`);
-  if (o.type === "refused") return renderRefusal(o, opts.freshChallenge, opts);
+export function renderToolOutcome(o: PaidOutcome, opts: RenderOptions): ToolAnswer {
+  if (o.type === "free") return result(upstreamResult(o.delivered, { [BILLING_KEY]: billing({ status: "free", amount_usd: "0.000000" }) }));
+  if (o.type === "challenge") return renderToolChallenge(o.challenge, opts);
+  if (o.type === "proven") throw new Error("a $0 wallet proof is not a tool call's outcome");
+  if (o.type === "refused") return renderRefusal(o, opts);
 
   const { call, hold } = o;
   const id = hold.payment.id;
@@ -184,7 +188,7 @@ export function renderToolOutcome(o: GatewayOutcome, opts: RenderOptions & { fre
   switch (o.type) {
     case "charged":
       return result(
-        upstreamResult(o.upstream, {
+        upstreamResult(o.delivered, {
           ...receiptMeta(o.receipt),
           [PAYMENT_ID_KEY]: id,
           [BILLING_KEY]: billing({
@@ -199,7 +203,7 @@ export function renderToolOutcome(o: GatewayOutcome, opts: RenderOptions & { fre
       );
     case "settlement_pending":
       return result(
-        upstreamResult(o.upstream, {
+        upstreamResult(o.delivered, {
           [PAYMENT_ID_KEY]: id,
           [BILLING_KEY]: billing({ ...common, units: o.units, amount_usd: microsToUsd(call.amountMicros), status: "settlement_pending" }),
         }),
@@ -219,7 +223,7 @@ export function renderToolOutcome(o: GatewayOutcome, opts: RenderOptions & { fre
           ? billing({ ...common, status: "refunded", refunded_usd: microsToUsd(call.amountMicros), charged_usd: "0.000000" })
           : billing({ ...common, status: "released", charged_usd: "0.000000" }),
       };
-      if (!o.upstream)
+      if (!o.delivered)
         return renderToolError(
           new AppError(o.reason === "upstream_timeout" ? "upstream_timeout" : "upstream_unavailable", {
             detail: o.refunded
@@ -229,7 +233,7 @@ export function renderToolOutcome(o: GatewayOutcome, opts: RenderOptions & { fre
           }),
           meta,
         );
-      return result(upstreamResult(o.upstream, { ...meta, ...(o.usageError ? { "svc-usage-error": o.usageError } : {}) }));
+      return result(upstreamResult(o.delivered, { ...meta, ...(o.usageError ? { "svc-usage-error": o.usageError } : {}) }));
     }
   }
 }

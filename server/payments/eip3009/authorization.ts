@@ -5,6 +5,7 @@ import type { PaymentPayload, PaymentRequirements } from "@x402/core/types";
 import { z } from "zod";
 import { NETWORK, USDC_ADDRESS, USDC_DOMAIN } from "../../chain/config";
 import { env } from "../../env";
+import type { RailPrice } from "../rails/rail";
 
 const hex = (bytes?: number) => z.string().regex(bytes ? new RegExp(`^0x[0-9a-fA-F]{${bytes * 2}}$`) : /^0x[0-9a-fA-F]*$/);
 const uint = z.union([z.string().regex(/^\d{1,78}$/), z.number().int().nonnegative()]).transform(String);
@@ -38,6 +39,11 @@ export function authorizationLockKey(
   network: string = NETWORK,
 ): string {
   return `eip3009:${network}:${asset.toLowerCase()}:${authorization.from.toLowerCase()}:${authorization.nonce.toLowerCase()}`;
+}
+
+/** What both wallet rails charge for a price: USDC on Base, whose 6 decimals make its atomic units micro-USD. */
+export function usdcPrice(amountMicros: bigint): RailPrice {
+  return { amount: amountMicros.toString(), currency: USDC_ADDRESS, network: NETWORK, asset: USDC_ADDRESS };
 }
 
 /** x402 `exact` requirements for USDC on Base: what the facilitator verifies and settles against. */

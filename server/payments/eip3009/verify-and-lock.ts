@@ -12,7 +12,7 @@ import { NETWORK, USDC_ADDRESS } from "../../chain/config";
 import { env } from "../../env";
 import { AppError } from "../../errors";
 import { heldByError, paymentStateError } from "../payment-state";
-import { paymentFieldsOf } from "../priced-request";
+import { requestFields } from "../paid-call";
 import { findPayment, findPaymentByLockKey, insertHeldPayment, lockChallengedPayment, unlockUnverifiedPayment, type Lock } from "../payments.queries";
 import type { AcceptOutcome, HeldPayment, Hold, PaidCall } from "../rails/rail";
 import { authorizationLockKey, facilitatorInput, type Eip3009Authorization, type StoredAuthorization } from "./authorization";
@@ -22,7 +22,8 @@ import type { VerifyOutcome } from "./outcomes";
 const refused = (error: AppError): AcceptOutcome => ({ type: "refused", error });
 
 export type WalletProof = {
-  rail: "x402" | "mpp";
+  /** The name of the wallet rail that carried it. */
+  rail: string;
   authorization: Eip3009Authorization;
   railData: StoredAuthorization;
   /** The challenge (a `challenged` payment row) the proof answers, or null for a proof that answers none (x402 v1). */
@@ -35,7 +36,8 @@ export async function verifyAndLock(call: PaidCall, proof: WalletProof): Promise
   const { authorization, railData, challengedId } = proof;
   const payer = authorization.from.toLowerCase();
   const lockKey = authorizationLockKey(authorization);
-  const lock: Lock = { rail: proof.rail, lockKey, payer, railData, leaseSeconds: env().PAYMENT_LEASE_SECONDS };
+  // Both wallet rails settle USDC on Base: what the row they lock records.
+  const lock: Lock = { rail: proof.rail, lockKey, payer, railData, leaseSeconds: env().PAYMENT_LEASE_SECONDS, network: NETWORK, asset: USDC_ADDRESS };
   const { payload, requirements } = facilitatorInput(call, railData);
 
   const verifying: Promise<VerifyOutcome> = getFacilitator().verify(payload, requirements);
@@ -44,7 +46,7 @@ export async function verifyAndLock(call: PaidCall, proof: WalletProof): Promise
   const locked: { id: string } | { id?: undefined } = await (challengedId
     ? lockChallengedPayment(call.sellerId, challengedId, lock).then((r) => (r === "locked" ? { id: challengedId } : {}))
     : insertHeldPayment({
-        ...paymentFieldsOf(call),
+        ...requestFields(call),
         expiresAt: new Date(Math.min(Number(authorization.validBefore), Date.now() / 1000 + 86_400) * 1000),
         ...lock,
       }).then((r) => (r.result === "locked" ? { id: r.id } : {})));

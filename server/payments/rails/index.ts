@@ -1,34 +1,71 @@
 // The rails registry: the only module that imports a rail's folder (checked by scripts/test/architecture.test.ts).
-// Everything else asks it: which rails exist (discovery), which proof a request carries (the gateway, the quote),
-// which rail settles a payment (the outbox, the reconciler).
+// Everything else asks it: which rails exist (discovery, the console), which proof a request carries (the pipeline),
+// which rail settles, releases or refunds a payment (the outbox, the reconciler, the console).
 import { Credential } from "mppx";
 import { AppError } from "../../errors";
-import { creditsRail } from "./credits";
+import { isPaymentCredential } from "../mpp/credential";
 import { cardRail } from "./card";
+import { creditsRail } from "./credits";
 import { mppRail } from "./mpp";
-import type { Rail, RailName } from "./rail";
+import type { DiscoveryOffer, Rail, RailPrice } from "./rail";
+import { registered } from "./registry";
 import { x402Rail } from "./x402";
 
-/** Every rail that really works, in the order their offers appear. A rail that is not here is not advertised. */
-export const RAILS: readonly Rail<unknown>[] = [x402Rail as Rail<unknown>, mppRail as Rail<unknown>, cardRail as Rail<unknown>, creditsRail as Rail<unknown>];
+const BUILT_IN = [x402Rail, mppRail, cardRail, creditsRail] as const;
 
-export function railFor(name: string | null): Rail<unknown> {
+/** The rails this storefront ships with, by name. */
+export type RailName = (typeof BUILT_IN)[number]["name"];
+/** What the `payer` of a payment names, per rail (the console counts unique payers per kind). */
+export type PayerKind = (typeof BUILT_IN)[number]["payerKind"];
+
+registered.push(...(BUILT_IN as readonly Rail<never>[] as readonly Rail[]));
+
+/** Every rail that really works, in the order their offers appear. A rail that is not here is not advertised. */
+export const RAILS: readonly Rail[] = registered;
+
+/** The rail of a payment row (its `rail` column); throws for a name no rail has (a programming error). */
+export function railFor(name: string | null): Rail {
   const rail = RAILS.find((r) => r.name === name);
   if (!rail) throw new Error(`no payment rail "${name}"`);
   return rail;
 }
 
+/** The rails a 402 at this price offers, each with its price in its own terms. */
+export function railsOffering(amountMicros: bigint): { rail: Rail & Required<Pick<Rail, "challenge">>; price: RailPrice }[] {
+  const out: { rail: Rail & Required<Pick<Rail, "challenge">>; price: RailPrice }[] = [];
+  for (const rail of RAILS) {
+    if (!rail.challenge) continue;
+    const price = rail.price(amountMicros);
+    if (price) out.push({ rail: rail as Rail & Required<Pick<Rail, "challenge">>, price });
+  }
+  return out;
+}
+
+/** A rail's offers in an operation's `x-payment-info` at this price: one at its own price, none when it cannot take it. */
+export function discoveryOffers(rail: Rail, amountMicros: bigint): DiscoveryOffer[] {
+  const price = rail.price(amountMicros);
+  if (!price) return [];
+  return [
+    {
+      protocol: rail.name,
+      intent: "charge",
+      method: rail.discovery.method,
+      currency: price.currency,
+      amount: price.amount,
+      description: rail.discovery.description,
+    },
+  ];
+}
+
 export type PaymentProof =
-  | { type: "none" }
-  | { type: "malformed"; rail: Rail<unknown>; error: AppError; freshChallenge?: boolean }
-  | { type: "proof"; rail: Rail<unknown>; proof: unknown };
+  { type: "none" } | { type: "malformed"; rail: Rail; error: AppError; freshChallenge?: boolean } | { type: "proof"; rail: Rail; proof: unknown };
 
 /**
  * An `Authorization: Payment` credential of a method no rail takes (each MPP rail claims only its own methods): refused
  * in MPP's terms, by the rail that speaks the scheme, with the challenges this storefront does offer.
  */
 function unclaimedPaymentCredential(authorization: string | null): PaymentProof | null {
-  if (!authorization || !/^Payment(\s|$)/i.test(authorization)) return null;
+  if (!isPaymentCredential(authorization)) return null;
   const speaker = RAILS.find((r) => r.securityScheme.scheme === "Payment");
   if (!speaker) return null;
   let method = "?";
@@ -61,7 +98,7 @@ export function readPaymentProof(headers: Headers): PaymentProof {
       reason: "combined_authorization_unsupported",
       detail: "Authorization carries exactly one credential; send the agent token in SVC-Agent-Authorization and the payment in Authorization",
     });
-  const found: { rail: Rail<unknown>; read: ReturnType<Rail<unknown>["readProof"]> }[] = [];
+  const found: { rail: Rail; read: ReturnType<Rail["readProof"]> }[] = [];
   for (const rail of RAILS) {
     if (rail.implicit) continue;
     const read = rail.readProof(headers);
@@ -90,5 +127,3 @@ export function readPaymentProof(headers: Headers): PaymentProof {
     ? { type: "malformed", rail: one.rail, error: one.read.error, freshChallenge: one.read.freshChallenge }
     : { type: "proof", rail: one.rail, proof: one.read.type === "present" ? one.read.proof : null };
 }
-
-export type { RailName };

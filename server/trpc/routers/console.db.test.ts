@@ -130,12 +130,11 @@ const ISOLATION: Record<string, () => Promise<void>> = {
     expect((await b.caller.payments.refunds()).refunds).toEqual([]);
     expect((await a.caller.payments.refunds()).refunds.map((r) => r.paymentId)).toEqual([aPayment]);
   },
-  "payments.recordRefund": async () => {
-    await expect(b.caller.payments.recordRefund({ paymentId: aPayment, transaction: `0x${"1".repeat(64)}` })).rejects.toMatchObject({ code: "NOT_FOUND" });
-  },
-  "payments.refundCard": async () => {
+  // One refund procedure for every rail: with a transaction (a wallet refund) and without (a card refund).
+  "payments.refund": async () => {
+    await expect(b.caller.payments.refund({ paymentId: aPayment, transaction: `0x${"1".repeat(64)}` })).rejects.toMatchObject({ code: "NOT_FOUND" });
     const before = await db.payment.findUniqueOrThrow({ where: { id: aPayment }, select: { status: true, updatedAt: true } });
-    await expect(b.caller.payments.refundCard({ paymentId: aPayment })).rejects.toMatchObject({ code: "NOT_FOUND" });
+    await expect(b.caller.payments.refund({ paymentId: aPayment })).rejects.toMatchObject({ code: "NOT_FOUND" });
     expect(await db.payment.findUniqueOrThrow({ where: { id: aPayment }, select: { status: true, updatedAt: true } })).toEqual(before);
   },
   "customers.payers": async () => {
@@ -233,8 +232,7 @@ const ISOLATION: Record<string, () => Promise<void>> = {
 /** A valid input for each procedure, for the unauthenticated check. */
 const INPUT: Record<string, unknown> = {
   "payments.detail": { id: "pay_x" },
-  "payments.recordRefund": { paymentId: "pay_x", transaction: `0x${"1".repeat(64)}` },
-  "payments.refundCard": { paymentId: "pay_x" },
+  "payments.refund": { paymentId: "pay_x", transaction: `0x${"1".repeat(64)}` },
   "settings.update": { explorerTxUrls: {}, ethUsd: null },
   "catalog.updatePrice": { meterId: "mtr_x", amountUsd: "1" },
   "catalog.createPlan": { ...PLAN_TERMS, slug: "x" },

@@ -232,13 +232,10 @@ describe("card payments in the console", () => {
     expect(revenueBefore).toBe("0.500000");
 
     // Another seller's session: the payment does not exist for it, and nothing changes.
-    await expect(asB.payments.refundCard({ paymentId: opened.paymentId })).rejects.toMatchObject({ code: "NOT_FOUND" });
+    await expect(asB.payments.refund({ paymentId: opened.paymentId })).rejects.toMatchObject({ code: "NOT_FOUND" });
     expect((await row()).status).toBe("settled");
 
-    const clicks = await Promise.all([
-      asOwner.payments.refundCard({ paymentId: opened.paymentId }),
-      asOwner.payments.refundCard({ paymentId: opened.paymentId }),
-    ]);
+    const clicks = await Promise.all([asOwner.payments.refund({ paymentId: opened.paymentId }), asOwner.payments.refund({ paymentId: opened.paymentId })]);
     expect(clicks.map((c) => c.alreadyRefunded).sort()).toEqual([false, true]);
     const after = await row();
     expect(after).toMatchObject({
@@ -246,7 +243,7 @@ describe("card payments in the console", () => {
       refundable: false,
       card: { refund: { status: "succeeded", cause: "seller", refundId: expect.stringMatching(/^re_test_/) } },
     });
-    expect(await asOwner.payments.refundCard({ paymentId: opened.paymentId })).toMatchObject({ alreadyRefunded: true, refundStatus: "succeeded" });
+    expect(await asOwner.payments.refund({ paymentId: opened.paymentId })).toMatchObject({ alreadyRefunded: true, refundStatus: "succeeded" });
     const audit = await db.auditLog.findMany({ where: { sellerId: store.sellerId, action: "payment.refund", targetId: opened.paymentId } });
     expect(audit).toHaveLength(1);
     expect(audit[0]!.actorId).toBe(owner.id);
@@ -255,6 +252,6 @@ describe("card payments in the console", () => {
 
     // A wallet payment is not refunded this way (its refund is sent on chain and recorded).
     const wallet = aPayments.find((p) => p.fate === "consumed")!;
-    await expect(createCaller(sessionFor(a.userId, a.sellerId)).payments.refundCard({ paymentId: wallet.id })).rejects.toMatchObject({ code: "BAD_REQUEST" });
+    await expect(createCaller(sessionFor(a.userId, a.sellerId)).payments.refund({ paymentId: wallet.id })).rejects.toMatchObject({ code: "BAD_REQUEST" });
   });
 });

@@ -2,8 +2,7 @@ import { z } from "zod";
 import { getPaymentDetail } from "../../payments/get-payment-detail";
 import { getPaymentFilterOptions, getSellerPaymentTotals, listSellerPayments, listSellerRefunds } from "../../payments/list-seller-payments";
 import { paymentFilter } from "../../payments/payment-filter";
-import { refundCardPaymentForSeller } from "../../payments/card/refund-card-payment";
-import { recordRefund } from "../../payments/refund";
+import { refundPayment } from "../../payments/refund-payment";
 import { router, sellerProcedure } from "../init";
 
 const paymentId = z.string().min(1).max(64);
@@ -19,16 +18,13 @@ export const paymentsRouter = router({
   refunds: sellerProcedure
     .input(z.object({ cursor: z.string().max(100).nullish() }).prefault({}))
     .query(({ ctx, input }) => listSellerRefunds(ctx.seller.id, input)),
-  // The refund the seller sent on chain from their payTo wallet; the hash's format is checked by the domain, so
-  // every caller gets the same message.
-  recordRefund: sellerProcedure
-    .input(z.object({ paymentId, transaction: z.string().max(200) }))
+  // A refund, whatever the rail: the wallet rails record the transfer the seller sent back on chain from their payTo
+  // wallet (`transaction`; its format is checked by the domain, so every caller gets the same message), the card rail
+  // refunds through its processor in full. The ledger row and the audit row come with it; a second submit returns the
+  // first result.
+  refund: sellerProcedure
+    .input(z.object({ paymentId, transaction: z.string().max(200).optional() }))
     .mutation(({ ctx, input }) =>
-      recordRefund({ sellerId: ctx.seller.id, actorId: ctx.seller.userId, paymentId: input.paymentId, transaction: input.transaction }),
+      refundPayment({ sellerId: ctx.seller.id, actorId: ctx.seller.userId, paymentId: input.paymentId, transaction: input.transaction }),
     ),
-  // A card payment refunded in full with one click: the processor's refund, the ledger row and the audit row;
-  // a second click returns the first result.
-  refundCard: sellerProcedure
-    .input(z.object({ paymentId: z.string().min(1).max(64) }))
-    .mutation(({ ctx, input }) => refundCardPaymentForSeller({ sellerId: ctx.seller.id, actorId: ctx.seller.userId, paymentId: input.paymentId })),
 });

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { readJson } from "@/server/http/parse";
 import { json } from "@/server/http/respond";
 import { methods } from "@/server/http/route";
-import { openCheckout } from "@/server/payments/card/open-checkout";
+import { openCheckout } from "@/server/payments/rails/card/checkout/open-checkout";
 import { parseWith } from "@/server/validation";
 
 export const dynamic = "force-dynamic";

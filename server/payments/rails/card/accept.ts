@@ -12,13 +12,13 @@ import { createHash } from "node:crypto";
 import { env } from "../../../env";
 import { AppError } from "../../../errors";
 import { microsToWholeCents } from "../../../lib/money";
-import { claimCheckoutDelivery, findPaymentWithCard } from "../../card/card.queries";
-import { cardNetworkId, cardProcessor } from "../../card/get-card-processor";
-import type { ProcessorKind } from "../../card/processor";
+import { claimCheckoutDelivery, findPaymentWithCard } from "./card.queries";
+import { cardNetworkId, cardProcessor } from "./processor/get-card-processor";
+import type { ProcessorKind } from "./processor/processor";
 import { heldByError, paymentStateError, requestMismatch, sameRequest } from "../../payment-state";
 import { findPayment, findPaymentByLockKey, lockChallengedPayment, type PaymentRow } from "../../payments.queries";
 import type { AcceptOutcome, HeldPayment, PaidCall } from "../rail";
-import { cardChallengeIsOurs } from "./mppx-server";
+import { challengeIsOurs } from "../../mpp/mppx-servers";
 import type { CardProof, CardTokenProof } from "./read-proof";
 
 /** What the MPP card method keeps in `railData` until the charge: the token (a bearer instrument: never logged or returned). */
@@ -82,7 +82,7 @@ async function acceptToken(call: PaidCall, proof: CardTokenProof): Promise<Accep
   if (!meta) return invalid("challenge_invalid", "the credential answers no challenge of this storefront; pay the 402 this request returns");
   const paymentId = meta.payment_id;
   if (meta.binding !== call.binding)
-    return cardChallengeIsOurs(challenge)
+    return challengeIsOurs(challenge)
       ? refused(requestMismatch(paymentId), true)
       : invalid("challenge_invalid", "the challenge was not issued by this storefront");
 
@@ -90,7 +90,7 @@ async function acceptToken(call: PaidCall, proof: CardTokenProof): Promise<Accep
   const cents = microsToWholeCents(call.amountMicros);
   const sameTerms =
     challenge.realm === call.realm && cents !== null && r.amount === String(cents) && r.currency === "usd" && r.methodDetails?.networkId === cardNetworkId();
-  if (!cardChallengeIsOurs(challenge)) return invalid("challenge_invalid", "the challenge does not verify for this storefront", paymentId);
+  if (!challengeIsOurs(challenge)) return invalid("challenge_invalid", "the challenge does not verify for this storefront", paymentId);
   if (!sameTerms) return invalid("terms_changed", "the price changed since this challenge was issued; request a fresh 402", paymentId);
   // mppx refuses a credential without an expiry (fail-closed); so do we.
   if (!challenge.expires || !(Date.parse(challenge.expires) > Date.now()))

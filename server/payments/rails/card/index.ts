@@ -5,14 +5,18 @@
 //  - the MPP card method: a `WWW-Authenticate: Payment` challenge of method `stripe` (mppx's charge with shared
 //    payment tokens) answered on the original request; paid and served in one round trip, the token charged after the
 //    upstream answered, like the wallet rails (a failed delivery charges nothing), receipt in `Payment-Receipt`.
-// The processor (Stripe or the built-in test processor) sits behind server/payments/card.
+// The processor (Stripe or the built-in test processor) sits behind ./processor; the hosted checkout's page, payUrl and
+// webhook are in ./checkout and ./processor (their route files under app/ are a few lines each). README.md has the rest.
 import { Challenge, Receipt } from "mppx";
 import { cardEligible, isWholeCents, microsToCents } from "../../../lib/money";
-import { markCheckoutDelivered } from "../../card/card.queries";
-import { cardNetworkId, cardProcessor } from "../../card/get-card-processor";
-import { checkoutUrls } from "../../card/open-checkout";
-import { reconcileCardPayments } from "../../card/reconcile-card-payments";
-import { refundCardPayment } from "../../card/refund-card-payment";
+import { markCheckoutDelivered } from "./card.queries";
+import { cardNetworkId, cardProcessor } from "./processor/get-card-processor";
+import { checkoutUrls } from "./checkout/open-checkout";
+import { reconcileCardPayments } from "./reconcile-card-payments";
+import { refundCardPayment, refundCardPaymentForSeller } from "./refund-card-payment";
+import { cardStatusBlock } from "./checkout/checkout-view";
+import { invalidParameter } from "../../../errors";
+import { MPP_REFUSAL } from "../../mpp/problem-types";
 import { releasePayment } from "../../payments.queries";
 import type { Rail } from "../rail";
 import { acceptCard, type CardRailData } from "./accept";
@@ -20,30 +24,15 @@ import { cardMppxServer } from "./mppx-server";
 import { readCardProof, type CardProof } from "./read-proof";
 import { settleCardToken } from "./settle";
 
-const PROBLEMS = "https://paymentauth.org/problems/";
-
-const payableByCard = (amountMicros: bigint) => cardEligible(amountMicros) && isWholeCents(amountMicros);
-
-export const cardRail: Rail<CardProof> = {
-  name: "card",
-  payerKind: "card",
+export const cardRail = {
+  name: "card" as const,
+  payerKind: "card" as const,
   howToPay:
     'card ($0.50 and up): POST {"checkout": true} to card.payUrl for a page a human pays on, poll card.statusUrl, then retry with svc-payment-id; ' +
     "or answer the `WWW-Authenticate: Payment` challenge of method stripe with a shared payment token",
-  refusal: {
-    // Card credentials are refused as MPP clients expect (problem details and a fresh challenge); `svc-payment-id`
-    // refusals opt out per refusal (a retry before completion must not mint a new 402).
-    freshChallenge: true,
-    problemType(error) {
-      const reason = error.reason ?? "";
-      if (reason === "malformed_credential") return { type: `${PROBLEMS}malformed-credential`, title: "Malformed Credential" };
-      if (reason === "challenge_expired") return { type: `${PROBLEMS}payment-expired`, title: "Payment Expired" };
-      if (reason === "method_unsupported") return { type: `${PROBLEMS}method-unsupported`, title: "Method Unsupported" };
-      if (error.code === "payment_invalid" && reason !== "challenge_invalid" && reason !== "terms_changed")
-        return { type: `${PROBLEMS}verification-failed`, title: "Verification Failed" };
-      return { type: `${PROBLEMS}invalid-challenge`, title: "Invalid Challenge" };
-    },
-  },
+  // Card credentials are refused as MPP clients expect (problem details and a fresh challenge); `svc-payment-id`
+  // refusals opt out per refusal (a retry before completion must not mint a new 402).
+  refusal: MPP_REFUSAL,
 
   describe: () => {
     const processor = cardProcessor();
@@ -85,44 +74,53 @@ export const cardRail: Rail<CardProof> = {
       "The MPP card method instead answers the stripe challenge with Authorization: Payment and the shared payment token in SVC-Agent-Authorization.",
   },
 
-  discoveryOffers: (amountMicros) =>
-    payableByCard(amountMicros)
-      ? [
-          {
-            protocol: "card",
-            intent: "charge",
-            method: "stripe",
-            currency: "usd",
-            amount: (amountMicros / 10_000n).toString(),
-            description: "card: hosted checkout (payUrl) or the MPP card method (shared payment token), USD in cents",
-          },
-        ]
-      : [],
+  discovery: { method: "stripe", description: "card: hosted checkout (payUrl) or the MPP card method (shared payment token), USD in cents" },
 
-  canOffer: (call) => payableByCard(call.amountMicros),
+  // Whole cents from $0.50: what a card can be charged.
+  price: (amountMicros) =>
+    cardEligible(amountMicros) && isWholeCents(amountMicros)
+      ? { amount: (amountMicros / 10_000n).toString(), currency: "usd", network: null, asset: null }
+      : null,
 
-  async offer(call, challenge) {
-    const urls = checkoutUrls(call.origin, challenge.paymentId);
-    const networkId = cardNetworkId();
-    const headers: [string, string][] = [];
-    if (networkId) {
-      const c = await cardMppxServer(call.realm, networkId).challenge.stripe.charge({
-        amount: microsToCents(call.amountMicros),
-        description: call.summary,
-        externalId: challenge.paymentId,
-        expires: new Date(challenge.expiresAt * 1000).toISOString(),
-        meta: { payment_id: challenge.paymentId, binding: call.binding },
-      });
-      headers.push(["WWW-Authenticate", Challenge.serialize(c)]);
-    }
-    // SERVICE.md part 2: a priced 402 of $0.50 or more carries a `card` block with payUrl and statusUrl.
-    return { body: { card: { payUrl: urls.pay, statusUrl: urls.status } }, headers };
+  challenge: {
+    async offer(call, challenge) {
+      const urls = checkoutUrls(call.origin, challenge.paymentId);
+      const networkId = cardNetworkId();
+      const headers: [string, string][] = [];
+      if (networkId) {
+        const c = await cardMppxServer(call.realm, networkId).challenge.stripe.charge({
+          amount: microsToCents(call.amountMicros),
+          description: call.summary,
+          externalId: challenge.paymentId,
+          expires: new Date(challenge.expiresAt * 1000).toISOString(),
+          meta: { payment_id: challenge.paymentId, binding: call.binding },
+        });
+        headers.push(["WWW-Authenticate", Challenge.serialize(c)]);
+      }
+      // SERVICE.md part 2: a priced 402 of $0.50 or more carries a `card` block with payUrl and statusUrl.
+      return { body: { card: { payUrl: urls.pay, statusUrl: urls.status } }, headers };
+    },
   },
 
   readProof: readCardProof,
   accept: acceptCard,
-  settle: (payment) => settleCardToken(payment),
   release: releasePayment,
+
+  charge: {
+    settle: (payment) => settleCardToken(payment),
+    receipt(hold, transaction): Record<string, string> {
+      const data = hold.payment.railData as unknown as CardRailData | null;
+      if (data?.flow !== "mpp") return {};
+      const receipt = Receipt.from({
+        method: "stripe",
+        status: "success",
+        reference: transaction ?? hold.payment.id,
+        timestamp: new Date().toISOString(),
+        externalId: hold.payment.id,
+      } as Parameters<typeof Receipt.from>[0]);
+      return { "Payment-Receipt": Receipt.serialize(receipt) };
+    },
+  },
 
   prepaid: {
     delivered: (hold) => markCheckoutDelivered(hold.payment.id, hold.prepaid!.lease),
@@ -139,16 +137,13 @@ export const cardRail: Rail<CardProof> = {
 
   reconcile: reconcileCardPayments,
 
-  receipt(hold, transaction): Record<string, string> {
-    const data = hold.payment.railData as unknown as CardRailData | null;
-    if (data?.flow !== "mpp") return {};
-    const receipt = Receipt.from({
-      method: "stripe",
-      status: "success",
-      reference: transaction ?? hold.payment.id,
-      timestamp: new Date().toISOString(),
-      externalId: hold.payment.id,
-    } as Parameters<typeof Receipt.from>[0]);
-    return { "Payment-Receipt": Receipt.serialize(receipt) };
+  refund: {
+    needs: null,
+    refund(r) {
+      if (r.transaction !== undefined) throw invalidParameter("transaction", "a card payment is refunded through the card processor: send no transaction");
+      return refundCardPaymentForSeller(r);
+    },
   },
-};
+
+  paymentStatus: cardStatusBlock,
+} satisfies Rail<CardProof>;

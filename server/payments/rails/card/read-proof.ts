@@ -6,12 +6,13 @@
 import { Credential } from "mppx";
 import { z } from "zod";
 import { AppError } from "../../../errors";
+import { decodeMeta, isPaymentCredential, MAX_CREDENTIAL_BYTES, type MppBinding } from "../../mpp/credential";
 import type { ProofRead } from "../rail";
 
 export type CardTokenProof = {
   kind: "token";
   credential: ReturnType<typeof Credential.deserialize>;
-  meta: { payment_id: string; binding: string } | null;
+  meta: MppBinding | null;
   spt: string;
   externalId: string | null;
 };
@@ -19,7 +20,6 @@ export type CardProof = { kind: "checkout"; paymentId: string } | CardTokenProof
 
 const PAYMENT_ID = /^pay_[0-9a-z]{16}$/;
 const SPT = /^spt_[0-9A-Za-z_]{4,200}$/;
-const MAX_HEADER = 16 * 1024;
 
 /** The stripe charge credential as this storefront issues its challenge: anything else is malformed, before any check. */
 const stripeChargeCredential = z.object({
@@ -45,16 +45,6 @@ function malformed(detail: string, reason = "malformed_credential"): ProofRead<C
   return { type: "malformed", error: new AppError("payment_invalid", { reason, detail }), freshChallenge: true };
 }
 
-function decodeMeta(opaque: string | undefined): CardTokenProof["meta"] {
-  if (!opaque) return null;
-  try {
-    const m = JSON.parse(Buffer.from(opaque, "base64url").toString("utf8")) as Record<string, unknown>;
-    return typeof m.payment_id === "string" && typeof m.binding === "string" ? { payment_id: m.payment_id, binding: m.binding } : null;
-  } catch {
-    return null;
-  }
-}
-
 /** The SPT from `SVC-Agent-Authorization: Bearer spt_...`, if that is what it carries (an agent token is not ours to read). */
 function tokenFromAgentHeader(headers: Headers): string | null {
   const m = /^Bearer\s+(spt_\S+)$/i.exec(headers.get("svc-agent-authorization")?.trim() ?? "");
@@ -63,7 +53,7 @@ function tokenFromAgentHeader(headers: Headers): string | null {
 
 function readCardCredential(headers: Headers): ProofRead<CardProof> {
   const value = headers.get("authorization");
-  if (!value || !/^Payment(\s|$)/i.test(value) || value.length > MAX_HEADER) return { type: "absent" };
+  if (!isPaymentCredential(value) || value.length > MAX_CREDENTIAL_BYTES) return { type: "absent" };
   let credential: CardTokenProof["credential"];
   try {
     credential = Credential.deserialize(value);

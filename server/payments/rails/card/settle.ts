@@ -3,8 +3,8 @@
 // `pay_...:mpp_charge`, so a retry never charges twice. A decline is final (the payment fails, nothing was charged);
 // a processor outage leaves it in the outbox.
 import { microsToWholeCents } from "../../../lib/money";
-import { upsertTokenCharge } from "../../card/card.queries";
-import { processorFor } from "../../card/get-card-processor";
+import { upsertTokenCharge } from "./card.queries";
+import { processorFor } from "./processor/get-card-processor";
 import type { HeldPayment, SettleOutcome } from "../rail";
 import type { CardRailData } from "./accept";
 

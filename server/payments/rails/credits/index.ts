@@ -6,10 +6,10 @@
 import { AppError } from "../../../errors";
 import { peekVerifiedToken, verifyAccessToken } from "../../../identity/verify-access-token";
 import { AGENT_AUTHORIZATION_HEADER, parseAgentAuthorization } from "../../../identity/parse-agent-authorization";
-import { drawCredits } from "../../../billing/draw-credits";
-import { enqueueCapture } from "../../../billing/capture-queue";
-import { releaseDraw } from "../../../billing/billing.queries";
-import { endEarly, mayStartEarly } from "../../../billing/coverage-memo";
+import { drawCredits } from "./draw-credits";
+import { enqueueCapture } from "./capture-queue";
+import { releaseDraw } from "./credits.queries";
+import { endEarly, mayStartEarly } from "./coverage-memo";
 import type { AcceptOutcome, HeldPayment, PaidCall, Rail } from "../rail";
 
 type Bearer = { token: string };
@@ -44,10 +44,10 @@ async function acceptBearer(call: PaidCall, token: string, early: boolean): Prom
   return { type: "held", hold: { rail: "credits", payment, billing: draw.billing } };
 }
 
-export const creditsRail: Rail<Bearer> = {
-  name: "credits",
+export const creditsRail = {
+  name: "credits" as const,
   implicit: true,
-  payerKind: "credential",
+  payerKind: "credential" as const,
   howToPay: "a plan: send your agent access token (Authorization: Bearer) and a plan covering the meter pays the call from its credit",
 
   describe: () => ({
@@ -63,20 +63,10 @@ export const creditsRail: Rail<Bearer> = {
     description: "Agent access token from /oauth2/token; a plan that covers the meter pays the call.",
   },
 
-  // Discovery lists it beside the wallet rails (a plan's credit pays the same price); a 402 offers nothing for it:
-  // credit is bought beforehand, on the plans' purchase URLs.
-  discoveryOffers: (amountMicros) => [
-    {
-      protocol: "credits",
-      intent: "charge",
-      method: "plan",
-      currency: "USD",
-      amount: amountMicros.toString(),
-      description: "drawn from prepaid plan credit (send the agent bearer)",
-    },
-  ],
-  canOffer: () => false,
-  offer: () => ({}),
+  // Discovery lists it beside the wallet rails (a plan's credit pays the same price); a 402 offers nothing for it (no
+  // `challenge`): credit is bought beforehand, on the plans' purchase URLs.
+  discovery: { method: "plan", description: "drawn from prepaid plan credit (send the agent bearer)" },
+  price: (amountMicros) => ({ amount: amountMicros.toString(), currency: "USD", network: null, asset: null }),
 
   readProof(headers) {
     const parsed = parseAgentAuthorization(headers.get("authorization"), headers.get(AGENT_AUTHORIZATION_HEADER));
@@ -87,7 +77,7 @@ export const creditsRail: Rail<Bearer> = {
 
   // The upstream may start while the credit is reserved when this instance saw the credential's credit cover this
   // meter moments ago, for this call and one more, and no other reservation of it is in flight here
-  // (billing/coverage-memo.ts).
+  // (./coverage-memo.ts).
   deliverWhileAccepting(call, proof) {
     if (!call.meterKey) return false;
     const claims = peekVerifiedToken(proof.token);
@@ -107,17 +97,11 @@ export const creditsRail: Rail<Bearer> = {
     }
   },
 
+  // Charged off the response path, never through the outbox; svc-billing carries the draw (rail=credits, amount,
+  // balance left), and there is no protocol receipt.
   capture(hold, served) {
     enqueueCapture({ paymentId: hold.payment.id, units: served.units, upstreamStatus: served.upstreamStatus });
   },
 
-  // Never reached through the outbox (captures are queued); kept total for the interface.
-  async settle() {
-    return { type: "settled", transaction: null };
-  },
-
   release: releaseDraw,
-
-  // svc-billing carries the draw (rail=credits, amount, balance left); there is no protocol receipt.
-  receipt: () => ({}),
-};
+} satisfies Rail<Bearer>;

@@ -13,7 +13,8 @@ import type { Eip3009Authorization, StoredAuthorization } from "../../eip3009/au
 import { undoUnverifiedHold, verifyAndLock } from "../../eip3009/verify-and-lock";
 import { requestMismatch, termsChanged } from "../../payment-state";
 import type { AcceptOutcome, PaidCall } from "../rail";
-import { challengeIsOurs, mppxServer } from "./mppx-server";
+import { challengeIsOurs } from "../../mpp/mppx-servers";
+import { evmMppxServer } from "./mppx-server";
 import type { MppProof } from "./read-credential";
 
 /** What MPP stores in `railData`: the EIP-3009 payload plus the challenge it answered (for the receipt). */
@@ -88,7 +89,7 @@ export async function acceptMpp(call: PaidCall, proof: MppProof): Promise<Accept
   try {
     // Without route options mppx checks the challenge's own HMAC and expiry, the payload's shape, and the evm method:
     // the EIP-712 signature recovers to `from`, nonce = the challenge hash, amount and recipient as challenged.
-    await mppxServer(call.realm, call.payTo).validateCredential(credential);
+    await evmMppxServer(call.realm, call.payTo).validateCredential(credential);
   } catch (e) {
     refusedByMppx = { error: e };
   }

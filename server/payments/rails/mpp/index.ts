@@ -7,37 +7,27 @@ import { getAddress } from "viem";
 import { CHAIN_ID, NETWORK, USDC_ADDRESS } from "../../../chain/config";
 import { AppError } from "../../../errors";
 import { microsToUsd } from "../../../lib/money";
+import { usdcPrice } from "../../eip3009/authorization";
+import { WALLET_REFUND } from "../../eip3009/record-refund";
 import { settleAuthorization } from "../../eip3009/settle-authorization";
 import { releasePayment } from "../../payments.queries";
 import { requestBinding } from "../../request-binding";
 import type { Rail } from "../rail";
 import { signedByFrom } from "../../../chain/eip3009";
 import { acceptMpp, type MppRailData } from "./accept";
-import { challengeIsOurs, mppxServer, USDC_DECIMALS } from "./mppx-server";
+import { challengeIsOurs } from "../../mpp/mppx-servers";
+import { MPP_REFUSAL } from "../../mpp/problem-types";
+import { evmMppxServer, USDC_DECIMALS } from "./mppx-server";
 import { readMppCredential, type MppProof } from "./read-credential";
-
-const PROBLEMS = "https://paymentauth.org/problems/";
-
-function problemType(error: AppError): { type: string; title: string } {
-  const reason = error.reason ?? "";
-  if (reason === "malformed_credential" || reason === "malformed_payment") return { type: `${PROBLEMS}malformed-credential`, title: "Malformed Credential" };
-  if (reason === "challenge_expired") return { type: `${PROBLEMS}payment-expired`, title: "Payment Expired" };
-  if (reason === "method_unsupported") return { type: `${PROBLEMS}method-unsupported`, title: "Method Unsupported" };
-  if (error.code === "payment_invalid" && reason !== "challenge_invalid" && reason !== "terms_changed")
-    return { type: `${PROBLEMS}verification-failed`, title: "Verification Failed" };
-  if (error.code === "settlement_failed") return { type: `${PROBLEMS}verification-failed`, title: "Verification Failed" };
-  // Another request's challenge, or one already used (consumed, released, refunded, failed, in progress).
-  return { type: `${PROBLEMS}invalid-challenge`, title: "Invalid Challenge" };
-}
 
 const authorizationOf = (proof: MppProof) =>
   proof.credential.payload as { from: string; to: string; value: string; validAfter: string; validBefore: string; nonce: string; signature: string };
 
-export const mppRail: Rail<MppProof> = {
-  name: "mpp",
-  payerKind: "wallet",
+export const mppRail = {
+  name: "mpp" as const,
+  payerKind: "wallet" as const,
   howToPay: "MPP: answer the `WWW-Authenticate: Payment` challenge (method evm, intent charge) with `Authorization: Payment <credential>`",
-  refusal: { freshChallenge: true, problemType },
+  refusal: MPP_REFUSAL,
 
   describe: () => ({
     intent: "charge",
@@ -57,29 +47,22 @@ export const mppRail: Rail<MppProof> = {
     description: "Machine Payments Protocol credential (evm charge, USDC on Base). Send the agent token in SVC-Agent-Authorization, never in Authorization.",
   },
 
-  discoveryOffers: (amountMicros) => [
-    {
-      protocol: "mpp",
-      intent: "charge",
-      method: "evm",
-      currency: USDC_ADDRESS,
-      amount: amountMicros.toString(),
-      description: `MPP evm charge on ${NETWORK}, USDC (6 decimals)`,
+  discovery: { method: "evm", description: `MPP evm charge on ${NETWORK}, USDC (6 decimals)` },
+
+  price: usdcPrice,
+
+  challenge: {
+    async offer(call, challenge) {
+      const server = evmMppxServer(call.realm, call.payTo);
+      const c = await server.challenge.evm.charge({
+        amount: microsToUsd(call.amountMicros),
+        description: call.summary,
+        // Expires with the payment it pays for; the HMAC id covers the expiry and our binding.
+        expires: new Date(challenge.expiresAt * 1000).toISOString(),
+        meta: { payment_id: challenge.paymentId, binding: call.binding },
+      });
+      return { headers: [["WWW-Authenticate", Challenge.serialize(c)]] };
     },
-  ],
-
-  canOffer: () => true,
-
-  async offer(call, challenge) {
-    const server = mppxServer(call.realm, call.payTo);
-    const c = await server.challenge.evm.charge({
-      amount: microsToUsd(call.amountMicros),
-      description: call.summary,
-      // Expires with the payment it pays for; the HMAC id covers the expiry and our binding.
-      expires: new Date(challenge.expiresAt * 1000).toISOString(),
-      meta: { payment_id: challenge.paymentId, binding: call.binding },
-    });
-    return { headers: [["WWW-Authenticate", Challenge.serialize(c)]] };
   },
 
   readProof: readMppCredential,
@@ -92,22 +75,26 @@ export const mppRail: Rail<MppProof> = {
   },
 
   accept: acceptMpp,
-  settle: settleAuthorization,
   release: releasePayment,
 
-  receipt(hold, transaction) {
-    const data = hold.payment.railData as unknown as MppRailData;
-    const receipt = Receipt.from({
-      method: "evm",
-      status: "success",
-      reference: transaction ?? hold.payment.id,
-      timestamp: new Date().toISOString(),
-      challengeId: data.challengeId,
-      chainId: CHAIN_ID,
-      externalId: hold.payment.id,
-    } as Parameters<typeof Receipt.from>[0]);
-    return { "Payment-Receipt": Receipt.serialize(receipt) };
+  charge: {
+    settle: settleAuthorization,
+    receipt(hold, transaction) {
+      const data = hold.payment.railData as unknown as MppRailData;
+      const receipt = Receipt.from({
+        method: "evm",
+        status: "success",
+        reference: transaction ?? hold.payment.id,
+        timestamp: new Date().toISOString(),
+        challengeId: data.challengeId,
+        chainId: CHAIN_ID,
+        externalId: hold.payment.id,
+      } as Parameters<typeof Receipt.from>[0]);
+      return { "Payment-Receipt": Receipt.serialize(receipt) };
+    },
   },
+
+  refund: WALLET_REFUND,
 
   /** The free quote's $0 proof: an `evm` charge credential for a $0 challenge of ours, for this very route. Never settled. */
   async verifyWalletProof(proof, binding) {
@@ -116,7 +103,7 @@ export const mppRail: Rail<MppProof> = {
     if (!meta || meta.binding !== expected || !challengeIsOurs(credential.challenge))
       throw new AppError("payment_request_mismatch", { detail: "this wallet proof answers another challenge; request a fresh 402" });
     try {
-      await mppxServer(binding.realm, binding.payTo).validateCredential(credential, { request: { amount: "0" }, meta: { ...meta }, realm: binding.realm });
+      await evmMppxServer(binding.realm, binding.payTo).validateCredential(credential, { request: { amount: "0" }, meta: { ...meta }, realm: binding.realm });
     } catch (e) {
       throw new AppError("payment_invalid", {
         reason: "invalid_wallet_proof",
@@ -125,4 +112,4 @@ export const mppRail: Rail<MppProof> = {
     }
     return { wallet: getAddress(authorizationOf(proof).from) };
   },
-};
+} satisfies Rail<MppProof>;

@@ -8,15 +8,13 @@
 //  - it does not settle. mppx's own route wrapper broadcasts the payment before the handler runs; we charge only
 //    after the upstream answered below 500, through the settlement outbox (server/payments/settle-payment.ts) shared
 //    with every rail. The `settle` hook mppx asks for is therefore never reached through mppx, and says so.
-import { Challenge, Errors } from "mppx";
+import { Errors } from "mppx";
 import { Mppx, evm } from "mppx/server";
 import { CHAIN_ID, USDC_ADDRESS, USDC_DOMAIN } from "../../../chain/config";
 import { recoverTypedDataAddress } from "../../../chain/recover-signer";
-import { deriveKey } from "../../../lib/derive-key";
+import { mppxServer } from "../../mpp/mppx-servers";
 
 export const USDC_DECIMALS = 6;
-
-type Server = ReturnType<typeof build>;
 
 function build(secretKey: string, realm: string, payTo: `0x${string}`) {
   return Mppx.create({
@@ -52,23 +50,7 @@ const recoverForMppx: typeof recoverTypedDataAddress = async (parameters) => {
   }
 };
 
-const servers = new Map<string, Server>();
-
-// mppx wants at least 32 bytes; a sub-key of APP_SECRET of its own, so no other use shares it.
-const secretKey = () => deriveKey("mpp-challenge").toString("base64url");
-
-/** Whether this storefront issued the challenge (its HMAC id verifies), whatever request it was for. */
-export function challengeIsOurs(challenge: Parameters<typeof Challenge.verify>[0]): boolean {
-  return Challenge.verify(challenge, { secretKey: secretKey() });
-}
-
 /** The mppx server for this storefront host and payout address (cached; a handful per process). */
-export function mppxServer(realm: string, payTo: string): Server {
-  const key = `${secretKey()}|${realm}|${payTo.toLowerCase()}`;
-  let s = servers.get(key);
-  if (!s) {
-    if (servers.size > 1000) servers.clear();
-    servers.set(key, (s = build(secretKey(), realm, payTo as `0x${string}`)));
-  }
-  return s;
+export function evmMppxServer(realm: string, payTo: string) {
+  return mppxServer(`evm|${realm}|${payTo.toLowerCase()}`, (secretKey) => build(secretKey, realm, payTo as `0x${string}`));
 }

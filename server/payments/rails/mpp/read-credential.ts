@@ -5,6 +5,7 @@ import { Credential } from "mppx";
 import { z } from "zod";
 import { AppError } from "../../../errors";
 import { authorizationSchema } from "../../eip3009/authorization";
+import { decodeMeta, isPaymentCredential, MAX_CREDENTIAL_BYTES, type MppBinding } from "../../mpp/credential";
 import type { ProofRead } from "../rail";
 
 const address = z.string().regex(/^0x[0-9a-fA-F]{40}$/);
@@ -44,30 +45,16 @@ const evmChargeCredential = z.object({
 });
 
 export type MppCredential = ReturnType<typeof Credential.deserialize>;
-export type MppBinding = { payment_id: string; binding: string };
 export type MppProof = { credential: MppCredential; meta: MppBinding | null };
-
-const MAX_HEADER = 16 * 1024;
-const SCHEME = /^Payment(\s|$)/i;
 
 function malformed(detail: string): ProofRead<MppProof> {
   return { type: "malformed", error: new AppError("payment_invalid", { reason: "malformed_credential", detail }) };
 }
 
-function decodeMeta(opaque: string | undefined): MppBinding | null {
-  if (!opaque) return null;
-  try {
-    const m = JSON.parse(Buffer.from(opaque, "base64url").toString("utf8")) as Record<string, unknown>;
-    return typeof m.payment_id === "string" && typeof m.binding === "string" ? { payment_id: m.payment_id, binding: m.binding } : null;
-  } catch {
-    return null;
-  }
-}
-
 export function readMppCredential(headers: Headers): ProofRead<MppProof> {
   const value = headers.get("authorization");
-  if (!value || !SCHEME.test(value)) return { type: "absent" };
-  if (value.length > MAX_HEADER) return malformed(`the Payment credential is larger than ${MAX_HEADER} bytes`);
+  if (!isPaymentCredential(value)) return { type: "absent" };
+  if (value.length > MAX_CREDENTIAL_BYTES) return malformed(`the Payment credential is larger than ${MAX_CREDENTIAL_BYTES} bytes`);
   let credential: MppCredential;
   try {
     credential = Credential.deserialize(value);

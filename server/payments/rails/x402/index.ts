@@ -2,20 +2,20 @@
 // PAYMENT-SIGNATURE (v2), settled on chain by the facilitator, receipt in PAYMENT-RESPONSE (and X-PAYMENT-RESPONSE).
 import { NETWORK, USDC_ADDRESS } from "../../../chain/config";
 import { signedByFrom } from "../../../chain/eip3009";
-import { env } from "../../../env";
 import { AppError } from "../../../errors";
+import { usdcPrice } from "../../eip3009/authorization";
+import { WALLET_REFUND } from "../../eip3009/record-refund";
 import { settleAuthorization } from "../../eip3009/settle-authorization";
 import { releasePayment } from "../../payments.queries";
-import type { PaidCall, Rail } from "../rail";
+import type { Rail } from "../rail";
 import { acceptX402 } from "./accept";
-import { signChallenge } from "./challenge-token";
-import { encodeBase64Json, paymentRequiredV1, paymentRequiredV2, type Offer } from "./offer";
+import { encodeBase64Json, offerX402 } from "./offer";
 import { readProofHeader, type DecodedProof } from "./read-proof";
 import { verifyX402WalletProof } from "./verify-wallet-proof";
 
-export const x402Rail: Rail<DecodedProof> = {
-  name: "x402",
-  payerKind: "wallet",
+export const x402Rail = {
+  name: "x402" as const,
+  payerKind: "wallet" as const,
   howToPay: "x402: sign the USDC offer (PAYMENT-REQUIRED, or `accepts` for v1 clients) and retry with PAYMENT-SIGNATURE or X-PAYMENT",
 
   describe: (seller) => ({
@@ -29,44 +29,12 @@ export const x402Rail: Rail<DecodedProof> = {
 
   securityScheme: { type: "apiKey", in: "header", name: "X-PAYMENT", description: "x402 payment payload (base64 JSON); v2 clients send PAYMENT-SIGNATURE." },
 
-  discoveryOffers: (amountMicros) => [
-    {
-      protocol: "x402",
-      intent: "charge",
-      method: "exact",
-      currency: USDC_ADDRESS,
-      amount: amountMicros.toString(),
-      description: `x402 exact on ${NETWORK}, USDC (6 decimals)`,
-    },
-  ],
+  discovery: { method: "exact", description: `x402 exact on ${NETWORK}, USDC (6 decimals)` },
 
   // Every priced call, and the $0 quote (a wallet proof).
-  canOffer: () => true,
+  price: usdcPrice,
 
-  offer(call: PaidCall, challenge) {
-    const { paymentId, expiresAt } = challenge;
-    const token = signChallenge({
-      paymentId,
-      sellerId: call.sellerId,
-      method: call.method,
-      path: call.path,
-      query: call.canonicalQuery,
-      amountMicros: call.amountMicros,
-      payTo: call.payTo,
-      expiresAt,
-    });
-    const offer: Offer = {
-      paymentId,
-      amountMicros: call.amountMicros,
-      payTo: call.payTo,
-      challenge: token,
-      expiresAt,
-      resourceUrl: `${call.origin}${call.path}${call.canonicalQuery ? `?${call.canonicalQuery}` : ""}`,
-      description: call.summary,
-      maxTimeoutSeconds: env().PAYMENT_CHALLENGE_TTL_SECONDS,
-    };
-    return { body: paymentRequiredV1(offer), headers: [["PAYMENT-REQUIRED", encodeBase64Json(paymentRequiredV2(offer))]] };
-  },
+  challenge: { offer: offerX402 },
 
   readProof(headers) {
     const read = readProofHeader(headers);
@@ -82,13 +50,16 @@ export const x402Rail: Rail<DecodedProof> = {
   payer: async (proof) => ((await signedByFrom(proof.authorization, proof.signature)) ? proof.authorization.from : null),
 
   accept: acceptX402,
-  settle: settleAuthorization,
   release: releasePayment,
 
-  receipt(hold, transaction) {
-    const receipt = encodeBase64Json({ success: true, transaction, network: NETWORK, payer: hold.payment.payer });
-    return { "PAYMENT-RESPONSE": receipt, "X-PAYMENT-RESPONSE": receipt };
+  charge: {
+    settle: settleAuthorization,
+    receipt(hold, transaction) {
+      const receipt = encodeBase64Json({ success: true, transaction, network: NETWORK, payer: hold.payment.payer });
+      return { "PAYMENT-RESPONSE": receipt, "X-PAYMENT-RESPONSE": receipt };
+    },
   },
 
   verifyWalletProof: verifyX402WalletProof,
-};
+  refund: WALLET_REFUND,
+} satisfies Rail<DecodedProof>;

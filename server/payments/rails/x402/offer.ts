@@ -6,7 +6,10 @@
 import type { PaymentRequired } from "@x402/core/types";
 import type { PaymentRequirementsV1 } from "@x402/core/types/v1";
 import { NETWORK, NETWORK_V1, USDC_ADDRESS, USDC_DOMAIN } from "../../../chain/config";
+import { env } from "../../../env";
 import { exactRequirements } from "../../eip3009/authorization";
+import type { ChallengeRef, PaidCall, RailOffer } from "../rail";
+import { signChallenge } from "./challenge-token";
 
 export type Offer = {
   paymentId: string;
@@ -60,4 +63,30 @@ export function paymentRequiredV1(o: Offer) {
 
 export function encodeBase64Json(value: unknown): string {
   return Buffer.from(JSON.stringify(value)).toString("base64");
+}
+
+/** The x402 part of a 402: the v1 body and the v2 PAYMENT-REQUIRED header, both carrying our signed challenge. */
+export function offerX402(call: PaidCall, challenge: ChallengeRef): RailOffer {
+  const { paymentId, expiresAt } = challenge;
+  const token = signChallenge({
+    paymentId,
+    sellerId: call.sellerId,
+    method: call.method,
+    path: call.path,
+    query: call.canonicalQuery,
+    amountMicros: call.amountMicros,
+    payTo: call.payTo,
+    expiresAt,
+  });
+  const offer: Offer = {
+    paymentId,
+    amountMicros: call.amountMicros,
+    payTo: call.payTo,
+    challenge: token,
+    expiresAt,
+    resourceUrl: `${call.origin}${call.path}${call.canonicalQuery ? `?${call.canonicalQuery}` : ""}`,
+    description: call.summary,
+    maxTimeoutSeconds: env().PAYMENT_CHALLENGE_TTL_SECONDS,
+  };
+  return { body: paymentRequiredV1(offer), headers: [["PAYMENT-REQUIRED", encodeBase64Json(paymentRequiredV2(offer))]] };
 }

@@ -9,8 +9,8 @@ import { StateBadge } from "../../../_components/state-badge";
 import { BUTTON_SECONDARY, Empty, Loaded, PageHeader, Section, TABLE_CLASS, TableScroll, ShowOlder } from "../../../_components/section";
 import { useSearchState } from "../../../_components/use-search-state";
 import { PaymentFilters, usePaymentFilter } from "./payment-filters";
-import { CardRefundButton, cardLabel } from "./card-refund-button";
-import { RefundForm } from "./refund-form";
+import { cardLabel } from "./card-label";
+import { Refund } from "./refund";
 
 function Totals() {
   const trpc = useTRPC();
@@ -143,8 +143,8 @@ export function PaymentsPage() {
                               )}
                             </td>
                             <td className="whitespace-nowrap">
-                              {p.refundable && p.card && <CardRefundButton paymentId={p.id} />}
-                              {p.refundable && !p.card && refunding !== p.id && (
+                              {p.refundInput === "none" && <Refund payment={p} />}
+                              {p.refundInput === "transaction" && refunding !== p.id && (
                                 <button
                                   className="text-xs text-indigo-700 underline"
                                   data-testid="payment-refund-open"
@@ -159,7 +159,7 @@ export function PaymentsPage() {
                           {refunding === p.id && (
                             <tr data-testid={`payment-refund-row-${p.id}`}>
                               <td colSpan={9} className="pb-3">
-                                <RefundForm payment={p} onDone={() => setRefunding(null)} />
+                                <Refund payment={p} onDone={() => setRefunding(null)} />
                               </td>
                             </tr>
                           )}

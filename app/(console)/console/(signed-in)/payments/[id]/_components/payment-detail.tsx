@@ -7,8 +7,8 @@ import { useTRPC } from "../../../../providers";
 import { usd, utc } from "../../../../_components/format";
 import { StateBadge } from "../../../../_components/state-badge";
 import { BUTTON, Loaded, PageHeader, Section, TABLE_CLASS, TableScroll } from "../../../../_components/section";
-import { CardRefundButton, cardLabel } from "../../_components/card-refund-button";
-import { RefundForm } from "../../_components/refund-form";
+import { cardLabel } from "../../_components/card-label";
+import { Refund } from "../../_components/refund";
 
 function Field({ label, children, mono, testId }: { label: string; children: ReactNode; mono?: boolean; testId?: string }) {
   return (
@@ -50,9 +50,9 @@ export function PaymentDetail({ id }: { id: string }) {
               <PageHeader
                 title={`${usd(p.amountUsd)} · ${p.operation}`}
                 actions={
-                  p.refundable && p.card ? (
-                    <CardRefundButton paymentId={p.id} label="Refund card in full" />
-                  ) : p.refundable && !refunding ? (
+                  p.refundInput === "none" ? (
+                    <Refund payment={p} label={`Refund ${p.rail} in full`} />
+                  ) : p.refundInput === "transaction" && !refunding ? (
                     <button className={BUTTON} onClick={() => setRefunding(true)} data-testid="payment-refund-open">
                       Record refund
                     </button>
@@ -67,7 +67,7 @@ export function PaymentDetail({ id }: { id: string }) {
             </div>
             {refunding && (
               <div className="mt-4">
-                <RefundForm payment={{ id: p.id, amountUsd: p.amountUsd, payer: p.payer }} onDone={() => setRefunding(false)} />
+                <Refund payment={p} onDone={() => setRefunding(false)} />
               </div>
             )}
 

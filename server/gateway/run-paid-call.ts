@@ -1,0 +1,154 @@
+// The one pipeline every paid entry point runs (a data call, a plan purchase or top-up, the $0 quote; an MCP tool call
+// next), for every rail alike:
+//   price the call -> which rail's proof it carries (the registry) -> rate limits
+//   -> none: the 402, every rail's offer | malformed: refused | a proof: accept -> deliver -> charge or release
+//   -> the outcome, a value, rendered by the entry point into its transport's shape.
+// Each entry point supplies only what differs: how it prices the call (and what delivering means), where its proofs
+// are read from (HTTP headers; MCP `_meta` adapted to Headers), and how an outcome is rendered. Rate limits and the
+// funnel's refusal facts happen here, once, for all of them (ARCHITECTURE.md, "Decisions": purchases are limited and
+// recorded like calls).
+// Server-Timing on paid answers splits the time into the upstream, the chain (RPC round trips, receipt waits) and
+// the gateway's own work (everything else), and says how much of the own work was waiting on PostgreSQL (`db`).
+import { recordPaymentRefusal } from "../analytics/record-payment-refusal";
+import { AppError, isAppError } from "../errors";
+import { chainMsSoFar, dbMsSoFar } from "../lib/request-timing";
+import { createChallenge, type ChallengeOptions } from "../payments/create-challenge";
+import type { PaidCall } from "../payments/paid-call";
+import { readPaymentProof, type PaymentProof } from "../payments/rails";
+import type { Rail } from "../payments/rails/rail";
+import type { OutcomeMeta, PaidOutcome } from "./paid-outcome";
+import { enforceRateLimits } from "./rate-limit";
+import { servePaidCall, type Delivery } from "./serve-paid-call";
+
+export type Priced =
+  /** Free: served with no proof asked (the seller-wide limit still counts it). */
+  | { type: "free"; sellerId: string; operationKey: string; delivery: Delivery }
+  /** Paid: a proof on any rail buys the delivery. `challenge`: what this entry point's 402 says beyond the price. */
+  | { type: "paid"; call: PaidCall; delivery: Delivery; challenge?: ChallengeOptions }
+  /** A $0 wallet proof proves who calls (the free quote): verified, never held or charged. */
+  | { type: "wallet_proof"; call: PaidCall; challenge?: ChallengeOptions };
+
+export type PaidEntry<R> = {
+  /** Where the payment proofs are read from: the request's headers, or an MCP call's `_meta` adapted to Headers. */
+  proofs: Headers;
+  /** Match, validate and price the call. What it throws (404, 400, 401, 409) is answered before any payment. */
+  price(): Promise<Priced>;
+  /** The outcome in this entry point's transport. */
+  render(outcome: PaidOutcome, meta: OutcomeMeta): R | Promise<R>;
+  /**
+   * A proof that already bought this entry point's answer (`payment_consumed`): its first answer again, or null to
+   * refuse it (a purchase's replay answers its grant, to the buyer only).
+   */
+  replay?(paymentId: string): Promise<R | null>;
+};
+
+const NO_PROOF: PaymentProof = { type: "none" };
+
+export async function runPaidCall<R>(entry: PaidEntry<R>): Promise<R> {
+  const t0 = performance.now();
+  const priced = await entry.price();
+  let proof = NO_PROOF;
+  if (priced.type !== "free")
+    try {
+      proof = readPaymentProof(entry.proofs);
+    } catch (e) {
+      // Refused before any rail looked at it (two rails' proofs at once, a combined Authorization): a funnel fact too.
+      if (!isAppError(e)) throw e;
+      return refuse(entry, priced, null, e, false);
+    }
+  try {
+    // The per-payer limit counts a proof's wallet only where its rail can tell (and only once its signature recovers).
+    const payer = proof.type === "proof" && proof.rail.payer ? () => proof.rail.payer!(proof.proof) : undefined;
+    await enforceRateLimits({ sellerId: priced.type === "free" ? priced.sellerId : priced.call.sellerId, payer });
+  } catch (e) {
+    if (priced.type === "free" || !isAppError(e)) throw e;
+    // Only a request that carried a proof is a refused payment; an unpaid one over the limit is just refused.
+    if (proof.type === "none") return entry.render({ type: "refused", call: priced.call, rail: null, error: e }, {});
+    return refuse(entry, priced, proof.rail, e, false);
+  }
+  if (priced.type === "free") return serveFree(entry, priced.delivery);
+  const { call } = priced;
+  if (proof.type === "none") return entry.render({ type: "challenge", call, challenge: await createChallenge(call, priced.challenge) }, {});
+  if (proof.type === "malformed") return refuse(entry, priced, proof.rail, proof.error, proof.freshChallenge);
+  if (priced.type === "wallet_proof") return proveWallet(entry, priced, proof.rail, proof.proof);
+
+  const phases: string[] = [];
+  let mark = performance.now();
+  let upstreamMs = 0;
+  const timings = {
+    lap(name: string) {
+      const now = performance.now();
+      if (name === "upstream") upstreamMs = now - mark;
+      phases.push(`${name};dur=${(now - mark).toFixed(1)}`);
+      mark = now;
+    },
+  };
+  const served = await servePaidCall(call, proof.rail, proof.proof, priced.delivery, timings);
+  if (served.type === "refused") return refuse(entry, priced, served.rail, served.error, served.freshChallenge);
+  // An implicit rail that covers nothing here (no plan for this meter, credit used up): pay-as-you-go, as without it.
+  if (served.type === "declined") {
+    const challenge = await createChallenge(call, { ...priced.challenge, reason: served.reason, detail: served.detail ?? priced.challenge?.detail });
+    return entry.render({ type: "challenge", call, challenge }, {});
+  }
+  const total = performance.now() - t0;
+  const chain = chainMsSoFar();
+  const own = total - chain - upstreamMs;
+  // `db` (statements sent with sql(), the paid path's) is part of `own`: own minus db is the gateway's CPU and waiting.
+  const db = dbMsSoFar();
+  const serverTiming = [
+    ...phases,
+    `chain;dur=${chain.toFixed(1)}`,
+    `db;dur=${db.toFixed(1)}`,
+    `own;dur=${own.toFixed(1)}`,
+    `total;dur=${total.toFixed(1)}`,
+  ].join(", ");
+  return entry.render(served, { serverTiming });
+}
+
+type Payable = Exclude<Priced, { type: "free" }>;
+
+/** A free call: no proof asked, nothing held; an upstream that does not answer is the caller's error, not a refusal. */
+async function serveFree<R>(entry: PaidEntry<R>, delivery: Delivery): Promise<R> {
+  const delivered = await delivery.deliver();
+  if (delivered.type === "timeout") throw new AppError("upstream_timeout", { detail: "the upstream did not answer in time" });
+  if (delivered.type === "unreachable") throw new AppError("upstream_unavailable", { detail: "the upstream could not be reached" });
+  return entry.render({ type: "free", delivered }, {});
+}
+
+/**
+ * A refusal: recorded for the funnel (never the paid path), with a fresh challenge where the rail answers refusals with
+ * one (`fresh` overrides the rail's default for this refusal). A replay of a proof that bought this entry point's
+ * answer is answered with it instead, if the entry point keeps one.
+ */
+async function refuse<R>(entry: PaidEntry<R>, priced: Payable, rail: Rail | null, error: AppError, fresh: boolean | undefined): Promise<R> {
+  const { call } = priced;
+  const paymentId = error.extra?.payment_id;
+  if (entry.replay && error.code === "payment_consumed" && typeof paymentId === "string") {
+    const first = await entry.replay(paymentId);
+    if (first !== null) return first;
+  }
+  await recordPaymentRefusal({ sellerId: call.sellerId, rail: rail?.name ?? null, operationKey: call.operationKey, error });
+  const challenge = rail && (fresh ?? rail.refusal?.freshChallenge) ? await createChallenge(call, priced.challenge) : undefined;
+  return entry.render({ type: "refused", call, rail, error, challenge }, {});
+}
+
+/** The $0 quote: the proof's rail checks the signature and binding; nothing is locked, held or charged. */
+async function proveWallet<R>(entry: PaidEntry<R>, priced: Payable, rail: Rail, proof: unknown): Promise<R> {
+  const { call } = priced;
+  if (!rail.verifyWalletProof)
+    return refuse(
+      entry,
+      priced,
+      rail,
+      new AppError("payment_invalid", { reason: "not_a_wallet_proof", detail: `a ${rail.name} proof cannot prove a wallet; sign the $0 offer of this 402` }),
+      false,
+    );
+  try {
+    const binding = { sellerId: call.sellerId, method: call.method, path: call.path, payTo: call.payTo, realm: call.realm };
+    const { wallet } = await rail.verifyWalletProof(proof, binding);
+    return entry.render({ type: "proven", call, rail, wallet }, {});
+  } catch (e) {
+    if (!isAppError(e)) throw e;
+    return refuse(entry, priced, rail, e, undefined);
+  }
+}

@@ -1,0 +1,296 @@
+// The card rail's statements. Every state move is guarded by the state before it (and, for a delivery, by the lease
+// that claimed it), so racers (a double click, 50 retries of one svc-payment-id, a webhook and the page, the reconciler
+// and an agent's retry) move a payment at most once. A money movement is one statement or one transaction: the
+// payment's move, its ledger row and the card row together. Timestamps are UTC wall time, as Prisma writes them.
+import { recordAudit } from "../../../audit/audit.queries";
+import { grantForChargeSql, revokePurchasedCredit } from "../../../billing/billing.queries";
+import { db, sql, type Tx } from "../../../db/client";
+import type { Prisma } from "../../../db/generated/client";
+import { newId } from "../../../lib/ids";
+import { stateSql, transition } from "../../payment-state";
+import type { CardDetails, ProcessorError, ProcessorKind } from "./processor/processor";
+
+const NOW = "(now() at time zone 'UTC')";
+
+const START_CHECKOUT = transition("challenged", "incomplete");
+const COMPLETE_CHECKOUT = transition("incomplete", "settled");
+const EXPIRE_CHECKOUT = transition("incomplete", "released");
+const DELIVER = transition("settled", "consumed");
+/** A seller may refund what was served; a failed or missing delivery refunds only what was paid and not served. */
+const REFUND = { seller: transition(["settled", "consumed"], "refunded"), undelivered: transition("settled", "refunded") };
+
+export type CardPaymentRow = Prisma.CardPaymentGetPayload<object>;
+export type PaymentWithCard = Prisma.PaymentGetPayload<{ include: { card: true } }>;
+
+/** One payment of this seller with its card row. Another seller's id matches nothing. */
+export async function findPaymentWithCard(sellerId: string, paymentId: string): Promise<PaymentWithCard | null> {
+  return db.payment.findFirst({ where: { id: paymentId, sellerId }, include: { card: true } });
+}
+
+/** A payment's card row, if it has one. */
+export async function findCardPayment(paymentId: string): Promise<CardPaymentRow | null> {
+  return db.cardPayment.findUnique({ where: { paymentId } });
+}
+
+/** The same, by id alone: webhooks and the reconciler act for whichever seller the payment belongs to. */
+export async function findPaymentWithCardById(paymentId: string): Promise<PaymentWithCard | null> {
+  return db.payment.findUnique({ where: { id: paymentId }, include: { card: true } });
+}
+
+/**
+ * challenged -> incomplete for a hosted checkout, and its card row, in one statement: only an unexpired 402 challenge
+ * of this seller, of at least the card minimum. From here no other rail can spend it (their locks need `challenged`).
+ */
+export async function startCheckout(p: {
+  sellerId: string;
+  paymentId: string;
+  processor: ProcessorKind;
+  expiresAt: Date;
+  minimumMicros: bigint;
+}): Promise<boolean> {
+  const { rowCount } = await sql(
+    `with p as (
+       update payments set status = ${START_CHECKOUT.set}, rail = 'card', expires_at = $3::timestamptz at time zone 'UTC', updated_at = ${NOW}
+       where id = $1 and seller_id = $2 and ${START_CHECKOUT.guard()} and expires_at > ${NOW} and amount_micros >= $5
+       returning id
+     )
+     insert into card_payments (payment_id, processor, flow, checkout_status, created_at, updated_at)
+     select p.id, $4, 'checkout', 'open', ${NOW}, ${NOW} from p`,
+    [p.paymentId, p.sellerId, p.expiresAt.toISOString(), p.processor, p.minimumMicros],
+  );
+  return rowCount === 1;
+}
+
+/** The processor's checkout for this payment. A retry that got the same checkout back (idempotency) writes the same. */
+export async function recordCheckoutCreated(paymentId: string, checkout: { id: string; url: string | null; expiresAt: Date }): Promise<void> {
+  await sql(
+    `with c as (
+       update card_payments set checkout_id = $2, checkout_url = $3, updated_at = ${NOW}
+       where payment_id = $1 and (checkout_id is null or checkout_id = $2)
+       returning payment_id
+     )
+     update payments set expires_at = $4::timestamptz at time zone 'UTC', updated_at = ${NOW}
+     where id = (select payment_id from c) and status = ${stateSql("incomplete")}`,
+    [paymentId, checkout.id, checkout.url, checkout.expiresAt.toISOString()],
+  );
+}
+
+/**
+ * incomplete -> settled: the card was charged. The payment's move (with the processor's payment id as its
+ * transaction), the card's brand and last four, and the ledger's charge row, in one statement; a second report of the
+ * same payment (the page and the webhook, a replay) finds it settled already and changes nothing.
+ */
+export async function completeCheckoutPayment(
+  paymentId: string,
+  paid: { paymentIntentId: string; card: CardDetails | null; feeCents: number | null },
+): Promise<boolean> {
+  const { rowCount } = await sql(
+    `with p as (
+       update payments set status = ${COMPLETE_CHECKOUT.set}, transaction = $2, settled_at = ${NOW}, locked_until = null, updated_at = ${NOW}
+       where id = $1 and ${COMPLETE_CHECKOUT.guard()} and rail = 'card'
+       returning id, seller_id, meter_key, amount_micros, currency, rail, operation_key, payer
+     ), c as (
+       update card_payments set processor_payment_id = $2, card_brand = coalesce($3, card_brand), card_last4 = coalesce($4, card_last4),
+         checkout_status = 'complete', last_error_code = null, last_decline_code = null, last_error_message = null, updated_at = ${NOW}
+       where payment_id = (select id from p)
+       returning payment_id
+     ), ${grantForChargeSql("$6")}
+     insert into ledger_entries (id, seller_id, payment_id, kind, rail, operation_key, payer, meter_key, units, amount_micros, currency, fee_micros, created_at)
+     select $5, p.seller_id, p.id, 'charge', p.rail, p.operation_key, p.payer, p.meter_key, 1, p.amount_micros, p.currency, $7::bigint, ${NOW} from p, c`,
+    [
+      paymentId,
+      paid.paymentIntentId,
+      paid.card?.brand ?? null,
+      paid.card?.last4 ?? null,
+      newId("led"),
+      newId("grt"),
+      paid.feeCents === null ? null : (BigInt(paid.feeCents) * 10_000n).toString(),
+    ],
+  );
+  return rowCount === 1;
+}
+
+/**
+ * A failed attempt on the checkout (declined, authentication failed): kept for the page and statusUrl, and the next
+ * attempt gets a new number. Guarded by the attempt number the form was shown with, so a double click counts once.
+ */
+export async function recordAttemptFailed(paymentId: string, attempt: number | null, error: ProcessorError, paymentIntentId: string | null): Promise<void> {
+  await sql(
+    `update card_payments set last_error_code = $3, last_decline_code = $4, last_error_message = $5, checkout_status = 'open',
+       processor_payment_id = coalesce(processor_payment_id, $6), attempts = attempts + (case when $2::int is null then 0 else 1 end), updated_at = ${NOW}
+     where payment_id = $1 and checkout_status in ('open', 'requires_action') and ($2::int is null or attempts = $2::int)`,
+    [paymentId, attempt, error.code, error.declineCode, error.message.slice(0, 500), paymentIntentId],
+  );
+}
+
+/** The card asked for 3-D Secure: the page shows the confirmation step. */
+export async function recordActionRequired(paymentId: string, paymentIntentId: string): Promise<void> {
+  await sql(
+    `update card_payments set checkout_status = 'requires_action', processor_payment_id = coalesce(processor_payment_id, $2), updated_at = ${NOW}
+     where payment_id = $1 and checkout_status in ('open', 'requires_action')`,
+    [paymentId, paymentIntentId],
+  );
+}
+
+/** incomplete -> released: the checkout expired unpaid; nothing was charged and the payment is never spendable. */
+export async function expireCheckoutPayment(paymentId: string): Promise<boolean> {
+  const { rowCount } = await sql(
+    `with p as (
+       update payments set status = ${EXPIRE_CHECKOUT.set}, failure_reason = 'checkout_expired', locked_until = null, updated_at = ${NOW}
+       where id = $1 and ${EXPIRE_CHECKOUT.guard()}
+       returning id
+     )
+     update card_payments set checkout_status = 'expired', updated_at = ${NOW} where payment_id = (select id from p)`,
+    [paymentId],
+  );
+  return rowCount === 1;
+}
+
+/**
+ * Claim a paid checkout for delivery: settled and not being delivered (no lease, or one that ran out: the instance
+ * that took it crashed). One statement, so of 50 concurrent retries exactly one gets the lease. The lease's value is
+ * the claim's fencing token: delivering and refunding check it, so a claim that lost its lease can do neither.
+ */
+export async function claimCheckoutDelivery(sellerId: string, paymentId: string, leaseSeconds: number): Promise<string | null> {
+  const { rows } = await sql<{ lease: string }>(
+    `update payments set locked_until = ${NOW} + make_interval(secs => $3), updated_at = ${NOW}
+     where id = $1 and seller_id = $2 and status = ${stateSql("settled")} and rail = 'card'
+       and (locked_until is null or locked_until < ${NOW})
+       and exists (select 1 from card_payments c where c.payment_id = payments.id and c.flow = 'checkout')
+     returning locked_until::text as lease`,
+    [paymentId, sellerId, leaseSeconds],
+  );
+  return rows[0]?.lease ?? null;
+}
+
+/** settled -> consumed: the paid response is going out, under the lease that claimed it. */
+export async function markCheckoutDelivered(paymentId: string, lease: string): Promise<boolean> {
+  const { rowCount } = await sql(
+    `update payments set status = ${DELIVER.set}, locked_until = null, updated_at = ${NOW}
+     where id = $1 and ${DELIVER.guard()} and locked_until = $2::timestamp`,
+    [paymentId, lease],
+  );
+  return rowCount === 1;
+}
+
+export type RefundCause = "delivery_failed" | "undelivered" | "seller";
+
+export type StartRefund = {
+  paymentId: string;
+  sellerId: string;
+  cause: RefundCause;
+  reason: string;
+  /** The delivery's lease: only the claim that holds it may refund (a failed delivery). */
+  lease?: string;
+  /** Only a payment no delivery holds (the reconciler's undelivered refunds). */
+  requireUnleased?: boolean;
+  /** The console's refunds: who, for the audit row. */
+  actorId?: string | null;
+  upstreamStatus?: number;
+};
+
+/**
+ * The decision to refund a card payment, made durable before the processor is asked: the payment's move to refunded,
+ * the ledger's refund row (reversing the charge row: same meter and units, the payment's amount) and the refund
+ * outbox (`refund_status = pending`) in one transaction, plus the audit row when a seller asked. The processor call
+ * follows; if it cannot be made now, the reconciler makes it (the same idempotency key), so a refund decided is a
+ * refund sent, once.
+ */
+export type StartRefundResult = { type: "started" } | { type: "not_refundable" };
+
+export async function startCardRefund(r: StartRefund): Promise<StartRefundResult> {
+  return db.$transaction(async (tx: Tx): Promise<StartRefundResult> => {
+    // Fenced: a failed delivery refunds only under the lease that claimed it; the reconciler only what no one holds.
+    const move = r.cause === "seller" ? REFUND.seller : REFUND.undelivered;
+    const moved = await tx.$queryRawUnsafe<{ status: string; meter_key: string | null; amount_micros: bigint; currency: string }[]>(
+      `with before as (select id, status from payments where id = $1 and seller_id = $2 and rail = 'card' for update)
+       update payments p set status = ${move.set}, locked_until = null, failure_reason = $3, upstream_status = coalesce($4, p.upstream_status), updated_at = ${NOW}
+       from before where p.id = before.id and ${move.guard("p.status")}
+         and ($5::timestamp is null or p.locked_until = $5::timestamp)
+         and (not $6::boolean or p.locked_until is null or p.locked_until < ${NOW})
+       returning before.status::text as status, p.meter_key, p.amount_micros, p.currency`,
+      r.paymentId,
+      r.sellerId,
+      r.reason,
+      r.upstreamStatus ?? null,
+      r.lease ?? null,
+      r.requireUnleased ?? false,
+    );
+    const before = moved[0];
+    if (!before) return { type: "not_refundable" };
+    const charge = await tx.ledgerEntry.findUnique({
+      where: { paymentId_kind: { paymentId: r.paymentId, kind: "charge" } },
+      select: { meterKey: true, units: true, currency: true, rail: true, operationKey: true, payer: true },
+    });
+    await tx.ledgerEntry.create({
+      data: {
+        id: newId("led"),
+        sellerId: r.sellerId,
+        paymentId: r.paymentId,
+        kind: "refund",
+        // The refund reverses the charge row: same meter, units, operation, rail and payer, the payment's amount.
+        rail: charge?.rail ?? "card",
+        operationKey: charge?.operationKey ?? null,
+        payer: charge?.payer ?? null,
+        meterKey: charge?.meterKey ?? before.meter_key,
+        units: charge?.units ?? 1,
+        amountMicros: BigInt(before.amount_micros),
+        currency: charge?.currency ?? before.currency,
+      },
+    });
+    await revokePurchasedCredit(tx, r.paymentId);
+    await tx.cardPayment.update({
+      where: { paymentId: r.paymentId },
+      data: { refundStatus: "pending", refundCause: r.cause, refundRequestedAt: new Date(), refundError: null },
+    });
+    if (r.cause === "seller")
+      await recordAudit(tx, {
+        sellerId: r.sellerId,
+        actorId: r.actorId ?? null,
+        action: "payment.refund",
+        targetId: r.paymentId,
+        before: { status: before.status, amountMicros: String(before.amount_micros) },
+        after: { status: "refunded", amountMicros: String(before.amount_micros), rail: "card", refund: "requested from the card processor" },
+      });
+    return { type: "started" };
+  });
+}
+
+/** What the processor answered for a refund (the inline call, the reconciler's retry, or a refund webhook). */
+export async function recordRefundResult(
+  paymentId: string,
+  result: { status: "succeeded" | "pending" | "failed"; refundId: string | null; error?: string },
+): Promise<void> {
+  await sql(
+    `update card_payments set refund_status = $2, refund_id = coalesce($3, refund_id), refund_error = $4,
+       refunded_at = case when $2 = 'succeeded' then coalesce(refunded_at, ${NOW}) else refunded_at end, updated_at = ${NOW}
+     where payment_id = $1 and refund_status is not null
+       and not (refund_status = 'succeeded' and $2 <> 'succeeded')`,
+    [paymentId, result.status, result.refundId, result.error?.slice(0, 500) ?? null],
+  );
+}
+
+/** The MPP card method's card row (charged after delivery): written when the charge is tried. */
+export async function upsertTokenCharge(
+  paymentId: string,
+  processor: ProcessorKind,
+  result: { paymentIntentId: string | null; card: CardDetails | null; error: ProcessorError | null },
+): Promise<void> {
+  await sql(
+    `insert into card_payments (payment_id, processor, flow, processor_payment_id, card_brand, card_last4, last_error_code, last_decline_code, last_error_message, created_at, updated_at)
+     values ($1, $2, 'mpp', $3, $4, $5, $6, $7, $8, ${NOW}, ${NOW})
+     on conflict (payment_id) do update set processor_payment_id = coalesce(excluded.processor_payment_id, card_payments.processor_payment_id),
+       card_brand = coalesce(excluded.card_brand, card_payments.card_brand), card_last4 = coalesce(excluded.card_last4, card_payments.card_last4),
+       last_error_code = excluded.last_error_code, last_decline_code = excluded.last_decline_code, last_error_message = excluded.last_error_message, updated_at = ${NOW}`,
+    [
+      paymentId,
+      processor,
+      result.paymentIntentId,
+      result.card?.brand ?? null,
+      result.card?.last4 ?? null,
+      result.error?.code ?? null,
+      result.error?.declineCode ?? null,
+      result.error?.message.slice(0, 500) ?? null,
+    ],
+  );
+}

@@ -1,0 +1,176 @@
+// The credits rail's statements: a plan-covered call's reservation (a payment on the `credits` rail, drawn from the
+// covering grants or a free included unit), its release and its capture. Every balance change is one statement,
+// guarded by the balance itself (`remaining_micros >= price`), so no concurrency can overspend a grant.
+import { sql } from "../../../db/client";
+import { newId } from "../../../lib/ids";
+import { initialStateSql, transition } from "../../payment-state";
+
+const RELEASE = transition("verified", "released");
+const CAPTURE = transition("verified", "consumed");
+
+/** The payment fields of a plan-covered call, as the gateway computed them. */
+export type DrawRequest = {
+  paymentId: string;
+  sellerId: string;
+  credentialId: string;
+  /** The human the access token names (claimed credentials only): their other credentials' grants and free units. */
+  humanId: string | null;
+  method: string;
+  path: string;
+  query: string;
+  operationKey: string;
+  meterKey: string;
+  priceMicros: bigint;
+  /** The meter's free units per claimed human (the catalog's current value). */
+  includedUnits: number;
+  leaseSeconds: number;
+};
+
+export type DrawResult =
+  | { type: "reserved"; source: "included"; paymentId: string }
+  /** `remainingMicros`: the credit left for this meter once this call's price is reserved, over every covering grant. */
+  | { type: "reserved"; source: "credit"; paymentId: string; remainingMicros: bigint }
+  | { type: "uncovered" }
+  | { type: "credential_invalid" };
+
+/**
+ * One round trip: check the credential (this seller's, not revoked, not expired), take a free included unit if the
+ * human has one left, else debit the price from the covering grants, first to expire first, as many as it takes
+ * (guarded: never below zero; concurrent draws lock the same grants in the same order and re-read them), and write the
+ * held payment with what each grant gave. Nothing is written when nothing covers the call.
+ */
+export async function reserveDraw(r: DrawRequest): Promise<DrawResult> {
+  const { rows } = await sql<{ cred_ok: boolean; included: boolean; remaining: string | null; payment_id: string | null }>(
+    `with c as (
+       select id from agent_credentials
+       where id = $1 and seller_id = $2 and revoked_at is null and (expires_at is null or expires_at > now() at time zone 'UTC')
+     ), inc as (
+       insert into included_unit_usage (seller_id, human_id, meter_key, used, updated_at)
+       select $2, $3, $4, 1, now() at time zone 'UTC' from c where $3::text is not null and $6::int > 0
+       on conflict (seller_id, human_id, meter_key) do update set used = included_unit_usage.used + 1, updated_at = now() at time zone 'UTC'
+         where included_unit_usage.used < $6::int
+       returning 1 as ok
+     ), covering as materialized (
+       -- Every live grant of the credential (or its human) whose plan covers the meter, locked in the order they are
+       -- drawn (first to expire first): concurrent draws lock them in the same order and re-read them once locked.
+       select g2.id, g2.remaining_micros, g2.expires_at, g2.created_at
+       from credit_grants g2
+       join agent_credentials owner on owner.id = g2.credential_id
+       where exists (select 1 from c) and not exists (select 1 from inc) and g2.seller_id = $2 and g2.remaining_micros > 0
+         and g2.expires_at > now() at time zone 'UTC'
+         and (g2.credential_id = $1 or ($3::text is not null and owner.human_id = $3))
+         and exists (select 1 from plan_meters pm join meters m on m.id = pm.meter_id where pm.plan_id = g2.plan_id and m.key = $4)
+       order by g2.expires_at, g2.created_at, g2.id
+       for update of g2
+     ), running as (
+       select id, remaining_micros, sum(remaining_micros) over (order by expires_at, created_at, id) - remaining_micros as before,
+         sum(remaining_micros) over () as total
+       from covering
+     ), take as (
+       -- The price from as many grants as it takes, in that order (a grant's leftover below the price is not stranded);
+       -- nothing unless together they cover it.
+       select id, least(remaining_micros, $5::bigint - before) as amount, total from running
+       where before < $5::bigint and total >= $5::bigint
+     ), g as (
+       update credit_grants set remaining_micros = credit_grants.remaining_micros - take.amount
+       from take where credit_grants.id = take.id
+       returning credit_grants.id, take.amount, take.total
+     ), p as (
+       insert into payments (id, seller_id, status, rail, method, path, query, operation_key, meter_key, amount_micros, credential_id, payer, lock_key, rail_data,
+         expires_at, verified_at, locked_until, created_at, updated_at)
+       select $7, $2, ${initialStateSql("verified")}, 'credits', $8, $9, $10, $11, $4,
+         case when exists (select 1 from inc) then 0 else $5::bigint end, $1, $1, 'credits:' || $7,
+         case when exists (select 1 from inc) then jsonb_build_object('source', 'included', 'humanId', $3::text)
+              else jsonb_build_object('source', 'credit', 'grants', (select jsonb_agg(jsonb_build_object('id', id, 'amount', amount::text)) from g)) end,
+         (now() at time zone 'UTC') + interval '1 day', now() at time zone 'UTC', (now() at time zone 'UTC') + make_interval(secs => $12),
+         now() at time zone 'UTC', now() at time zone 'UTC'
+       where exists (select 1 from inc) or exists (select 1 from g)
+       returning id
+     )
+     select exists (select 1 from c) as cred_ok, exists (select 1 from inc) as included,
+       (select (min(total) - $5::bigint)::text from g) as remaining, (select id from p) as payment_id`,
+    [r.credentialId, r.sellerId, r.humanId, r.meterKey, r.priceMicros, r.includedUnits, r.paymentId, r.method, r.path, r.query, r.operationKey, r.leaseSeconds],
+    "billing_reserve_draw",
+  );
+  const row = rows[0]!;
+  if (!row.cred_ok) return { type: "credential_invalid" };
+  if (!row.payment_id) return { type: "uncovered" };
+  if (row.included) return { type: "reserved", source: "included", paymentId: row.payment_id };
+  return { type: "reserved", source: "credit", paymentId: row.payment_id, remainingMicros: BigInt(row.remaining!) };
+}
+
+/**
+ * Whether the credential (or its human) holds a live grant of a plan covering the meter at all: tells "your plan's
+ * credit ran out" (usage_exhausted) from "no plan covers this" when a draw found nothing. Only on that path.
+ */
+export async function hasCoveringGrant(sellerId: string, credentialId: string, humanId: string | null, meterKey: string): Promise<boolean> {
+  const { rows } = await sql(
+    `select 1 from credit_grants g2 join agent_credentials owner on owner.id = g2.credential_id
+     where g2.seller_id = $1 and g2.expires_at > now() at time zone 'UTC' and (g2.credential_id = $2 or ($3::text is not null and owner.human_id = $3))
+       and exists (select 1 from plan_meters pm join meters m on m.id = pm.meter_id where pm.plan_id = g2.plan_id and m.key = $4)
+     limit 1`,
+    [sellerId, credentialId, humanId, meterKey],
+  );
+  return rows.length > 0;
+}
+
+/**
+ * verified -> released, and the reservation back where it came from (the grant's balance, or the free unit), in one
+ * statement. Only a held draw that was not captured can be released.
+ */
+export async function releaseDraw(paymentId: string, reason: string, upstreamStatus?: number): Promise<boolean> {
+  const { rows } = await sql<{ id: string }>(
+    `with p as (
+       update payments set status = ${RELEASE.set}, failure_reason = $2, upstream_status = $3, locked_until = null, updated_at = now() at time zone 'UTC'
+       where id = $1 and ${RELEASE.guard()} and rail = 'credits'
+       returning id, seller_id, meter_key, amount_micros, rail_data
+     ), back as (
+       -- What each grant gave (rail_data.grants); a draw written before draws could span grants names one grantId.
+       select e->>'id' as grant_id, (e->>'amount')::bigint as amount
+       from p, jsonb_array_elements(coalesce(p.rail_data->'grants', '[]'::jsonb)) e where p.rail_data->>'source' = 'credit'
+       union all
+       select p.rail_data->>'grantId', p.amount_micros from p where p.rail_data->>'source' = 'credit' and p.rail_data ? 'grantId'
+     ), locked as materialized (
+       -- Locked in the order draws lock them (reserveDraw), so a release and a draw on the same grants never deadlock.
+       select g2.id from credit_grants g2 where g2.id in (select grant_id from back) order by g2.expires_at, g2.created_at, g2.id for update
+     ), g as (
+       update credit_grants set remaining_micros = credit_grants.remaining_micros + back.amount
+       from back join locked on locked.id = back.grant_id where credit_grants.id = back.grant_id
+       returning 1
+     ), i as (
+       update included_unit_usage set used = included_unit_usage.used - 1, updated_at = now() at time zone 'UTC'
+       from p where p.rail_data->>'source' = 'included' and included_unit_usage.seller_id = p.seller_id
+         and included_unit_usage.human_id = p.rail_data->>'humanId' and included_unit_usage.meter_key = p.meter_key and included_unit_usage.used > 0
+       returning 1
+     )
+     select id from p`,
+    [paymentId, reason, upstreamStatus ?? null],
+    "billing_release_draw",
+  );
+  return rows.length === 1;
+}
+
+/**
+ * verified -> consumed for served draws, with their ledger `draw` rows, in one statement for a whole batch. A draw
+ * moves no money (the money came in with the purchase, as a `charge`): the row records usage against prepaid credit.
+ */
+export async function captureDraws(draws: { paymentId: string; units: number; upstreamStatus: number }[]): Promise<number> {
+  if (!draws.length) return 0;
+  const { rowCount } = await sql(
+    `with v as (
+       select * from unnest($1::text[], $2::int[], $3::int[], $4::text[]) as v(id, units, status, ledger_id)
+     ), p as (
+       update payments set status = ${CAPTURE.set}, settled_at = now() at time zone 'UTC', upstream_status = v.status, locked_until = null,
+         updated_at = now() at time zone 'UTC'
+       from v where payments.id = v.id and ${CAPTURE.guard("payments.status")} and payments.rail = 'credits'
+       returning payments.id, payments.seller_id, payments.rail, payments.operation_key, payments.payer, payments.meter_key, payments.amount_micros,
+         payments.currency, v.units, v.ledger_id
+     )
+     insert into ledger_entries (id, seller_id, payment_id, kind, rail, operation_key, payer, meter_key, units, amount_micros, currency, created_at)
+     select p.ledger_id, p.seller_id, p.id, 'draw', p.rail, p.operation_key, p.payer, p.meter_key, p.units, p.amount_micros, p.currency,
+       now() at time zone 'UTC' from p`,
+    [draws.map((d) => d.paymentId), draws.map((d) => d.units), draws.map((d) => d.upstreamStatus), draws.map(() => newId("led"))],
+    "billing_capture_draws",
+  );
+  return rowCount;
+}

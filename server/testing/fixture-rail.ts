@@ -1,0 +1,106 @@
+// A rail that exists only in tests: vouchers. A 402 offers a voucher for its payment id; the payer's voucher is the
+// payment id signed with a key only the payer (this file) holds; it is charged from the settlement outbox like a
+// wallet rail and leaves a receipt header. It is written against the Rail interface and the payments domain's own
+// functions only, and is registered by a test with one line (`registerTestRail(voucherRail)`): that it then passes the
+// conformance battery (rail-conformance.ts) with no edit anywhere else is what shows a rail is one folder.
+import { createHmac } from "node:crypto";
+import { env } from "../env";
+import { AppError } from "../errors";
+import { heldByError, paymentStateError, sameRequest } from "../payments/payment-state";
+import { findPayment, findPaymentByLockKey, lockChallengedPayment, releasePayment } from "../payments/payments.queries";
+import type { Rail } from "../payments/rails/rail";
+import type { RailKit } from "./rail-conformance";
+
+const HEADER = "x-voucher";
+const KEY = "voucher-test-key";
+
+/** What the payer's wallet does: sign the payment id the 402 offers. */
+export function signVoucher(paymentId: string): string {
+  return `${paymentId}.${createHmac("sha256", KEY).update(paymentId).digest("base64url")}`;
+}
+
+type Voucher = { paymentId: string; signature: string };
+
+export const voucherRail = {
+  name: "voucher",
+  payerKind: "voucher",
+  howToPay: "voucher: sign the 402's voucher.paymentId and retry with X-Voucher",
+  securityScheme: { type: "apiKey", in: "header", name: "X-Voucher", description: "A signed voucher (tests only)." },
+  discovery: { method: "voucher", description: "a signed voucher (tests only), USD micros" },
+  describe: () => ({ proofHeader: "X-Voucher" }),
+  // Any positive price up to $100; a $0 call proves nothing here.
+  price: (amountMicros) =>
+    amountMicros > 0n && amountMicros <= 100_000_000n ? { amount: amountMicros.toString(), currency: "USD", network: null, asset: null } : null,
+
+  challenge: {
+    offer: (_call, challenge) => ({ body: { voucher: { paymentId: challenge.paymentId } }, headers: [["X-Voucher-Offer", challenge.paymentId]] }),
+  },
+
+  readProof(headers) {
+    const value = headers.get(HEADER);
+    if (value === null) return { type: "absent" };
+    const m = /^(pay_[0-9a-z]{16})\.([A-Za-z0-9_-]{43})$/.exec(value.trim());
+    if (!m)
+      return {
+        type: "malformed",
+        error: new AppError("payment_invalid", { reason: "malformed_payment", detail: "X-Voucher must be <payment id>.<signature>" }),
+      };
+    return { type: "present", header: "X-Voucher", proof: { paymentId: m[1]!, signature: m[2]! } };
+  },
+
+  async accept(call, proof) {
+    if (signVoucher(proof.paymentId) !== `${proof.paymentId}.${proof.signature}`)
+      return { type: "refused", error: new AppError("payment_invalid", { reason: "invalid_signature", detail: "the voucher's signature does not verify" }) };
+    const row = await findPayment(call.sellerId, proof.paymentId);
+    if (!row) return { type: "refused", error: new AppError("payment_unknown", { detail: "no such payment", extra: { payment_id: proof.paymentId } }) };
+    if (!sameRequest(row, call)) return { type: "refused", error: heldByError(row, call) };
+    const lockKey = `voucher:${proof.paymentId}`;
+    const railData = { voucher: proof.signature };
+    const locked = await lockChallengedPayment(call.sellerId, proof.paymentId, {
+      rail: "voucher",
+      lockKey,
+      payer: "voucher-holder",
+      railData,
+      leaseSeconds: env().PAYMENT_LEASE_SECONDS,
+    });
+    if (locked !== "locked") {
+      const holder = (await findPaymentByLockKey(lockKey)) ?? (await findPayment(call.sellerId, proof.paymentId));
+      return { type: "refused", error: holder ? heldByError(holder, call) : paymentStateError(row) };
+    }
+    const payment = {
+      id: row.id,
+      sellerId: row.sellerId,
+      amountMicros: row.amountMicros,
+      payTo: row.payTo,
+      network: null,
+      asset: null,
+      payer: "voucher-holder",
+      railData,
+    };
+    return { type: "held", hold: { rail: "voucher", payment } };
+  },
+
+  release: releasePayment,
+
+  charge: {
+    settle: async (payment) => ({ type: "settled", transaction: `voucher_${payment.id}` }),
+    receipt: (hold, transaction) => ({ "X-Voucher-Receipt": `${hold.payment.id} ${transaction}` }),
+  },
+} satisfies Rail<Voucher>;
+
+/** How the conformance battery pays with vouchers. */
+export const voucherKit: RailKit = {
+  rail: "voucher",
+  ways: [
+    {
+      name: "a signed voucher",
+      path: "/api/v1/aggregates/AAPL?from=2024-05-01&to=2024-05-31",
+      receiptHeaders: ["x-voucher-receipt"],
+      async pay(challenge) {
+        const body = (await challenge.json()) as { voucher?: { paymentId: string } };
+        if (!body.voucher) throw new Error("the 402 offers no voucher");
+        return { "x-voucher": signVoucher(body.voucher.paymentId) };
+      },
+    },
+  ],
+};
