@@ -7,4 +7,6 @@ export const TEST_ENV = {
   ARCHIVE_SCHEDULER: "off",
   IDENTITY_DEV_OUTBOX: "1",
   NEXT_TELEMETRY_DISABLED: "1",
+  // One access line per request would drown the test output; warnings and errors still show.
+  LOG_LEVEL: "warn",
 } as const;

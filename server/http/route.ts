@@ -6,7 +6,9 @@ import type { SellerRow } from "../catalog/catalog.queries";
 import { resolveSeller } from "../catalog/resolve-seller";
 import { env } from "../env";
 import { AppError, isAppError } from "../errors";
-import { ALLOWED_REQUEST_HEADERS, corsHeaders, errorResponse } from "./respond";
+import { observeRequest, routeTemplate } from "../observability/observe-request";
+import { redactHeaders } from "../observability/redact";
+import { ALLOWED_REQUEST_HEADERS, corsHeaders, errorResponse, renderedError } from "./respond";
 
 export const HTTP_METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"] as const;
 export type HttpMethod = (typeof HTTP_METHODS)[number];
@@ -51,12 +53,14 @@ export async function storefrontOfHeaders(headers: Headers): Promise<{ catalog: 
   return { catalog, origin: e.PUBLIC_URL ? e.PUBLIC_URL.replace(/\/$/, "") : `${proto}://${host}` };
 }
 
-async function run(handler: Handler, req: Request, rawParams: Record<string, string | string[]>): Promise<Response> {
+async function run(handler: Handler, req: Request, rawParams: Record<string, string | string[]>, routeName?: string): Promise<Response> {
+  const t0 = performance.now();
   const requestId = req.headers.get("x-request-id")?.slice(0, 64) || randomUUID();
   let response: Response;
+  // The seller, if the handler asked for it: the access line names it (never resolved just for the log).
+  let sellerP: Promise<SellerRow> | undefined;
   try {
     const url = new URL(req.url);
-    let sellerP: Promise<SellerRow> | undefined;
     let catalogP: Promise<Catalog> | undefined;
     const ctx: RouteContext = {
       req,
@@ -74,14 +78,34 @@ async function run(handler: Handler, req: Request, rawParams: Record<string, str
   const headers = new Headers(response.headers);
   for (const [k, v] of Object.entries(corsHeaders())) if (!headers.has(k)) headers.set(k, v);
   headers.set("x-request-id", requestId);
+  const sellerId = sellerP
+    ? await sellerP.then(
+        (s) => s.id,
+        () => null,
+      )
+    : null;
+  const path = safePath(req.url);
+  observeRequest({
+    requestId,
+    method: req.method,
+    route: routeName ?? routeTemplate(path, rawParams),
+    path,
+    status: response.status,
+    durationMs: performance.now() - t0,
+    sellerId,
+    headers,
+    error: renderedError(response),
+    userAgent: req.headers.get("user-agent"),
+  });
   return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
 }
 
 /** A thrown error as the answer: an AppError in the spec's shape; anything else a logged 500 that names the request id. */
 function failureResponse(err: unknown, req: Request, requestId: string): Response {
   if (isAppError(err)) return errorResponse(err, requestId);
-  // Details go to the log, never to the client.
-  console.error(`[${requestId}] ${req.method} ${safePath(req.url)} failed:`, err);
+  // Details go to the log, never to the client: the error line carries the request id the client is given. Written as
+  // pino's (fields, message) through console.error, which the server turns into a JSON line (capture-console.ts).
+  console.error({ req_id: requestId, err, req: { method: req.method, path: safePath(req.url), headers: redactHeaders(req.headers) } }, "request failed");
   return errorResponse(
     new AppError("internal_error", { detail: "unexpected error; quote request_id when reporting it", extra: { request_id: requestId } }),
     requestId,
@@ -113,6 +137,14 @@ function safePath(url: string): string {
 /** Wrap one handler as a Next.js route handler. */
 export function route(handler: Handler): NextHandler {
   return async (req, segment) => run(handler, req, (await segment?.params) ?? {});
+}
+
+/**
+ * A route handler that does not go through `route()` (an adapter's own handler, such as tRPC's): the same request id,
+ * access line and metrics, under a fixed route name.
+ */
+export function observed(routeName: string, handler: (req: Request) => Promise<Response>): (req: Request) => Promise<Response> {
+  return (req) => run(() => handler(req), req, {}, routeName);
 }
 
 /**
