@@ -268,8 +268,8 @@ export async function findDelivery(sellerId: string, id: string) {
 }
 
 /**
- * Send a delivery once more, now (a resend: exactly one more attempt, whatever its state). Only for an enabled endpoint
- * and a delivery no worker is sending right now. Returns false otherwise.
+ * Send a delivery again, now: one more attempt for a delivery that succeeded or was given up on; a pending one is tried
+ * now and keeps its schedule. Only for an enabled endpoint and a delivery no worker is sending right now.
  */
 export async function reopenDelivery(sellerId: string, id: string): Promise<"reopened" | "not_found" | "endpoint_disabled" | "in_flight"> {
   const { rows } = await sql<{ result: string }>(
@@ -277,7 +277,9 @@ export async function reopenDelivery(sellerId: string, id: string): Promise<"reo
        select d.id, e.status as endpoint_status, (d.claimed_until is not null and d.claimed_until > ${NOW}) as in_flight
        from webhook_deliveries d join webhook_endpoints e on e.id = d.endpoint_id where d.id = $1 and d.seller_id = $2
      ), u as (
-       update webhook_deliveries d set status = 'pending', next_attempt_at = ${NOW}, max_attempts = d.attempts + 1, claimed_until = null, claim_token = null
+       update webhook_deliveries d set status = 'pending', next_attempt_at = ${NOW},
+         -- a delivery given up on gets one more attempt; one still being retried keeps its schedule, only sooner
+         max_attempts = case when d.status = 'pending' then d.max_attempts else d.attempts + 1 end, claimed_until = null, claim_token = null
        from target t where d.id = t.id and t.endpoint_status = 'enabled' and not t.in_flight
        returning d.id
      )
