@@ -64,7 +64,7 @@ const emit = (type = "operation.upstream_failing", object: unknown = { operation
 async function drain(ms = 3_000) {
   const until = Date.now() + ms;
   while (Date.now() < until) {
-    const pass = await deliverDueWebhooks(50);
+    const pass = await deliverDueWebhooks(50, sellerId);
     if (
       !pass.claimed &&
       !(await db.webhookDelivery.count({ where: { sellerId, status: "pending", claimedUntil: null, nextAttemptAt: { lte: new Date(Date.now() + 200) } } }))
@@ -101,7 +101,7 @@ describe("webhook delivery", () => {
     expect(rows[0]!.attemptLog).toMatchObject([{ status: 200, response: '{"ok":true}', error: null }]);
     expect(rows[0]!.lastLatencyMs).toBeGreaterThanOrEqual(0);
     // Delivered once: nothing left due, nothing sent again.
-    await deliverDueWebhooks(50);
+    await deliverDueWebhooks(50, sellerId);
     expect(good.state.received).toHaveLength(2);
   });
 
@@ -131,7 +131,7 @@ describe("webhook delivery", () => {
     const e = await endpoint(hanging);
     await emit();
     const t0 = Date.now();
-    const pass = await deliverDueWebhooks(50);
+    const pass = await deliverDueWebhooks(50, sellerId);
     expect(pass).toMatchObject({ claimed: 1, failed: 1 });
     expect(Date.now() - t0).toBeLessThan(TIMEOUT_MS + 1_500);
     const [d] = await deliveriesOf(e.id);

@@ -121,12 +121,12 @@ async function disableIfFailingTooLong(d: ClaimedDelivery, endpointId: string, f
   logger().warn({ endpoint: endpointId, seller: d.sellerId, url: done.endpoint.url, failed_deliveries: done.failedDeliveries }, "webhook endpoint disabled");
 }
 
-/** Claim and send up to `limit` due deliveries at once. */
-export async function deliverDueWebhooks(limit = 16): Promise<DeliveryPass> {
+/** Claim and send up to `limit` due deliveries at once (`sellerId`: only that seller's, for tests). */
+export async function deliverDueWebhooks(limit = 16, sellerId: string | null = null): Promise<DeliveryPass> {
   const token = randomUUID();
   // The lease outlives the attempt's deadline by a margin: a claim is never taken over while its attempt can still run.
   const leaseSeconds = Math.ceil((env().WEBHOOK_TIMEOUT_MS * 2) / 1000) + 30;
-  const claimed = await claimDueDeliveries(limit, leaseSeconds, token);
+  const claimed = await claimDueDeliveries(limit, leaseSeconds, token, sellerId);
   const pass: DeliveryPass = { claimed: claimed.length, succeeded: 0, failed: 0, gaveUp: 0, disabled: 0 };
   await Promise.all(
     claimed.map((d) =>

@@ -7,7 +7,7 @@ import { deliverDueWebhooks } from "./deliver-webhooks";
 const POLL_MS = 1_000;
 const BATCH = 16;
 
-export function startWebhookWorker(opts: { pollMs?: number } = {}): { stop: () => Promise<void> } {
+export function startWebhookWorker(opts: { pollMs?: number; sellerId?: string } = {}): { stop: () => Promise<void> } {
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> | undefined;
@@ -15,7 +15,7 @@ export function startWebhookWorker(opts: { pollMs?: number } = {}): { stop: () =
     let full = true;
     while (full && !stopped) {
       try {
-        const pass = await deliverDueWebhooks(BATCH);
+        const pass = await deliverDueWebhooks(BATCH, opts.sellerId ?? null);
         full = pass.claimed === BATCH;
       } catch (err) {
         logger().error({ err, component: "webhooks" }, "webhook pass failed");

@@ -21,7 +21,7 @@ let workers: ChildProcess[] = [];
 function startWorker(): Promise<ChildProcess> {
   const tsx = path.join(process.cwd(), "node_modules", "tsx", "dist", "cli.mjs");
   const child = spawn(process.execPath, [tsx, "--conditions=react-server", path.join(import.meta.dirname, "..", "testing", "webhook-worker-child.ts")], {
-    env: { ...process.env, ...ENV },
+    env: { ...process.env, ...ENV, WORKER_SELLER_ID: sellerId },
     stdio: ["ignore", "pipe", "inherit"],
   });
   return new Promise((resolve, reject) => {
@@ -37,7 +37,7 @@ beforeAll(async () => {
   actorId = (await db.sellerUser.findFirstOrThrow({ where: { sellerId } })).id;
   receiver = await startWebhookReceiver();
   // Each answer takes a moment, so the two workers' passes overlap.
-  receiver.state.delayMs = 15;
+  receiver.state.delayMs = 60;
   workers = await Promise.all([startWorker(), startWorker()]);
 }, 60_000);
 

@@ -22,12 +22,16 @@ export type ClaimedDelivery = {
   eventData: unknown;
 };
 
-/** Claim up to `limit` due deliveries of enabled endpoints for `leaseSeconds`, counting the attempt now. */
-export async function claimDueDeliveries(limit: number, leaseSeconds: number, token: string): Promise<ClaimedDelivery[]> {
+/**
+ * Claim up to `limit` due deliveries of enabled endpoints for `leaseSeconds`, counting the attempt now. `sellerId`
+ * narrows it to one seller's (tests, which share one database between files).
+ */
+export async function claimDueDeliveries(limit: number, leaseSeconds: number, token: string, sellerId: string | null = null): Promise<ClaimedDelivery[]> {
   const { rows } = await sql<Record<string, unknown>>(
     `with due as (
        select d.id from webhook_deliveries d join webhook_endpoints e on e.id = d.endpoint_id and e.status = 'enabled'
        where d.status = 'pending' and d.next_attempt_at <= ${NOW} and (d.claimed_until is null or d.claimed_until < ${NOW})
+         and ($4::text is null or d.seller_id = $4)
        order by d.next_attempt_at limit $1
        for update of d skip locked
      ), c as (
@@ -38,7 +42,7 @@ export async function claimDueDeliveries(limit: number, leaseSeconds: number, to
      select c.id, c.seller_id, c.endpoint_id, c.event_id, c.attempts, c.max_attempts, e.url, e.secret_enc, e.previous_secret_enc,
        e.previous_secret_expires_at, ev.type as event_type, ev.created_at as event_created_at, ev.data as event_data
      from c join webhook_endpoints e on e.id = c.endpoint_id join events ev on ev.id = c.event_id`,
-    [limit, leaseSeconds, token],
+    [limit, leaseSeconds, token, sellerId],
   );
   return rows.map((r) => ({
     id: r.id as string,
