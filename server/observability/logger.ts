@@ -54,7 +54,12 @@ function pretty(): DestinationStream {
     colorize: Boolean(process.stdout.isTTY),
     sync: true,
     translateTime: "SYS:HH:MM:ss.l",
-    ignore: "pid,hostname,service,instance",
+    // An access line reads as one: "GET /api/v1/aggregates/AAPL 200 8.7 ms x402 pay_... charged", its other fields after.
+    ignore: "pid,hostname,service,instance,method,route,path,status,duration_ms,user_agent",
+    messageFormat: (log, key) =>
+      log[key] === "request"
+        ? [log.method, log.path, log.status, `${log.duration_ms} ms`, log.rail, log.payment_id, log.billing].filter((v) => v != null).join(" ")
+        : String(log[key] ?? ""),
     singleLine: true,
   });
 }

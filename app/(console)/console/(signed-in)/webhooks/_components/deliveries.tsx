@@ -22,7 +22,14 @@ export function Deliveries({ endpointId }: { endpointId: string }) {
   const [open, setOpen] = useState<string | null>(null);
   const input = { endpointId, ...(status ? { status: status as "pending" | "succeeded" | "failed" } : {}) };
   const q = useInfiniteQuery(trpc.webhooks.deliveries.infiniteQueryOptions(input, { getNextPageParam: (last) => last.nextCursor, refetchInterval: 5_000 }));
-  const resend = useMutation(trpc.webhooks.resend.mutationOptions({ onSuccess: () => qc.invalidateQueries({ queryKey: trpc.webhooks.deliveries.pathKey() }) }));
+  const resend = useMutation(
+    trpc.webhooks.resend.mutationOptions({
+      onSuccess: async () => {
+        await qc.invalidateQueries({ queryKey: trpc.webhooks.deliveries.pathKey() });
+        await qc.invalidateQueries({ queryKey: trpc.webhooks.delivery.pathKey() });
+      },
+    }),
+  );
   const rows = q.data?.pages.flatMap((p) => p.deliveries) ?? [];
   return (
     <Section
@@ -85,8 +92,8 @@ export function Deliveries({ endpointId }: { endpointId: string }) {
                           {d.lastStatus ?? "—"}
                         </td>
                         <td className="text-right tabular-nums whitespace-nowrap">{d.lastLatencyMs == null ? "—" : `${d.lastLatencyMs} ms`}</td>
-                        <td className="max-w-xs truncate font-mono text-xs" title={d.lastResponse ?? d.lastError ?? undefined}>
-                          {d.lastError ?? d.lastResponse ?? "—"}
+                        <td className="max-w-xs truncate font-mono text-xs" title={[d.lastError, d.lastResponse].filter(Boolean).join(": ") || undefined}>
+                          {d.lastResponse || d.lastError || "—"}
                         </td>
                         <td className="text-right">
                           <button

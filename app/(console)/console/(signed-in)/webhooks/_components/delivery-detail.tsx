@@ -8,7 +8,8 @@ import { Loaded, TABLE_CLASS } from "../../../_components/section";
 /** One delivery: the body sent (the event) and every attempt with what the endpoint answered. */
 export function DeliveryDetail({ id }: { id: string }) {
   const trpc = useTRPC();
-  const q = useQuery(trpc.webhooks.delivery.queryOptions({ id }));
+  // Refreshed while open: a resend or a retry adds an attempt.
+  const q = useQuery(trpc.webhooks.delivery.queryOptions({ id }, { refetchInterval: 5_000 }));
   return (
     <div className="my-2 grid gap-3 rounded border border-slate-200 bg-slate-50 p-3 lg:grid-cols-2" data-testid="delivery-detail">
       <Loaded query={q} what="the delivery">
