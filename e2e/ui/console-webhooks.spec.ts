@@ -68,9 +68,9 @@ test("a seller adds an endpoint, receives a paid call's event signed, reads the 
     const paid = await request.get("/api/v1/aggregates/AAPL", { headers: { host: HOST, ...proof } });
     expect(paid.status()).toBeGreaterThanOrEqual(500);
     const paymentId = paid.headers()["svc-payment-id"];
-    await expect.poll(() => receiver.state.arrivals.filter((a) => a.paymentId === paymentId)).toEqual([
-      { type: "payment.released", id: expect.stringMatching(/^evt_/), paymentId, verified: true },
-    ]);
+    await expect
+      .poll(() => receiver.state.arrivals.filter((a) => a.paymentId === paymentId))
+      .toEqual([{ type: "payment.released", id: expect.stringMatching(/^evt_/), paymentId, verified: true }]);
 
     // The console shows the delivery: succeeded, HTTP 200, its latency and the receiver's answer; then the body.
     const endpointRow = page.locator('[data-testid^="webhook-endpoint-"]', { hasText: receiver.url });
