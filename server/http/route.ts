@@ -53,7 +53,8 @@ export async function storefrontOfHeaders(headers: Headers): Promise<{ catalog: 
   return { catalog, origin: e.PUBLIC_URL ? e.PUBLIC_URL.replace(/\/$/, "") : `${proto}://${host}` };
 }
 
-async function run(handler: Handler, req: Request, rawParams: Record<string, string | string[]>, routeName?: string): Promise<Response> {
+/** `adapter`: a handler that is not one of ours (tRPC's): its answer keeps its own headers (no CORS added), under `adapter.route`. */
+async function run(handler: Handler, req: Request, rawParams: Record<string, string | string[]>, adapter?: { route: string }): Promise<Response> {
   const t0 = performance.now();
   const requestId = req.headers.get("x-request-id")?.slice(0, 64) || randomUUID();
   let response: Response;
@@ -76,7 +77,7 @@ async function run(handler: Handler, req: Request, rawParams: Record<string, str
     response = failureResponse(err, req, requestId);
   }
   const headers = new Headers(response.headers);
-  for (const [k, v] of Object.entries(corsHeaders())) if (!headers.has(k)) headers.set(k, v);
+  if (!adapter) for (const [k, v] of Object.entries(corsHeaders())) if (!headers.has(k)) headers.set(k, v);
   headers.set("x-request-id", requestId);
   const sellerId = sellerP
     ? await sellerP.then(
@@ -88,7 +89,7 @@ async function run(handler: Handler, req: Request, rawParams: Record<string, str
   observeRequest({
     requestId,
     method: req.method,
-    route: routeName ?? routeTemplate(path, rawParams),
+    route: adapter?.route ?? routeTemplate(path, rawParams),
     path,
     status: response.status,
     durationMs: performance.now() - t0,
@@ -141,10 +142,11 @@ export function route(handler: Handler): NextHandler {
 
 /**
  * A route handler that does not go through `route()` (an adapter's own handler, such as tRPC's): the same request id,
- * access line and metrics, under a fixed route name.
+ * access line and metrics, under a fixed route name; its headers otherwise as the adapter set them (no CORS: the console
+ * API is same-origin).
  */
 export function observed(routeName: string, handler: (req: Request) => Promise<Response>): (req: Request) => Promise<Response> {
-  return (req) => run(() => handler(req), req, {}, routeName);
+  return (req) => run(() => handler(req), req, {}, { route: routeName });
 }
 
 /**

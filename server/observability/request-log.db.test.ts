@@ -5,7 +5,7 @@ import { Writable } from "node:stream";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { seedMarketSeller } from "../../prisma/seed";
 import { db } from "../db/client";
-import { methods } from "../http/route";
+import { methods, observed } from "../http/route";
 import { newId } from "../lib/ids";
 import { captureConsole } from "./capture-console";
 import { createLogger, setLoggerForTests } from "./logger";
@@ -147,6 +147,14 @@ describe("request logs", () => {
     expect(raw).toContain("Payment [redacted]");
     for (const secret of ["secret-challenge", "eyJjaGFsbGVuZ2UiOnsiaWQiOiJzZWNyZXQtY2hhbGxlbmdlIn19", "4242424242424242", "4000000000000002"])
       expect(raw).not.toContain(secret);
+  });
+
+  it("an adapter's handler (the console's tRPC endpoint) gets its access line and request id, and no CORS headers", async () => {
+    const handler = observed("/api/trpc/[trpc]", async () => new Response("{}", { status: 200 }));
+    const res = await handler(new Request("http://localhost/api/trpc/webhooks.endpoints?batch=1"));
+    expect(res.headers.get("x-request-id")).toBeTruthy();
+    expect(res.headers.get("access-control-allow-origin")).toBeNull();
+    expect(lines).toEqual([expect.objectContaining({ msg: "request", route: "/api/trpc/[trpc]", path: "/api/trpc/webhooks.endpoints", status: 200 })]);
   });
 
   it("console output (the reconciler's lines, libraries) becomes JSON lines with a component", () => {
