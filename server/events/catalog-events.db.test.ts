@@ -2,6 +2,7 @@
 // own functions and the claim ceremony here), each object as the API shows it (the entitlements `agent` block, the
 // manifest's meter and plan). Events are append-only.
 import { beforeAll, describe, expect, it } from "vitest";
+import { seedMarketSeller } from "../../prisma/seed";
 import { getCatalog } from "../catalog/catalog";
 import { buildManifest } from "../catalog/manifest";
 import { invalidateSeller, resolveSeller } from "../catalog/resolve-seller";
@@ -83,6 +84,34 @@ describe("catalog events", () => {
     expect((await events("plan.updated")).at(-1)!.data.object).toMatchObject({ id: planId, name: "Evt pass 2", purchase: { maximumUsd: "19.00" } });
     await caller.catalog.retirePlan({ planId });
     expect((await events("plan.retired")).at(-1)!.data.object).toMatchObject({ id: planId, status: "retired" });
+  });
+
+  it("one event per plan change: creating writes plan.created only, a change of meters alone is plan.updated, unchanged terms nothing", async () => {
+    const terms = { name: "Meters pass", minimumUsd: "1.00", maximumUsd: "9.00", cardMinimumUsd: "1.00", creditValidityDays: 30, meters: ["aggregates"] };
+    const { planId } = await caller.catalog.createPlan({ ...terms, slug: "meters-pass" });
+    const about = async () => (await db.event.findMany({ where: { subjectId: planId }, orderBy: { seq: "asc" } })).map((e) => e.type);
+    expect(await about()).toEqual(["plan.created"]);
+    await caller.catalog.updatePlan({ ...terms, planId, meters: ["aggregates", "basis"] });
+    expect(await about()).toEqual(["plan.created", "plan.updated"]);
+    expect((await events("plan.updated")).at(-1)!.data.object).toMatchObject({ id: planId, meters: ["aggregates", "basis"] });
+    await caller.catalog.updatePlan({ ...terms, planId, meters: ["aggregates", "basis"] });
+    expect(await about()).toEqual(["plan.created", "plan.updated"]);
+  });
+
+  it("re-seeding a storefront (the demo's start) records nothing", async () => {
+    const before = await db.event.count({ where: { sellerId: store.sellerId } });
+    const seller = await db.seller.findUniqueOrThrow({ where: { id: store.sellerId } });
+    const user = await db.sellerUser.findFirstOrThrow({ where: { sellerId: store.sellerId } });
+    await seedMarketSeller(db, {
+      slug: seller.slug,
+      name: seller.name,
+      hosts: [store.host],
+      email: user.email,
+      password: "pw-12345678",
+      payTo: seller.payToAddress,
+      signingSecret: seller.signingSecret,
+    });
+    expect(await db.event.count({ where: { sellerId: store.sellerId } })).toBe(before);
   });
 });
 

@@ -204,7 +204,7 @@ END\x3B
 
 -- A plan as the manifest lists it, with its state.
 CREATE FUNCTION event_plan_snapshot(p_plan text) RETURNS jsonb LANGUAGE sql STABLE AS E'
-  SELECT jsonb_build_object(''id'', p.id, ''slug'', p.slug, ''name'', p.name, ''description'', p.description, ''kind'', p.kind, ''status'', p.status,
+  SELECT jsonb_build_object(''id'', p.id, ''sellerId'', p.seller_id, ''slug'', p.slug, ''name'', p.name, ''description'', p.description, ''kind'', p.kind, ''status'', p.status,
     ''minimumMicros'', p.minimum_micros::text, ''maximumMicros'', p.maximum_micros::text, ''cardMinimumMicros'', p.card_minimum_micros::text,
     ''creditValidityDays'', p.credit_validity_days,
     ''meters'', coalesce((SELECT jsonb_agg(m.key ORDER BY m.key) FROM plan_meters pm JOIN meters m ON m.id = pm.meter_id WHERE pm.plan_id = p.id), ''[]''::jsonb))
@@ -377,16 +377,66 @@ CREATE CONSTRAINT TRIGGER meters_emit_event AFTER UPDATE OF "included_units" ON 
   WHEN (OLD.included_units IS DISTINCT FROM NEW.included_units)
   EXECUTE FUNCTION meters_emit_event();
 
+-- A plan edit writes its row and its meters in one transaction (plan_meters rows deleted and inserted): one event per
+-- plan per transaction, whichever of them comes first at commit. Remembered in a transaction-local setting.
+CREATE FUNCTION plan_event_once(p_plan text) RETURNS boolean LANGUAGE plpgsql AS E'
+DECLARE
+  seen text := coalesce(current_setting(''storefront.plan_events'', true), '''')\x3B
+BEGIN
+  IF position('','' || p_plan || '','' IN seen) > 0 THEN
+    RETURN false\x3B
+  END IF\x3B
+  PERFORM set_config(''storefront.plan_events'', seen || '','' || p_plan || '','', true)\x3B
+  RETURN true\x3B
+END\x3B
+';
+
+-- One plan's event, unless this transaction recorded one for it already.
+CREATE FUNCTION emit_plan_event(p_plan text, p_type text) RETURNS void LANGUAGE plpgsql AS E'
+DECLARE
+  v_snapshot jsonb := event_plan_snapshot(p_plan)\x3B
+BEGIN
+  IF v_snapshot IS NOT NULL AND plan_event_once(p_plan) THEN
+    PERFORM emit_event(v_snapshot->>''sellerId'', p_type, p_plan, jsonb_build_object(''plan'', v_snapshot - ''sellerId''))\x3B
+  END IF\x3B
+END\x3B
+';
+
 CREATE FUNCTION plans_emit_event() RETURNS trigger LANGUAGE plpgsql AS E'
 BEGIN
-  PERFORM emit_event(NEW.seller_id,
-    CASE WHEN TG_OP = ''INSERT'' THEN ''plan.created'' WHEN OLD.status = ''live'' AND NEW.status = ''retired'' THEN ''plan.retired'' ELSE ''plan.updated'' END,
-    NEW.id, jsonb_build_object(''plan'', s))
-  FROM event_plan_snapshot(NEW.id) s WHERE s IS NOT NULL\x3B
+  IF TG_OP = ''INSERT'' THEN
+    PERFORM emit_plan_event(NEW.id, ''plan.created'')\x3B
+  ELSIF OLD.status = ''live'' AND NEW.status = ''retired'' THEN
+    PERFORM emit_plan_event(NEW.id, ''plan.retired'')\x3B
+  ELSE
+    PERFORM emit_plan_event(NEW.id, ''plan.updated'')\x3B
+  END IF\x3B
   RETURN NULL\x3B
 END\x3B
 ';
 
--- Deferred: a plan's meters are written after its row, in the same transaction.
-CREATE CONSTRAINT TRIGGER plans_emit_event AFTER INSERT OR UPDATE ON "plans"
+CREATE FUNCTION plan_meters_emit_event() RETURNS trigger LANGUAGE plpgsql AS E'
+BEGIN
+  IF TG_OP = ''DELETE'' THEN
+    PERFORM emit_plan_event(OLD.plan_id, ''plan.updated'')\x3B
+  ELSE
+    PERFORM emit_plan_event(NEW.plan_id, ''plan.updated'')\x3B
+  END IF\x3B
+  RETURN NULL\x3B
+END\x3B
+';
+
+-- Deferred: a plan's meters are written after its row, in the same transaction. An update that changes nothing a
+-- buyer sees (a re-seed writing the same name, the console saving unchanged terms) records nothing.
+CREATE CONSTRAINT TRIGGER plans_emit_event AFTER INSERT ON "plans"
   DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION plans_emit_event();
+
+CREATE CONSTRAINT TRIGGER plans_emit_event_update AFTER UPDATE ON "plans"
+  DEFERRABLE INITIALLY DEFERRED FOR EACH ROW
+  WHEN ((OLD.slug, OLD.name, OLD.description, OLD.kind, OLD.status, OLD.minimum_micros, OLD.maximum_micros, OLD.card_minimum_micros, OLD.credit_validity_days)
+        IS DISTINCT FROM (NEW.slug, NEW.name, NEW.description, NEW.kind, NEW.status, NEW.minimum_micros, NEW.maximum_micros, NEW.card_minimum_micros, NEW.credit_validity_days))
+  EXECUTE FUNCTION plans_emit_event();
+
+-- The meters a plan's credit covers are part of its terms.
+CREATE CONSTRAINT TRIGGER plan_meters_emit_event AFTER INSERT OR DELETE ON "plan_meters"
+  DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION plan_meters_emit_event();
