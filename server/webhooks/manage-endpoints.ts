@@ -13,6 +13,7 @@ import { endpointView } from "./deliver-webhooks";
 import { newEndpointSecret, sealSecret } from "./endpoint-secret";
 import { checkWebhookUrl } from "./webhook-url";
 import {
+  countEndpoints,
   deleteEndpointRow,
   findEndpoint,
   findEndpointSecret,
@@ -24,6 +25,8 @@ import {
 } from "./webhooks.queries";
 
 export const ROTATION_OVERLAP_HOURS = 24;
+/** Every event is written once per endpoint in the change's own transaction: the fan-out stays small. */
+export const MAX_ENDPOINTS = 10;
 
 const eventTypes = z
   .array(z.enum(EVENT_TYPES as [string, ...string[]]))
@@ -69,6 +72,8 @@ export async function listWebhookEndpoints(sellerId: string) {
 export async function createWebhookEndpoint(a: { sellerId: string; actorId: string | null; input: z.input<typeof endpointInput> }) {
   const input = endpointInput.parse(a.input);
   const url = checkWebhookUrl(input.url, env().WEBHOOK_ALLOW_PRIVATE_URLS);
+  if ((await countEndpoints(a.sellerId)) >= MAX_ENDPOINTS)
+    throw new AppError("invalid_request", { reason: "too_many_endpoints", detail: `at most ${MAX_ENDPOINTS} webhook endpoints: remove one first` });
   const secret = newEndpointSecret();
   const row = await withTransaction(async (tx) => {
     const created = await insertEndpoint(tx, {

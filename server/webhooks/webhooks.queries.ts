@@ -178,6 +178,10 @@ export async function findEndpoints(sellerId: string) {
   return rows.map((r) => ({ ...r, stats: byId.get(r.id) ?? null }));
 }
 
+export async function countEndpoints(sellerId: string): Promise<number> {
+  return db.webhookEndpoint.count({ where: { sellerId } });
+}
+
 export async function findEndpoint(sellerId: string, id: string): Promise<EndpointRow | null> {
   return db.webhookEndpoint.findFirst({ where: { id, sellerId }, select: endpointSelect });
 }

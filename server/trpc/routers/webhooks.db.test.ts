@@ -100,6 +100,13 @@ describe("webhooks.* (console)", () => {
     expect(audit.entries.map((e) => e.action)).toEqual(["plan.credit_threshold", "plan.credit_threshold"]);
   });
 
+  it("keeps a seller to a few endpoints: each is written with every event, in the change's transaction", async () => {
+    const { sellerId: other } = await createGatewaySeller("http://127.0.0.1:9");
+    const c = createCaller(sessionFor((await db.sellerUser.findFirstOrThrow({ where: { sellerId: other } })).id, other));
+    for (let i = 0; i < 10; i++) await c.webhooks.createEndpoint({ url: `https://hooks.example.com/${i}` });
+    await expect(c.webhooks.createEndpoint({ url: "https://hooks.example.com/11" })).rejects.toMatchObject({ cause: { reason: "too_many_endpoints" } });
+  });
+
   it("lists every event type with what it means", async () => {
     const types = await caller.webhooks.eventTypes();
     expect(types.map((t) => t.type)).toEqual(
