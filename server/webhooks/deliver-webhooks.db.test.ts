@@ -139,6 +139,16 @@ describe("webhook delivery", () => {
     expect(d!.attemptLog[0]!.latencyMs).toBeGreaterThanOrEqual(TIMEOUT_MS - 5);
   });
 
+  it("an endpoint removed while its attempt runs: the attempt ends quietly, nothing is left", async () => {
+    const e = await endpoint(hanging);
+    await emit();
+    const running = deliverDueWebhooks(50, sellerId);
+    await new Promise((r) => setTimeout(r, 100));
+    await db.webhookEndpoint.delete({ where: { id: e.id } });
+    expect(await running).toMatchObject({ claimed: 1, failed: 1 });
+    expect(await db.webhookDelivery.count({ where: { endpointId: e.id } })).toBe(0);
+  });
+
   it("signs with the new and the previous secret after a rotation, so a receiver still on the old one verifies", async () => {
     const r = await startWebhookReceiver();
     try {

@@ -83,7 +83,9 @@ export async function recordAttempt(
   const ok = next === "succeeded";
   const { rows } = await sql<{ owned: boolean; endpoint_id: string | null; failing_since: Date | null }>(
     `with att as (
-       insert into webhook_attempts (delivery_id, instance, status, latency_ms, response, error, created_at) values ($1, $3, $4, $5, $6, $7, ${NOW})
+       -- (unless the endpoint, and with it the delivery, was removed while the attempt ran)
+       insert into webhook_attempts (delivery_id, instance, status, latency_ms, response, error, created_at)
+       select $1, $3, $4::int, $5::int, $6, $7, ${NOW} where exists (select 1 from webhook_deliveries where id = $1)
      ), d as (
        update webhook_deliveries set
          status = $8, next_attempt_at = coalesce($9::timestamptz at time zone 'UTC', next_attempt_at), last_attempt_at = ${NOW},
