@@ -21,6 +21,7 @@ import {
 } from "../testing/gateway";
 import { getJson, registerAnonymous, routedStore } from "../testing/identity-harness";
 import { setCreditThreshold } from "./manage-credit-thresholds";
+import { metrics } from "../observability/metrics";
 import { renderEvent } from "./render-event";
 
 const SECRET = "fake-upstream-secret-0123456789";
@@ -65,6 +66,14 @@ async function paidCall(rail: "x402" | "mpp", payer: number, path = AAPL) {
 describe("payment events", () => {
   it("a paid call emits payment.settled once, its object the payment as GET /payments/{id} shows it", async () => {
     upstream.state.mode = { status: 200 };
+    // The metrics read the gateway's own answer (svc-billing, Server-Timing): counted for the real paid path too.
+    const count = async (series: string) => {
+      const line = (await metrics().registry.metrics()).split("\n").find((l) => l.startsWith(`${series} `));
+      return line ? Number(line.slice(series.length + 1)) : 0;
+    };
+    const PAID = 'storefront_paid_calls_total{rail="x402",operation="aggregates",outcome="charged"}';
+    const SETTLED = 'storefront_settlement_duration_seconds_count{rail="x402"}';
+    const [paidBefore, settleBefore] = [await count(PAID), await count(SETTLED)];
     for (const [rail, payer] of [
       ["x402", 1],
       ["mpp", 2],
@@ -77,6 +86,8 @@ describe("payment events", () => {
       expect(evs[0]!.data.object).toEqual(await paymentStatus(seller.host, paymentId));
       expect(evs[0]!.data.object).toMatchObject({ status: "consumed", rail, complete: true });
     }
+    expect(await count(PAID)).toBe(paidBefore + 1);
+    expect(await count(SETTLED)).toBe(settleBefore + 1);
   });
 
   it("an upstream failure emits payment.released with the reason, and no charge event", async () => {
