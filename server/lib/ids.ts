@@ -5,7 +5,7 @@ const ALPHABET = "0123456789abcdefghjkmnpqrstvwxyz"; // Crockford base32, lower 
 /** Every id prefix in use, with what it names, so a log line or a support ticket says what an id is. */
 export const ID_PREFIXES = {
   agt: "agent credential",
-  alr: "alert to a seller",
+  alr: "alert to a seller (written by the database: alr_ and 32 hex digits)",
   arc: "archive day",
   art: "backtest artifact",
   aud: "audit log row",
@@ -27,7 +27,7 @@ export const ID_PREFIXES = {
   svc: "service",
   tip: "trusted identity provider",
   usr: "seller user",
-  whd: "webhook delivery",
+  whd: "webhook delivery (written by the database with its event: whd_ and 32 hex digits)",
   whe: "webhook endpoint",
   tst: "test fixture tag",
 } as const;
