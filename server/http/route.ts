@@ -86,18 +86,22 @@ async function run(handler: Handler, req: Request, rawParams: Record<string, str
       )
     : null;
   const path = safePath(req.url);
-  observeRequest({
-    requestId,
-    method: req.method,
-    route: adapter?.route ?? routeTemplate(path, rawParams),
-    path,
-    status: response.status,
-    durationMs: performance.now() - t0,
-    sellerId,
-    headers,
-    error: renderedError(response),
-    userAgent: req.headers.get("user-agent"),
-  });
+  try {
+    observeRequest({
+      requestId,
+      method: req.method,
+      route: adapter?.route ?? routeTemplate(path, rawParams),
+      path,
+      status: response.status,
+      durationMs: performance.now() - t0,
+      sellerId,
+      headers,
+      error: renderedError(response),
+      userAgent: req.headers.get("user-agent"),
+    });
+  } catch {
+    // The log line and the counters never cost a client its answer.
+  }
   return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
 }
 
