@@ -32,7 +32,8 @@ async function main() {
     secrets: { APP_SECRET: TEST_ENV.APP_SECRET, MARKET_UPSTREAM_SECRET: TEST_ENV.MARKET_UPSTREAM_SECRET },
   });
   const port = Number(process.env.BENCH_PORT ?? 3300);
-  const env = { ...TEST_ENV, NODE_ENV: "production", ...stack.env, RATE_LIMIT_DISABLED: "1" };
+  // Logged as production logs (an access line per request at info), not as quietly as the tests.
+  const env = { ...TEST_ENV, NODE_ENV: "production", LOG_LEVEL: process.env.LOG_LEVEL ?? "info", ...stack.env, RATE_LIMIT_DISABLED: "1" };
   const server = startNextServer({ port, env, quiet: true });
   const baseUrl = `http://127.0.0.1:${port}`;
   const rows: Row[] = [];

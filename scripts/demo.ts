@@ -1,6 +1,7 @@
 // npm run demo: everything on one machine. Embedded PostgreSQL (data under .data/, kept across restarts)
 // unless DATABASE_URL is set, migrations, the demo seller, the local chain, a production build, and the app
 // on http://localhost:$PORT (default 3000).
+import { randomBytes } from "node:crypto";
 import { buildIsStale, runNextBuild, startNextServer, waitForHttp } from "./lib/next-server";
 import { startStack } from "./lib/stack";
 
@@ -32,7 +33,19 @@ async function main() {
     await runNextBuild(log);
   } else log("build: up to date");
 
-  server = startNextServer({ port, env: { ...stack.env, PUBLIC_URL: process.env.PUBLIC_URL ?? "" } });
+  // Operations on one machine: readable log lines, /metrics with a token made for this run, webhooks to receivers on
+  // this machine (never in production: docs/operating.md).
+  const metricsToken = process.env.METRICS_TOKEN ?? randomBytes(18).toString("base64url");
+  server = startNextServer({
+    port,
+    env: {
+      ...stack.env,
+      PUBLIC_URL: process.env.PUBLIC_URL ?? "",
+      LOG_FORMAT: process.env.LOG_FORMAT ?? "pretty",
+      METRICS_TOKEN: metricsToken,
+      WEBHOOK_ALLOW_PRIVATE_URLS: process.env.WEBHOOK_ALLOW_PRIVATE_URLS ?? "on",
+    },
+  });
   server.on("exit", (code) => {
     if (!stopping) {
       log(`the app exited (${code}); see the messages above`);
@@ -56,7 +69,11 @@ async function main() {
     `  BASE_URL=${base} npx tsx examples/card-checkout.ts   # the $0.50 backtest by card: pay on the page it prints`,
     "    (test processor: card 4242 4242 4242 4242 pays, 4000 0000 0000 0002 is declined; no real money)",
     "",
-    "Seller console:",
+    "Operations (docs/operating.md):",
+    `  curl -s ${base}/readyz`,
+    `  curl -s -H 'authorization: Bearer ${metricsToken}' ${base}/metrics | grep '^storefront_'`,
+    "",
+    "Seller console (webhooks and alerts under /console/webhooks):",
     `  ${base}/console`,
     ...stack.summary.map((s) => `  ${s}`),
     "",

@@ -9,7 +9,7 @@ import { createDb } from "../server/db/client";
 import { seedConsoleDay } from "../server/testing/console-day";
 import { startNextServer, waitForHttp } from "./lib/next-server";
 import { startStack } from "./lib/stack";
-import { TEST_ENV } from "./test/test-env";
+import { E2E_OPERATIONS_ENV, TEST_ENV } from "./test/test-env";
 
 export const SECOND_SELLER = {
   slug: "second-seller",
@@ -74,7 +74,7 @@ async function main() {
   // Where the specs find the stack (its chain, its database): playwright.config.ts names the file for both sides.
   const stackFile = process.env.E2E_STACK_FILE ?? path.join(dir, "stack.json");
   fs.writeFileSync(stackFile, JSON.stringify(stack.env));
-  const server = startNextServer({ port, env: { ...TEST_ENV, ...stack.env, E2E_STACK_FILE: stackFile }, quiet: false });
+  const server = startNextServer({ port, env: { ...TEST_ENV, ...E2E_OPERATIONS_ENV, ...stack.env, E2E_STACK_FILE: stackFile }, quiet: false });
   const stop = async () => {
     server.kill("SIGTERM");
     await stack.stop();

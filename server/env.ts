@@ -114,6 +114,43 @@ const schema = z.object({
   /** SMTP server for human sign-in emails (smtp://user:pass@host:port); unset with the outbox off: email sign-in is unavailable. */
   IDENTITY_SMTP_URL: z.url().optional(),
   IDENTITY_MAIL_FROM: z.string().default("Storefront <no-reply@localhost>"),
+
+  // --- operations: logs, metrics, webhooks, alerts (docs/operating.md) ---
+  /** pino level of the JSON log lines (one access line per request at info; errors carry the request id). */
+  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  /** json: one JSON object per line (production). pretty: readable lines (the demo). */
+  LOG_FORMAT: z.enum(["json", "pretty"]).default("json"),
+  /** Bearer token GET /metrics requires; unset: /metrics answers 404 (metrics are off). */
+  METRICS_TOKEN: z.string().min(16, "must be at least 16 characters").optional(),
+  /** Deliver webhooks from this instance (every instance may: deliveries are claimed with leases in PostgreSQL). */
+  WEBHOOK_DELIVERY: bool.default(true),
+  /** How long one delivery attempt may take (connect, send, answer) before it counts as failed. */
+  WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
+  /** Seconds to wait before each retry of a failed delivery (the last is the final attempt): about three days in all. */
+  WEBHOOK_RETRY_SCHEDULE_SECONDS: z
+    .string()
+    .regex(/^\d+(\.\d+)?(,\d+(\.\d+)?)*$/, "must be comma-separated seconds, such as 5,300,1800")
+    .default("5,300,1800,7200,18000,36000,50400,72000,86400"),
+  /** An endpoint whose every attempt has failed for this long is disabled and its seller told. */
+  WEBHOOK_DISABLE_AFTER_HOURS: z.coerce
+    .number()
+    .min(0.001)
+    .max(24 * 30)
+    .default(120),
+  /** Allow http:// and private, loopback and link-local addresses as webhook targets (demo and tests only). */
+  WEBHOOK_ALLOW_PRIVATE_URLS: bool.default(false),
+  /** Run the alert checks (settlements pending, failing upstreams, refunds that need a person) from this instance. */
+  ALERTS: bool.default(true),
+  ALERT_CHECK_INTERVAL_SECONDS: z.coerce.number().min(1).max(3600).default(60),
+  /** A settlement still pending this long after the call is an alert (payment.settlement_delayed). */
+  ALERT_SETTLEMENT_DELAY_SECONDS: z.coerce.number().int().min(10).max(86_400).default(300),
+  /** An operation whose paid calls over the last window failed upstream at least this often is an alert. */
+  ALERT_UPSTREAM_FAILURE_RATE: z.coerce.number().gt(0).max(1).default(0.5),
+  /** ... counted only from this many paid calls in the window. */
+  ALERT_UPSTREAM_MIN_CALLS: z.coerce.number().int().min(1).default(10),
+  ALERT_UPSTREAM_WINDOW_SECONDS: z.coerce.number().int().min(30).max(86_400).default(300),
+  /** Events (and their deliveries) older than this are deleted. */
+  EVENT_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
 });
 
 export type Env = z.infer<typeof schema>;

@@ -1,4 +1,6 @@
+import { startAlertLoop } from "./alerts/start-alert-loop";
 import { env, EnvError } from "./env";
+import { startWebhookWorker } from "./webhooks/start-webhook-worker";
 
 /** Validate the environment once at start-up; a bad setting stops the process with its name. */
 export function checkEnvironmentOrExit(): void {
@@ -11,4 +13,11 @@ export function checkEnvironmentOrExit(): void {
     }
     throw e;
   }
+}
+
+/** This instance's share of the operations work: webhook delivery and the alert checks (each can be switched off). */
+export function startOperations(): void {
+  const e = env();
+  if (e.WEBHOOK_DELIVERY) startWebhookWorker();
+  if (e.ALERTS) startAlertLoop();
 }

@@ -7,4 +7,12 @@ export const TEST_ENV = {
   ARCHIVE_SCHEDULER: "off",
   IDENTITY_DEV_OUTBOX: "1",
   NEXT_TELEMETRY_DISABLED: "1",
+  // One access line per request would drown the test output; warnings and errors still show.
+  LOG_LEVEL: "warn",
+} as const;
+
+/** What the end-to-end server adds for the operations specs: /metrics on, webhooks to receivers on loopback. */
+export const E2E_OPERATIONS_ENV = {
+  METRICS_TOKEN: "e2e-metrics-token-0123456789",
+  WEBHOOK_ALLOW_PRIVATE_URLS: "on",
 } as const;

@@ -12,6 +12,12 @@ export const AUDIT_ACTIONS = {
   "identity_provider.update": { target: "trusted_identity_provider", label: "Identity provider changed" },
   "identity_provider.remove": { target: "trusted_identity_provider", label: "Identity provider removed" },
   "settings.update": { target: "seller_settings", label: "Settings changed" },
+  "webhook_endpoint.create": { target: "webhook_endpoint", label: "Webhook endpoint added" },
+  "webhook_endpoint.update": { target: "webhook_endpoint", label: "Webhook endpoint changed" },
+  "webhook_endpoint.rotate_secret": { target: "webhook_endpoint", label: "Webhook secret rotated" },
+  "webhook_endpoint.delete": { target: "webhook_endpoint", label: "Webhook endpoint removed" },
+  "webhook_delivery.resend": { target: "webhook_delivery", label: "Webhook delivery resent" },
+  "plan.credit_threshold": { target: "plan", label: "Credit alert threshold changed" },
 } as const;
 
 export type AuditAction = keyof typeof AUDIT_ACTIONS;

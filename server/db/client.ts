@@ -58,6 +58,12 @@ export async function sql<Row extends Record<string, unknown> = Record<string, u
   return { rows: res.rows, rowCount: res.rowCount ?? 0 };
 }
 
+/** This process's pool (metrics): connections open, idle, and queries waiting for one. Null before the first query. */
+export function poolStats(): { total: number; idle: number; waiting: number } | null {
+  const p = globalForDb.__pool;
+  return p ? { total: p.totalCount, idle: p.idleCount, waiting: p.waitingCount } : null;
+}
+
 /** Scripts that used the process's database (a benchmark) close it before the server they talk to stops. */
 export async function closeDatabase(): Promise<void> {
   await globalForDb.__db?.$disconnect();

@@ -57,10 +57,21 @@ export function json(body: unknown, init: ResponseInit = {}): Response {
   return new Response(stringifyJson(body), { ...init, headers });
 }
 
+// Which AppError an answer was rendered from, for the access log and the metrics (the route wrapper reads it; the
+// Response is all it gets back from a handler that rendered its refusal instead of throwing it).
+const renderedErrors = new WeakMap<Response, AppError>();
+
 export function errorResponse(err: AppError, requestId?: string): Response {
   const headers: Record<string, string> = { "cache-control": "no-store", ...err.headers };
   if (requestId) headers["x-request-id"] = requestId;
-  return json(err.toBody(), { status: err.status, headers });
+  const res = json(err.toBody(), { status: err.status, headers });
+  renderedErrors.set(res, err);
+  return res;
+}
+
+/** The AppError `res` was rendered from by errorResponse, if it was. */
+export function renderedError(res: Response): AppError | undefined {
+  return renderedErrors.get(res);
 }
 
 export function error(code: ErrorCode, opts?: ConstructorParameters<typeof AppError>[1]): Response {

@@ -7,7 +7,9 @@ import { resolveSeller } from "../catalog/resolve-seller";
 import { env } from "../env";
 import { AppError, isAppError } from "../errors";
 import { clientAddress } from "./client-address";
-import { ALLOWED_REQUEST_HEADERS, corsHeaders, errorResponse } from "./respond";
+import { observeRequest, routeTemplate } from "../observability/observe-request";
+import { redactHeaders } from "../observability/redact";
+import { ALLOWED_REQUEST_HEADERS, corsHeaders, errorResponse, renderedError } from "./respond";
 
 export const HTTP_METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"] as const;
 export type HttpMethod = (typeof HTTP_METHODS)[number];
@@ -54,12 +56,15 @@ export async function storefrontOfHeaders(headers: Headers): Promise<{ catalog: 
   return { catalog, origin: e.PUBLIC_URL ? e.PUBLIC_URL.replace(/\/$/, "") : `${proto}://${host}` };
 }
 
-async function run(handler: Handler, req: Request, rawParams: Record<string, string | string[]>): Promise<Response> {
+/** `adapter`: a handler that is not one of ours (tRPC's): its answer keeps its own headers (no CORS added), under `adapter.route`. */
+async function run(handler: Handler, req: Request, rawParams: Record<string, string | string[]>, adapter?: { route: string }): Promise<Response> {
+  const t0 = performance.now();
   const requestId = req.headers.get("x-request-id")?.slice(0, 64) || randomUUID();
   let response: Response;
+  // The seller, if the handler asked for it: the access line names it (never resolved just for the log).
+  let sellerP: Promise<SellerRow> | undefined;
   try {
     const url = new URL(req.url);
-    let sellerP: Promise<SellerRow> | undefined;
     let catalogP: Promise<Catalog> | undefined;
     const ctx: RouteContext = {
       req,
@@ -76,16 +81,40 @@ async function run(handler: Handler, req: Request, rawParams: Record<string, str
     response = failureResponse(err, req, requestId);
   }
   const headers = new Headers(response.headers);
-  for (const [k, v] of Object.entries(corsHeaders())) if (!headers.has(k)) headers.set(k, v);
+  if (!adapter) for (const [k, v] of Object.entries(corsHeaders())) if (!headers.has(k)) headers.set(k, v);
   headers.set("x-request-id", requestId);
+  const sellerId = sellerP
+    ? await sellerP.then(
+        (s) => s.id,
+        () => null,
+      )
+    : null;
+  const path = safePath(req.url);
+  try {
+    observeRequest({
+      requestId,
+      method: req.method,
+      route: adapter?.route ?? routeTemplate(path, rawParams),
+      path,
+      status: response.status,
+      durationMs: performance.now() - t0,
+      sellerId,
+      headers,
+      error: renderedError(response),
+      userAgent: req.headers.get("user-agent"),
+    });
+  } catch {
+    // The log line and the counters never cost a client its answer.
+  }
   return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
 }
 
 /** A thrown error as the answer: an AppError in the spec's shape; anything else a logged 500 that names the request id. */
 function failureResponse(err: unknown, req: Request, requestId: string): Response {
   if (isAppError(err)) return errorResponse(err, requestId);
-  // Details go to the log, never to the client.
-  console.error(`[${requestId}] ${req.method} ${safePath(req.url)} failed:`, err);
+  // Details go to the log, never to the client: the error line carries the request id the client is given. Written as
+  // pino's (fields, message) through console.error, which the server turns into a JSON line (capture-console.ts).
+  console.error({ req_id: requestId, err, req: { method: req.method, path: safePath(req.url), headers: redactHeaders(req.headers) } }, "request failed");
   return errorResponse(
     new AppError("internal_error", { detail: "unexpected error; quote request_id when reporting it", extra: { request_id: requestId } }),
     requestId,
@@ -117,6 +146,15 @@ function safePath(url: string): string {
 /** Wrap one handler as a Next.js route handler. */
 export function route(handler: Handler): NextHandler {
   return async (req, segment) => run(handler, req, (await segment?.params) ?? {});
+}
+
+/**
+ * A route handler that does not go through `route()` (an adapter's own handler, such as tRPC's): the same request id,
+ * access line and metrics, under a fixed route name; its headers otherwise as the adapter set them (no CORS: the console
+ * API is same-origin).
+ */
+export function observed(routeName: string, handler: (req: Request) => Promise<Response>): (req: Request) => Promise<Response> {
+  return (req) => run(() => handler(req), req, {}, { route: routeName });
 }
 
 /**

@@ -5,10 +5,12 @@ const ALPHABET = "0123456789abcdefghjkmnpqrstvwxyz"; // Crockford base32, lower 
 /** Every id prefix in use, with what it names, so a log line or a support ticket says what an id is. */
 export const ID_PREFIXES = {
   agt: "agent credential",
+  alr: "alert to a seller (written by the database: alr_ and 32 hex digits)",
   arc: "archive day",
   art: "backtest artifact",
   aud: "audit log row",
   cla: "claim attempt",
+  evt: "event (written by the database: evt_ and 32 hex digits)",
   grt: "credit grant (prepaid plan credit)",
   hsc: "human sign-in code",
   hum: "human",
@@ -25,6 +27,8 @@ export const ID_PREFIXES = {
   svc: "service",
   tip: "trusted identity provider",
   usr: "seller user",
+  whd: "webhook delivery (written by the database with its event: whd_ and 32 hex digits)",
+  whe: "webhook endpoint",
   tst: "test fixture tag",
 } as const;
 

@@ -9,6 +9,7 @@
 // state-guarded and leased).
 import { env } from "../env";
 import { deleteOldRateLimitWindows } from "../gateway/rate-limit.queries";
+import { observeReconcilerRun } from "../observability/metrics";
 import { claimSettlement, deleteExpiredChallenges, findAbandonedPayments, findDueSettlements } from "./payments.queries";
 import { RAILS, railFor } from "./rails";
 import { settlePayment } from "./settle-payment";
@@ -68,7 +69,7 @@ export function startSettlementReconciler(): { stop: () => void } {
       if (running) return;
       running = true;
       try {
-        const r = await reconcileOnce();
+        const r = await observeReconcilerRun(reconcileOnce);
         const rails = Object.entries(r.rails)
           .filter(([, c]) => Object.values(c).some(Boolean))
           .map(([name, c]) => ` ${name}=${JSON.stringify(c)}`)

@@ -7,6 +7,7 @@ import { customersRouter } from "./routers/customers";
 import { identityRouter } from "./routers/identity";
 import { paymentsRouter } from "./routers/payments";
 import { settingsRouter } from "./routers/settings";
+import { webhooksRouter } from "./routers/webhooks";
 
 export const appRouter = router({
   analytics: analyticsRouter,
@@ -17,5 +18,6 @@ export const appRouter = router({
   identity: identityRouter,
   payments: paymentsRouter,
   settings: settingsRouter,
+  webhooks: webhooksRouter,
 });
 export type AppRouter = typeof appRouter;

@@ -127,3 +127,10 @@ export function readPaymentProof(headers: Headers): PaymentProof {
     ? { type: "malformed", rail: one.rail, error: one.read.error, freshChallenge: one.read.freshChallenge }
     : { type: "proof", rail: one.rail, proof: one.read.type === "present" ? one.read.proof : null };
 }
+
+/**
+ * The card rail's statusUrl block from a payment and its card row as given (not read): events render a payment's
+ * snapshot, taken in the transaction of its change, into the shape GET /payments/{id} shows (server/events).
+ */
+export { cardBlock } from "./card/checkout/checkout-view";
+export type { PaymentWithCard } from "./card/card.queries";

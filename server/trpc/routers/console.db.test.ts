@@ -227,7 +227,78 @@ const ISOLATION: Record<string, () => Promise<void>> = {
   "identity.addProvider": async () => {},
   "identity.setProviderEnabled": async () => {},
   "identity.removeProvider": async () => {},
+  // Webhooks: A's endpoint, delivery, alert and threshold (made directly: no audit rows) are invisible and untouchable for B.
+  "webhooks.eventTypes": async () => {
+    expect((await b.caller.webhooks.eventTypes()).map((t) => t.type)).toContain("payment.settled");
+  },
+  "webhooks.endpoints": async () => {
+    const { endpointId } = await aWebhook();
+    expect((await b.caller.webhooks.endpoints()).map((e) => e.id)).not.toContain(endpointId);
+    expect((await a.caller.webhooks.endpoints()).map((e) => e.id)).toContain(endpointId);
+  },
+  "webhooks.createEndpoint": async () => {
+    await b.caller.webhooks.createEndpoint({ url: "https://hooks.b.example.com/x" });
+    expect((await a.caller.webhooks.endpoints()).map((e) => e.url)).not.toContain("https://hooks.b.example.com/x");
+  },
+  "webhooks.updateEndpoint": async () => {
+    const { endpointId } = await aWebhook();
+    await expect(b.caller.webhooks.updateEndpoint({ id: endpointId, url: "https://evil.example.com/" })).rejects.toMatchObject({ code: "NOT_FOUND" });
+    expect((await a.caller.webhooks.endpoints()).find((e) => e.id === endpointId)!.url).toBe("https://hooks.a.example.com/in");
+  },
+  "webhooks.rotateSecret": async () => {
+    await expect(b.caller.webhooks.rotateSecret({ id: (await aWebhook()).endpointId })).rejects.toMatchObject({ code: "NOT_FOUND" });
+  },
+  "webhooks.deleteEndpoint": async () => {
+    await expect(b.caller.webhooks.deleteEndpoint({ id: (await aWebhook()).endpointId })).rejects.toMatchObject({ code: "NOT_FOUND" });
+  },
+  "webhooks.deliveries": async () => {
+    const { endpointId } = await aWebhook();
+    await expect(b.caller.webhooks.deliveries({ endpointId })).rejects.toMatchObject({ code: "NOT_FOUND" });
+    expect((await a.caller.webhooks.deliveries({ endpointId })).deliveries).toHaveLength(1);
+  },
+  "webhooks.delivery": async () => {
+    await expect(b.caller.webhooks.delivery({ id: (await aWebhook()).deliveryId })).rejects.toMatchObject({ code: "NOT_FOUND" });
+  },
+  "webhooks.resend": async () => {
+    const { deliveryId } = await aWebhook();
+    await expect(b.caller.webhooks.resend({ id: deliveryId })).rejects.toMatchObject({ code: "NOT_FOUND" });
+    expect(await db.webhookDelivery.findUniqueOrThrow({ where: { id: deliveryId } })).toMatchObject({ status: "failed", maxAttempts: null });
+  },
+  "webhooks.alerts": async () => {
+    await aWebhook();
+    expect(await b.caller.webhooks.alerts()).toEqual([]);
+    expect((await a.caller.webhooks.alerts()).map((x) => x.kind)).toEqual(["webhook_endpoint_disabled"]);
+  },
+  "webhooks.creditThresholds": async () => {
+    const { planId } = await aWebhook();
+    expect((await b.caller.webhooks.creditThresholds()).map((p) => p.planId)).not.toContain(planId);
+    expect((await a.caller.webhooks.creditThresholds()).find((p) => p.planId === planId)!.thresholdUsd).toBe("1.000000");
+  },
+  "webhooks.setCreditThreshold": async () => {
+    const { planId } = await aWebhook();
+    await expect(b.caller.webhooks.setCreditThreshold({ planId, thresholdUsd: "9" })).rejects.toMatchObject({ code: "NOT_FOUND" });
+    expect((await db.planCreditThreshold.findUniqueOrThrow({ where: { planId } })).lowMicros).toBe(1_000_000n);
+  },
 };
+
+let aWebhookRows: Promise<{ endpointId: string; deliveryId: string; planId: string }> | undefined;
+/** A's webhook endpoint with one failed delivery, an alert and a credit threshold, written straight to the tables. */
+function aWebhook() {
+  aWebhookRows ??= (async () => {
+    const endpointId = newId("whe");
+    await db.webhookEndpoint.create({
+      data: { id: endpointId, sellerId: a.sellerId, url: "https://hooks.a.example.com/in", eventTypes: [], secretEnc: "x.y.z" },
+    });
+    await db.$queryRawUnsafe("select emit_event($1, 'operation.upstream_failing', 'aggregates', '{}'::jsonb)", a.sellerId);
+    const delivery = await db.webhookDelivery.findFirstOrThrow({ where: { endpointId } });
+    await db.webhookDelivery.update({ where: { id: delivery.id }, data: { status: "failed" } });
+    await db.alert.create({ data: { id: newId("alr"), sellerId: a.sellerId, kind: "webhook_endpoint_disabled", subject: endpointId, details: {} } });
+    const planId = (await db.plan.findFirstOrThrow({ where: { sellerId: a.sellerId, kind: "credit" } })).id;
+    await db.planCreditThreshold.create({ data: { planId, sellerId: a.sellerId, lowMicros: 1_000_000n } });
+    return { endpointId, deliveryId: delivery.id, planId };
+  })();
+  return aWebhookRows;
+}
 
 /** A valid input for each procedure, for the unauthenticated check. */
 const INPUT: Record<string, unknown> = {
@@ -243,6 +314,14 @@ const INPUT: Record<string, unknown> = {
   "identity.setProviderEnabled": { id: "tip_x", enabled: false },
   "identity.removeProvider": { id: "tip_x" },
   "payments.list": {},
+  "webhooks.createEndpoint": { url: "https://x.example.com/" },
+  "webhooks.updateEndpoint": { id: "whe_x", enabled: false },
+  "webhooks.rotateSecret": { id: "whe_x" },
+  "webhooks.deleteEndpoint": { id: "whe_x" },
+  "webhooks.deliveries": { endpointId: "whe_x" },
+  "webhooks.delivery": { id: "whd_x" },
+  "webhooks.resend": { id: "whd_x" },
+  "webhooks.setCreditThreshold": { planId: "pln_x", thresholdUsd: null },
 };
 
 const procedures = Object.keys(appRouter._def.procedures);
