@@ -461,6 +461,41 @@ describe("drawing credit", () => {
     expect((await db.creditGrant.findUniqueOrThrow({ where: { id: grant.id } })).remainingMicros).toBe(5_000_000n);
   });
 
+  it("a draw that waited on a release's lock draws from the released balance (no constraint error on the stale row)", async () => {
+    const agent = await registerAnonymous(store);
+    await buy(agent.token, "5.00", 5);
+    const grant = await db.creditGrant.findFirstOrThrow({ where: { credentialId: agent.credentialId } });
+    await db.creditGrant.update({ where: { id: grant.id }, data: { remainingMicros: 10_000n } });
+    // A release raises the balance to the price while the draw's statement, begun before it commits, waits on its lock:
+    // the draw's snapshot says 10_000, the row it locks says 20_000.
+    let drawing: ReturnType<typeof reserveDraw> | undefined;
+    await db.$transaction(async (tx) => {
+      await tx.$executeRaw`update credit_grants set remaining_micros = 20000 where id = ${grant.id}`;
+      drawing = reserveDraw({
+        paymentId: newId("pay"),
+        sellerId: seller.sellerId,
+        credentialId: agent.credentialId,
+        humanId: null,
+        method: "GET",
+        path: "/api/v1/aggregates/AAPL",
+        query: "",
+        operationKey: "aggregates",
+        meterKey: "aggregates",
+        priceMicros: 20_000n,
+        includedUnits: 0,
+        leaseSeconds: 60,
+      });
+      for (let i = 0; i < 200; i++) {
+        const waiting = await db.$queryRaw<{ n: number }[]>`select count(*)::int as n from pg_locks where not granted and locktype = 'transactionid'`;
+        if (waiting[0]!.n > 0) return;
+        await new Promise((r) => setTimeout(r, 10));
+      }
+      throw new Error("the draw never waited on the release's lock");
+    });
+    expect(await drawing).toMatchObject({ type: "reserved", source: "credit", remainingMicros: 0n });
+    expect((await db.creditGrant.findUniqueOrThrow({ where: { id: grant.id } })).remainingMicros).toBe(0n);
+  });
+
   it("never overspends across grants: 500 concurrent calls against three leftovers worth exactly 37 calls serve 37", async () => {
     const agent = await registerAnonymous(store);
     await threeLeftovers(agent);

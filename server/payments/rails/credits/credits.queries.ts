@@ -69,10 +69,13 @@ export async function reserveDraw(r: DrawRequest): Promise<DrawResult> {
      ), take as (
        -- The price from as many grants as it takes, in that order (a grant's leftover below the price is not stranded);
        -- nothing unless together they cover it.
-       select id, least(remaining_micros, $5::bigint - before) as amount, total from running
+       select id, remaining_micros, least(remaining_micros, $5::bigint - before) as amount, total from running
        where before < $5::bigint and total >= $5::bigint
      ), g as (
-       update credit_grants set remaining_micros = credit_grants.remaining_micros - take.amount
+       -- From the balance as locked, not credit_grants.remaining_micros: the UPDATE reads the statement's snapshot and
+       -- PostgreSQL checks constraints on that first version of the new row before it re-reads a row a committed
+       -- release has raised meanwhile, so snapshot - amount can fail the >= 0 check although the balance covers it.
+       update credit_grants set remaining_micros = take.remaining_micros - take.amount
        from take where credit_grants.id = take.id
        returning credit_grants.id, take.amount, take.total
      ), p as (
@@ -132,9 +135,10 @@ export async function releaseDraw(paymentId: string, reason: string, upstreamSta
        select p.rail_data->>'grantId', p.amount_micros from p where p.rail_data->>'source' = 'credit' and p.rail_data ? 'grantId'
      ), locked as materialized (
        -- Locked in the order draws lock them (reserveDraw), so a release and a draw on the same grants never deadlock.
-       select g2.id from credit_grants g2 where g2.id in (select grant_id from back) order by g2.expires_at, g2.created_at, g2.id for update
+       select g2.id, g2.remaining_micros from credit_grants g2 where g2.id in (select grant_id from back) order by g2.expires_at, g2.created_at, g2.id for update
      ), g as (
-       update credit_grants set remaining_micros = credit_grants.remaining_micros + back.amount
+       -- From the balance as locked (see reserveDraw: constraints are checked on the snapshot's version first).
+       update credit_grants set remaining_micros = locked.remaining_micros + back.amount
        from back join locked on locked.id = back.grant_id where credit_grants.id = back.grant_id
        returning 1
      ), i as (
