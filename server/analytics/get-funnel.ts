@@ -14,7 +14,7 @@
 // challenges they answer (replays, x402 v1 proofs that answer no challenge of ours), so each drop is counted as what
 // happened, never as a difference of two steps.
 import { RAILS } from "../payments/rails";
-import { countSettling, groupPayments, groupRefusals, sumExpiredChallenges } from "./analytics.queries";
+import { countSettling, groupPayments, groupRefusals, sumExpiredChallenges } from "./funnel.queries";
 import { findRolledThrough } from "./rollup.queries";
 import { resolveRange, type RangeInput } from "./date-range";
 
