@@ -74,16 +74,19 @@ export async function groupPayments(sellerId: string, days: [string, string], th
  * Read from the outbox side (pending rows are few, found by settlements (status, next_attempt_at)). Never on a
  * rolled-up day: a day with a verified payment is not rolled up.
  */
-export async function countSettling(sellerId: string, span: Span): Promise<{ operationKey: string; rail: string | null; count: number }[]> {
-  const { rows } = await sql<{ operation_key: string; rail: string | null; count: number }>(
-    `select p.operation_key, p.rail, count(*)::int as count
+export async function countSettling(
+  sellerId: string,
+  span: Span,
+): Promise<{ operationKey: string; rail: string | null; fromChallenge: boolean; count: number }[]> {
+  const { rows } = await sql<{ operation_key: string; rail: string | null; from_challenge: boolean; count: number }>(
+    `select p.operation_key, p.rail, p.from_challenge, count(*)::int as count
      from settlements s join payments p on p.id = s.payment_id
      where s.status = 'pending' and p.seller_id = $1 and p.status = 'verified'
        and p.created_at >= $2::timestamptz at time zone 'UTC' and p.created_at < $3::timestamptz at time zone 'UTC'
-     group by 1, 2`,
+     group by 1, 2, 3`,
     [sellerId, utc(span.start), utc(span.end)],
   );
-  return rows.map((r) => ({ operationKey: r.operation_key, rail: r.rail, count: r.count }));
+  return rows.map((r) => ({ operationKey: r.operation_key, rail: r.rail, fromChallenge: r.from_challenge, count: r.count }));
 }
 
 /** Refused proofs over whole UTC days, per operation, rail, code and reason. */
@@ -132,6 +135,50 @@ export async function sumExpiredChallenges(
     `select operation_key, sum(count)::int as count from expired_challenge_counts
      where seller_id = $1 and day >= $2::date and day <= $3::date group by 1`,
     [sellerId, from, days[1]],
+  );
+  return rows.map((r) => ({ operationKey: r.operation_key, count: r.count }));
+}
+
+/**
+ * 402 challenges issued on whole UTC days, per operation: payments created as challenges (rolled-up days from
+ * payment_daily, their deleted challenges folded in; later days live) plus the unpaid ones the reconciler deleted
+ * after the rolled-up day (expired_challenge_counts). One statement.
+ */
+export async function countIssuedChallenges(
+  sellerId: string,
+  days: [string, string],
+  through: string | null,
+): Promise<{ operationKey: string; count: number }[]> {
+  const { days: rolled, live } = splitSpan(daysSpan(days), through);
+  const params: unknown[] = [sellerId];
+  const parts: string[] = [];
+  if (rolled) {
+    params.push(rolled[0], rolled[1]);
+    parts.push(
+      `select operation_key, count as n from payment_daily
+       where seller_id = $1 and from_challenge and day >= $${params.length - 1}::date and day <= $${params.length}::date`,
+    );
+  }
+  if (live) {
+    params.push(utc(live.start), utc(live.end));
+    parts.push(
+      `select operation_key, 1 as n from payments
+       where seller_id = $1 and from_challenge
+         and created_at >= $${params.length - 1}::timestamptz at time zone 'UTC' and created_at < $${params.length}::timestamptz at time zone 'UTC'`,
+    );
+  }
+  const expiredFrom = through && through >= days[0] ? dayOf(new Date(dayStart(through).getTime() + DAY_MS)) : days[0];
+  if (expiredFrom <= days[1]) {
+    params.push(expiredFrom, days[1]);
+    parts.push(
+      `select operation_key, count as n from expired_challenge_counts
+       where seller_id = $1 and day >= $${params.length - 1}::date and day <= $${params.length}::date`,
+    );
+  }
+  if (!parts.length) return [];
+  const { rows } = await sql<{ operation_key: string; count: number }>(
+    `select operation_key, sum(n)::int as count from (${parts.join(" union all ")}) x group by 1`,
+    params,
   );
   return rows.map((r) => ({ operationKey: r.operation_key, count: r.count }));
 }
