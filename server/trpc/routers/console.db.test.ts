@@ -219,6 +219,23 @@ const ISOLATION: Record<string, () => Promise<void>> = {
     const aMeter = (await a.caller.catalog.overview()).meters.find((m) => m.key === "aggregates")!;
     await expect(b.caller.catalog.updatePrice({ meterId: aMeter.id, amountUsd: "9" })).rejects.toMatchObject({ code: "NOT_FOUND" });
   },
+  "catalog.previewPrice": async () => {
+    const aMeter = (await a.caller.catalog.overview()).meters.find((m) => m.key === "aggregates")!;
+    await expect(b.caller.catalog.previewPrice({ meterId: aMeter.id, amountUsd: "9" })).rejects.toMatchObject({ code: "NOT_FOUND" });
+    expect((await a.caller.catalog.previewPrice({ meterId: aMeter.id, amountUsd: "9" })).meter.key).toBe("aggregates");
+  },
+  "catalog.previewPlan": async () => {
+    const aPlan = (await a.caller.catalog.plans()).find((p) => p.kind === "credit")!;
+    await expect(b.caller.catalog.previewPlan({ ...PLAN_TERMS, planId: aPlan.id })).rejects.toMatchObject({ code: "NOT_FOUND" });
+  },
+  "payments.summary": async () => {
+    expect(await b.caller.payments.summary({ from: CONSOLE_DAY, to: CONSOLE_DAY })).toMatchObject({ count: 0, amountUsd: "0.000000" });
+    expect((await a.caller.payments.summary({ from: CONSOLE_DAY, to: CONSOLE_DAY })).count).toBeGreaterThan(0);
+  },
+  "search.global": async () => {
+    expect((await b.caller.search.global({ q: aPayment })).hits).toEqual([]);
+    expect((await a.caller.search.global({ q: aPayment })).hits.map((h) => h.id)).toEqual([aPayment]);
+  },
   // Global by design (the archive belongs to the deployment), but for signed-in sellers only: checked below.
   "archive.coverage": async () => {},
   "identity.providers": async () => {
@@ -245,6 +262,10 @@ const INPUT: Record<string, unknown> = {
   "identity.setProviderEnabled": { id: "tip_x", enabled: false },
   "identity.removeProvider": { id: "tip_x" },
   "payments.list": {},
+  "payments.summary": {},
+  "catalog.previewPrice": { meterId: "mtr_x", amountUsd: "1" },
+  "catalog.previewPlan": { ...PLAN_TERMS, planId: "pln_x" },
+  "search.global": { q: "x" },
 };
 
 const procedures = Object.keys(appRouter._def.procedures);
