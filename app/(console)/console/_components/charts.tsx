@@ -35,7 +35,6 @@ export function RevenueChart({ series, bucket }: { series: RevenuePoint[]; bucke
             }}
             labelFormatter={(l) => (bucket === "hour" ? `Hour ${String(l)} UTC` : `${String(l)} (UTC)`)}
           />
-          <Legend wrapperStyle={{ fontSize: 12 }} formatter={(v) => (v === "previous" ? "Previous period" : "This period")} />
           <Bar dataKey="net" name="net" fill="#4f46e5" radius={[3, 3, 0, 0]} isAnimationActive={false} />
           <Line dataKey="previous" name="previous" stroke="#64748b" strokeDasharray="4 3" dot={false} isAnimationActive={false} />
         </ComposedChart>

@@ -36,7 +36,7 @@ export const STACKED_TABLE_CLASS = `${TABLE_CLASS} stack`;
  */
 export function TableScroll({ children, label }: { children: ReactNode; label: string }) {
   return (
-    <div className="relative -mx-4 overflow-x-auto px-4 md:mx-0 md:px-0" data-scrolls role="region" aria-label={label} tabIndex={0}>
+    <div className="relative -mx-4 overflow-x-auto px-4 md:mx-0 md:px-0" data-scrolls role="region" aria-label={`${label} (table)`} tabIndex={0}>
       {children}
     </div>
   );

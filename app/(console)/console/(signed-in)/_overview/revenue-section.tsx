@@ -18,7 +18,7 @@ export function RevenueSection({ o }: { o: Overview }) {
         <>
           <RevenueChart series={o.series} bucket={o.range.bucket} />
           <p className="mt-1 text-xs text-slate-600">
-            The dashed line is the previous period ({o.previous.start.slice(0, 10)} on), lined up {hourly ? "hour by hour" : "day by day"}.
+            Bars: this period. Dashed line: the previous period (from {o.previous.start.slice(0, 10)}), lined up {hourly ? "hour by hour" : "day by day"}.
           </p>
           <details className="mt-2 text-sm">
             <summary className="min-h-6 cursor-pointer text-indigo-700 underline underline-offset-2">Show as a table</summary>
