@@ -35,10 +35,10 @@ function filterSql(sellerId: string, f: ScopedPaymentFilter, params: unknown[]):
 }
 
 /**
- * The search box: what the text looks like decides where it is looked for (exact matches, so the seller's index scan
- * stays selective): a payment id, a wallet (the payer), a transaction hash, a card processor's payment or checkout id,
- * an agent credential (the payer of its draws, or the credential a purchase was for), a person's email (the
- * credentials they claimed here). Anything else matches the start of a payment id or payer.
+ * The search box: what the text looks like decides where it is looked for: a payment id (or its start), a wallet (the
+ * payer), a transaction hash, a card processor's payment or checkout id, an agent credential (the payer of its draws,
+ * or the credential a purchase was for), a person's email (the credentials they claimed here). Anything else matches
+ * the start of a payment id or payer. Like every filter, it is read over the seller's covering index.
  */
 function searchSql(sellerId: string, raw: string, p: (v: unknown) => string): string {
   const q = raw.trim();
