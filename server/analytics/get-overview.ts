@@ -1,21 +1,17 @@
 // The console's overview: how the business is doing at a glance. Net revenue (the ledger: charges minus refunds) for
 // today, month to date, the last 7 and the last 30 days, each against the previous period; then, for the range the
 // seller picked: revenue per day (or hour) beside the previous period's, revenue by operation and by rail, paid calls,
-// refunds, unique payers per kind, top customers, failed and refused payments, the 402-to-paid conversion and the margin
-// as far as it is known. Every figure is an SQL aggregate over the ledger's covering index (analytics.queries.ts) or the
+// refunds, unique payers per kind, card revenue (card payers have no identity yet), failed and refused payments, the
+// 402-to-paid conversion and the margin as far as it is known. Top wallets and credentials are get-top-customers.ts. Every figure is an SQL aggregate over the ledger's covering index (analytics.queries.ts) or the
 // funnel's facts; the paid path does nothing extra.
 import { microsToUsd } from "../lib/money";
 import { RAILS } from "../payments/rails";
 import { findSellerSettings } from "../settings/settings.queries";
-import { countPayers, groupLedger, groupPayers, sumLedgerSpans, type LedgerGroup, type LedgerTotals } from "./analytics.queries";
-import { findTopCredentialsByPurchases } from "./customers.queries";
+import { countPayers, groupLedger, sumLedgerSpans, type LedgerGroup, type LedgerTotals } from "./analytics.queries";
 import { findRolledThrough } from "./rollup.queries";
 import { percentChange, percentOf, rangeBuckets, resolveRange, type DayRange, type RangeInput } from "./date-range";
 import { getFunnel } from "./get-funnel";
 import { marginRows } from "./get-margin";
-
-/** How many wallets and credentials the overview's top customers list. */
-export const TOP_CUSTOMERS = 5;
 
 const net = (t: LedgerTotals) => t.chargedMicros - t.refundedMicros;
 
@@ -79,32 +75,6 @@ function revenueBy(groups: LedgerGroup[], key: (g: LedgerGroup) => string) {
     }));
 }
 
-/** The biggest wallets (net spend) and agent credentials (credit bought) of the range. */
-async function topCustomers(sellerId: string, range: DayRange, through: string | null) {
-  const walletRails = new Set(
-    railPayerKinds()
-      .filter((k) => k.kind === "wallet")
-      .map((k) => k.rail),
-  );
-  const [payers, credentials] = await Promise.all([
-    groupPayers(sellerId, range, through, { limit: TOP_CUSTOMERS * 2, offset: 0 }),
-    findTopCredentialsByPurchases(sellerId, range, TOP_CUSTOMERS),
-  ]);
-  return {
-    wallets: payers.rows
-      .filter((p) => p.rails.some((r) => walletRails.has(r)))
-      .slice(0, TOP_CUSTOMERS)
-      .map((p) => ({ kind: "wallet" as const, id: p.payer, payments: p.calls, netUsd: microsToUsd(p.chargedMicros - p.refundedMicros), lastAt: p.lastAt })),
-    credentials: credentials.map((c) => ({
-      kind: "credential" as const,
-      id: c.credentialId,
-      payments: c.purchases,
-      netUsd: microsToUsd(c.chargedMicros - c.refundedMicros),
-      lastAt: c.lastAt,
-    })),
-  };
-}
-
 /**
  * Card payers carry no identity yet (checkouts record no payer): their money is one unidentified line, and `customers`
  * is where identified card payers go once checkouts record one.
@@ -130,6 +100,29 @@ function cardCustomers(groups: LedgerGroup[]) {
   };
 }
 
+/** Net revenue today, month to date, the last 7 and 30 days, each against its previous period: one statement. */
+export async function getHeadline(sellerId: string, now: Date = new Date()) {
+  const presets = (["today", "mtd", "7d", "30d"] as const).map((preset) => resolveRange({ preset }, now));
+  const totals = await sumLedgerSpans(
+    sellerId,
+    presets.flatMap((p) => [
+      { start: p.start, end: p.end },
+      { start: p.prevStart, end: p.prevEnd },
+    ]),
+    await findRolledThrough(sellerId),
+  );
+  return headlineOf(presets[1]!, totals);
+}
+
+function headlineOf(mtd: DayRange, t: LedgerTotals[]) {
+  return {
+    today: figure(t[0]!, t[1]!),
+    monthToDate: { ...figure(t[2]!, t[3]!), from: mtd.from, previousFrom: mtd.prevStart.toISOString().slice(0, 10) },
+    last7Days: figure(t[4]!, t[5]!),
+    last30Days: figure(t[6]!, t[7]!),
+  };
+}
+
 export async function getOverview(sellerId: string, input: RangeInput = {}, now: Date = new Date()) {
   const range = resolveRange(input, now);
   const presets = (["today", "mtd", "7d", "30d"] as const).map((preset) => resolveRange({ preset }, now));
@@ -139,7 +132,7 @@ export async function getOverview(sellerId: string, input: RangeInput = {}, now:
   ]);
   const kinds = railPayerKinds();
   const through = await findRolledThrough(sellerId);
-  const [totals, groups, previousGroups, payers, funnel, settings, customers] = await Promise.all([
+  const [totals, groups, previousGroups, payers, funnel, settings] = await Promise.all([
     sumLedgerSpans(sellerId, [...spans, { start: range.start, end: range.end }, { start: range.prevStart, end: range.prevEnd }], through),
     groupLedger(sellerId, range, range.bucket, through),
     // The previous period, for the chart: a one-day range is compared by hour, longer ones by day.
@@ -147,7 +140,6 @@ export async function getOverview(sellerId: string, input: RangeInput = {}, now:
     countPayers(sellerId, range, through, kinds),
     getFunnel(sellerId, input, now),
     findSellerSettings(sellerId),
-    topCustomers(sellerId, range, through),
   ]);
   const headline = totals.slice(0, 8);
   const [current, previous] = totals.slice(8);
@@ -195,12 +187,7 @@ export async function getOverview(sellerId: string, input: RangeInput = {}, now:
   return {
     range: { preset: range.preset, from: range.from, to: range.to, days: range.days, bucket: range.bucket },
     previous: { start: range.prevStart.toISOString(), end: range.prevEnd.toISOString() },
-    headline: {
-      today: figure(headline[0]!, headline[1]!),
-      monthToDate: { ...figure(headline[2]!, headline[3]!), from: presets[1]!.from, previousFrom: presets[1]!.prevStart.toISOString().slice(0, 10) },
-      last7Days: figure(headline[4]!, headline[5]!),
-      last30Days: figure(headline[6]!, headline[7]!),
-    },
+    headline: headlineOf(presets[1]!, headline),
     totals: {
       ...figure(current!, previous!),
       chargedUsd: microsToUsd(current!.chargedMicros),
@@ -224,7 +211,8 @@ export async function getOverview(sellerId: string, input: RangeInput = {}, now:
     byOperation,
     revenueByOperation: revenueBy(groups, (g) => g.operationKey ?? "(unknown)").map(({ name, ...r }) => ({ operation: name, ...r })),
     revenueByRail: revenueBy(groups, (g) => g.rail ?? "(none)").map(({ name, ...r }) => ({ rail: name, ...r })),
-    topCustomers: { ...customers, cards: cardCustomers(groups) },
+    // Wallets and credentials are get-top-customers.ts (a query of their own: a page can ask for them beside this one).
+    cardPayers: cardCustomers(groups),
     problems: {
       // Verified but not charged (the upstream failed), charged on chain but not settled, proofs refused.
       released: funnel.steps.released,

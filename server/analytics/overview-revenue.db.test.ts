@@ -9,7 +9,9 @@ import { updateSellerSettings } from "../settings/update-seller-settings";
 import { CONSOLE_DAY, seedConsoleDay } from "../testing/console-day";
 import { getFunnel } from "./get-funnel";
 import { getMargin } from "./get-margin";
-import { getOverview } from "./get-overview";
+import { getHeadline, getOverview } from "./get-overview";
+import { getTopCustomers } from "./get-top-customers";
+import { rollUpClosedDays } from "./roll-up-days";
 
 const day = { preset: "custom" as const, from: CONSOLE_DAY, to: CONSOLE_DAY };
 const MIXED_DAY = "2025-07-15";
@@ -159,16 +161,30 @@ describe("the overview reads like a revenue dashboard", () => {
   });
 
   it("lists top wallets and credentials, and keeps card revenue apart until card payers have an identity", async () => {
-    const o = await getOverview(seller.sellerId, day);
-    expect(o.topCustomers.wallets.map((w) => [w.id.slice(0, 4), w.netUsd])).toEqual([
+    const o = await getTopCustomers(seller.sellerId, day);
+    expect(o.wallets.map((w) => [w.id.slice(0, 4), w.netUsd])).toEqual([
       ["0x11", "0.540000"],
       ["0x44", "0.530000"],
       ["0x22", "0.020000"],
       ["0x33", "0.020000"],
     ]);
-    const m = await getOverview(seller.sellerId, mixed);
-    expect(m.topCustomers.credentials).toEqual([{ kind: "credential", id: credential, payments: 1, netUsd: "5.000000", lastAt: `${MIXED_DAY}T10:10:00.000Z` }]);
-    expect(m.topCustomers.cards).toEqual({ customers: [], unidentified: { payments: 2, netUsd: "1.000000" } });
+    const m = await getTopCustomers(seller.sellerId, mixed);
+    expect(m.credentials).toEqual([{ kind: "credential", id: credential, payments: 1, netUsd: "5.000000", lastAt: `${MIXED_DAY}T10:10:00.000Z` }]);
+    expect((await getOverview(seller.sellerId, mixed)).cardPayers).toEqual({ customers: [], unidentified: { payments: 2, netUsd: "1.000000" } });
+  });
+
+  it("reads the same top customers, revenue by operation and rail, and conversion from rolled-up days", async () => {
+    const live = await getOverview(seller.sellerId, day);
+    const liveTop = await getTopCustomers(seller.sellerId, day);
+    const liveMixed = await getTopCustomers(seller.sellerId, mixed);
+    // Roll the seeded days up until the seller is caught up (the days may be held back until their payments are final).
+    for (let i = 0; i < 20 && (await rollUpClosedDays({ sellerIds: [seller.sellerId], maxDays: 500 })).days > 0; i++);
+    const rolled = await getOverview(seller.sellerId, day);
+    expect((await getTopCustomers(seller.sellerId, day)).wallets).toEqual(liveTop.wallets);
+    expect(rolled.revenueByOperation).toEqual(live.revenueByOperation);
+    expect(rolled.revenueByRail).toEqual(live.revenueByRail);
+    expect(rolled.conversion).toEqual(live.conversion);
+    expect(await getTopCustomers(seller.sellerId, mixed)).toEqual(liveMixed);
   });
 
   it("counts failed, released and refused payments with what each reason means, and the 402-to-paid conversion", async () => {
@@ -179,9 +195,12 @@ describe("the overview reads like a revenue dashboard", () => {
   });
 
   it("shows month to date beside the rolling ranges", async () => {
-    const o = await getOverview(seller.sellerId, { preset: "today" }, new Date(`${CONSOLE_DAY}T23:59:00.000Z`));
+    const at = new Date(`${CONSOLE_DAY}T23:59:00.000Z`);
+    const o = await getOverview(seller.sellerId, { preset: "today" }, at);
     expect(o.headline.monthToDate).toMatchObject({ from: "2025-06-01", previousFrom: "2025-05-01", netUsd: "1.150000", previousNetUsd: "0.000000" });
     expect(o.headline.today.netUsd).toBe("1.110000");
+    // The headline alone (the page's own query): the same figures.
+    expect(await getHeadline(seller.sellerId, at)).toEqual(o.headline);
   });
 
   it("margin: card fees need no ETH rate; gas does, and says so", async () => {

@@ -49,15 +49,20 @@ const marginView = z.object({
   marginPercent: percent,
 });
 
+const headline = z.object({
+  today: figure,
+  monthToDate: figure.extend({ from: z.string(), previousFrom: z.string() }),
+  last7Days: figure,
+  last30Days: figure,
+});
+export const headlineOutput = headline;
+
+export const topCustomersOutput = z.object({ range: rangeView, wallets: z.array(customer("wallet")), credentials: z.array(customer("credential")) });
+
 export const overviewOutput = z.object({
   range: rangeView.extend({ bucket: z.enum(["hour", "day"]) }),
   previous: z.object({ start: iso, end: iso }),
-  headline: z.object({
-    today: figure,
-    monthToDate: figure.extend({ from: z.string(), previousFrom: z.string() }),
-    last7Days: figure,
-    last30Days: figure,
-  }),
+  headline,
   totals: figure.extend({
     chargedUsd: usd,
     refundedUsd: usd,
@@ -87,11 +92,7 @@ export const overviewOutput = z.object({
   byOperation: z.array(z.object({ operation: z.string(), calls: z.number().int(), refunds: z.number().int(), netUsd: usd })),
   revenueByOperation: z.array(z.object({ operation: z.string(), ...revenueRow })),
   revenueByRail: z.array(z.object({ rail: z.string(), ...revenueRow })),
-  topCustomers: z.object({
-    wallets: z.array(customer("wallet")),
-    credentials: z.array(customer("credential")),
-    cards: z.object({ customers: z.array(customer("card")), unidentified: z.object({ payments: z.number().int(), netUsd: usd }) }),
-  }),
+  cardPayers: z.object({ customers: z.array(customer("card")), unidentified: z.object({ payments: z.number().int(), netUsd: usd }) }),
   problems: z.object({
     released: z.number().int(),
     failed: z.number().int(),

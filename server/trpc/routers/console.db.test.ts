@@ -219,6 +219,13 @@ const ISOLATION: Record<string, () => Promise<void>> = {
     const aMeter = (await a.caller.catalog.overview()).meters.find((m) => m.key === "aggregates")!;
     await expect(b.caller.catalog.updatePrice({ meterId: aMeter.id, amountUsd: "9" })).rejects.toMatchObject({ code: "NOT_FOUND" });
   },
+  "analytics.headline": async () => {
+    expect((await b.caller.analytics.headline()).last30Days.netUsd).toBe("0.000000");
+  },
+  "analytics.topCustomers": async () => {
+    expect(await b.caller.analytics.topCustomers(day)).toMatchObject({ wallets: [], credentials: [] });
+    expect((await a.caller.analytics.topCustomers(day)).wallets.length).toBeGreaterThan(0);
+  },
   "catalog.previewPrice": async () => {
     const aMeter = (await a.caller.catalog.overview()).meters.find((m) => m.key === "aggregates")!;
     await expect(b.caller.catalog.previewPrice({ meterId: aMeter.id, amountUsd: "9" })).rejects.toMatchObject({ code: "NOT_FOUND" });

@@ -10,8 +10,9 @@ export default async function OverviewPage({ searchParams }: { searchParams: Pro
   return (
     <Prefetched
       load={(trpc, qc) => [
-        qc.prefetchQuery(trpc.analytics.overview.queryOptions({ preset: "today" })),
+        qc.prefetchQuery(trpc.analytics.headline.queryOptions()),
         qc.prefetchQuery(trpc.analytics.overview.queryOptions(rangeFrom(params))),
+        qc.prefetchQuery(trpc.analytics.topCustomers.queryOptions(rangeFrom(params))),
       ]}
     >
       <Suspense>

@@ -13,39 +13,39 @@ export const vs = (p: string | null, what: string) => ({ text: `${change(p)} vs 
 export function Headline() {
   const trpc = useTRPC();
   // The headline does not depend on the range picked below.
-  const q = useQuery(trpc.analytics.overview.queryOptions({ preset: "today" }));
+  const q = useQuery(trpc.analytics.headline.queryOptions());
   return (
     <Loaded query={q} what="revenue">
-      {(o) => (
+      {(h) => (
         <div className="mt-4 grid gap-3 sm:grid-cols-2 lg:grid-cols-4" data-testid="headline">
           <Kpi
             testId="headline-today"
             label="Net revenue today"
-            value={usd(o.headline.today.netUsd)}
-            exact={o.headline.today.netUsd}
-            change={vs(o.headline.today.changePercent, "yesterday, same time")}
+            value={usd(h.today.netUsd)}
+            exact={h.today.netUsd}
+            change={vs(h.today.changePercent, "yesterday, same time")}
           />
           <Kpi
             testId="headline-mtd"
             label="Month to date"
-            value={usd(o.headline.monthToDate.netUsd)}
-            exact={o.headline.monthToDate.netUsd}
-            change={vs(o.headline.monthToDate.changePercent, "last month, same days")}
-            note={`Since ${o.headline.monthToDate.from} (UTC)`}
+            value={usd(h.monthToDate.netUsd)}
+            exact={h.monthToDate.netUsd}
+            change={vs(h.monthToDate.changePercent, "last month, same days")}
+            note={`Since ${h.monthToDate.from} (UTC)`}
           />
           <Kpi
             testId="headline-7d"
             label="Last 7 days"
-            value={usd(o.headline.last7Days.netUsd)}
-            exact={o.headline.last7Days.netUsd}
-            change={vs(o.headline.last7Days.changePercent, "the 7 days before")}
+            value={usd(h.last7Days.netUsd)}
+            exact={h.last7Days.netUsd}
+            change={vs(h.last7Days.changePercent, "the 7 days before")}
           />
           <Kpi
             testId="headline-30d"
             label="Last 30 days"
-            value={usd(o.headline.last30Days.netUsd)}
-            exact={o.headline.last30Days.netUsd}
-            change={vs(o.headline.last30Days.changePercent, "the 30 days before")}
+            value={usd(h.last30Days.netUsd)}
+            exact={h.last30Days.netUsd}
+            change={vs(h.last30Days.changePercent, "the 30 days before")}
           />
         </div>
       )}

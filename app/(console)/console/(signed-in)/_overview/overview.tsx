@@ -16,7 +16,8 @@ import { TopCustomers } from "./top-customers";
 export function Overview() {
   const trpc = useTRPC();
   const { params } = useSearchState();
-  const q = useQuery(trpc.analytics.overview.queryOptions(rangeFrom(params)));
+  const range = rangeFrom(params);
+  const q = useQuery(trpc.analytics.overview.queryOptions(range));
   return (
     <>
       <PageHeader title="Overview">
@@ -63,7 +64,7 @@ export function Overview() {
             </div>
             <RevenueSection o={o} />
             <RevenueBreakdown o={o} />
-            <TopCustomers c={o.topCustomers} />
+            <TopCustomers range={range} cards={o.cardPayers} />
             <Health o={o} funnelHref={`/console/funnel${params.toString() ? `?${params.toString()}` : ""}`} />
             <CallsSection o={o} />
           </>

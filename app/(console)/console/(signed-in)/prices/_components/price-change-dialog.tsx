@@ -44,9 +44,8 @@ function LastThirtyDays({ p }: { p: Preview }) {
       </TableScroll>
       {p.last30Days.atNewPrice && (
         <p className="mt-1 text-sm text-slate-700" data-testid="price-at-new">
-          At {usd(p.afterUsd)}, the {count(p.last30Days.atNewPrice.calls)} call{p.last30Days.atNewPrice.calls === 1 ? "" : "s"} paid at today&apos;s price
-          would have brought{" "}
-          <span className="font-medium">{usd(p.last30Days.atNewPrice.revenueUsd)}</span>. An estimate: some agents may stop calling, or start.
+          At {usd(p.afterUsd)}, the {count(p.last30Days.atNewPrice.calls)} call{p.last30Days.atNewPrice.calls === 1 ? "" : "s"} paid at today&apos;s price would
+          have brought <span className="font-medium">{usd(p.last30Days.atNewPrice.revenueUsd)}</span>. An estimate: some agents may stop calling, or start.
         </p>
       )}
     </div>
