@@ -83,6 +83,11 @@ function PaymentRow({ p, refunding, onRefund, now }: { p: Row; refunding: boolea
               refund {short(p.refundTransaction)}
             </span>
           )}
+          {p.card?.refund && (
+            <span className="block text-sky-800" title={p.card.refund.refundId ?? undefined} data-testid="payment-card-refund-state">
+              refund {p.card.refund.status} ({p.card.refund.cause?.replace("_", " ")})
+            </span>
+          )}
         </td>
         <td className="whitespace-nowrap" data-label={p.refundable ? "Refund" : ""}>
           {p.refundable && p.card ? (
