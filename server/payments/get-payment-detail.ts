@@ -4,7 +4,7 @@
 import { explainFailure } from "../analytics/explain-refusal";
 import { listAuditLog } from "../audit/list-audit-log";
 import { AppError } from "../errors";
-import { microsToUsd, weiToEth } from "../lib/money";
+import { formatUsd, microsToUsd, weiToEth } from "../lib/money";
 import { chainName } from "../settings/explorer-links";
 import { explorerLinksFor } from "../settings/explorer-links-for";
 import { cardView } from "./list-seller-payments";
@@ -71,7 +71,7 @@ export async function getPaymentDetail(sellerId: string, paymentId: string) {
     });
   if (p.status === "failed")
     timeline.push({ state: "failed", at: s?.updatedAt.toISOString() ?? p.updatedAt.toISOString(), note: explainFailure(p.failureReason, "failed").meaning });
-  if (refund) timeline.push({ state: "refunded", at: refund.createdAt.toISOString(), note: `refund of $${microsToUsd(refund.amountMicros)} recorded` });
+  if (refund) timeline.push({ state: "refunded", at: refund.createdAt.toISOString(), note: `refund of ${formatUsd(refund.amountMicros)} recorded` });
   if (p.status === "challenged")
     timeline.push({
       state: p.expiresAt < new Date() ? "expired" : "awaiting proof",
