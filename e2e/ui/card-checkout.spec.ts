@@ -170,19 +170,20 @@ test("the seller sees a card payment in Payments (rail, card, processor id) and 
   await expect(page).toHaveURL(/\/console$/);
   await page.getByRole("link", { name: "Payments" }).first().click();
   await expect(page).toHaveURL(/\/console\/payments/);
-  const micros = async () => BigInt((await page.getByTestId("payments-revenue").textContent())!.replace("$", "").replace(".", ""));
+  // The page shows dollars to the cent; the exact six-decimal amount is the element's data-value.
+  const micros = async () => BigInt((await page.getByTestId("payments-revenue").getAttribute("data-value"))!.replace(".", ""));
   const row = page.getByTestId(`payment-row-${opened.paymentId}`);
   await expect(row).toBeVisible();
-  await expect(row).toContainText("0.500000");
+  await expect(row).toContainText("$0.50");
   await expect(row).toContainText("backtest");
   await expect(row.getByTestId("payment-card")).toHaveText("VISA •••• 4242 (test)");
   await expect(row.getByTestId("payment-tx")).toHaveAttribute("title", /^pi_test_/);
-  await expect(row.getByTestId("payment-state")).toHaveText("settled");
+  await expect(row.getByTestId("payment-state")).toHaveAttribute("data-state", "settled");
   const before = await micros();
 
   // One click; a double click is one refund too.
   await row.getByTestId("payment-card-refund").dblclick();
-  await expect(row.getByTestId("payment-state")).toHaveText("refunded");
+  await expect(row.getByTestId("payment-state")).toHaveAttribute("data-state", "refunded");
   await expect(row.getByTestId("payment-card-refund-state")).toHaveText("refund succeeded (seller)");
   await expect(row.getByTestId("payment-card-refund")).toHaveCount(0);
   await expect.poll(micros).toBe(before - 500_000n);

@@ -49,24 +49,25 @@ test("the seller sees a paid call in Payments, unpaid 402s only on request, the 
   await openConsolePage(page, "Payments");
 
   // Totals: revenue from the ledger, at least this call's $0.02.
-  const revenue = await page.getByTestId("payments-revenue").textContent();
-  expect(revenue).toMatch(/^\$\d+\.\d{6}$/);
-  expect(Number(revenue!.slice(1))).toBeGreaterThanOrEqual(0.02);
-  await expect(page.getByTestId("payments-by-state")).toContainText("consumed");
+  // The page shows dollars to the cent ("$1.52"); the exact six-decimal amount is the element's data-value.
+  const revenue = await page.getByTestId("payments-revenue").getAttribute("data-value");
+  expect(revenue).toMatch(/^\d+\.\d{6}$/);
+  expect(Number(revenue)).toBeGreaterThanOrEqual(0.02);
+  await expect(page.getByTestId("payments-by-state").locator('[data-state="consumed"]')).toBeVisible();
 
   // The paid call: amount, operation, rail, a final state, the settlement transaction in full in the title.
   const row = page.getByTestId(`payment-row-${paymentId}`);
   await expect(row).toBeVisible();
-  await expect(row).toContainText("0.020000");
+  await expect(row).toContainText("$0.02");
   await expect(row).toContainText("aggregates");
   await expect(row).toContainText("x402");
-  await expect(row.getByTestId("payment-state")).toHaveText(/settled|consumed/);
+  await expect(row.getByTestId("payment-state")).toHaveAttribute("data-state", /settled|consumed/);
   await expect(row.getByTestId("payment-tx")).toHaveAttribute("title", /^0x[0-9a-f]{64}$/);
 
   // The unpaid challenge is hidden until asked for.
   await expect(page.getByTestId(`payment-row-${challengeId}`)).toHaveCount(0);
   await page.getByTestId("payments-include-challenged").check();
-  await expect(page.getByTestId(`payment-row-${challengeId}`).getByTestId("payment-state")).toHaveText("challenged");
+  await expect(page.getByTestId(`payment-row-${challengeId}`).getByTestId("payment-state")).toHaveAttribute("data-state", "challenged");
 
   // Archive coverage: global, one row per feed and entity (captured days, or an explicit "no captured day").
   await openConsolePage(page, "Archive coverage");
@@ -78,7 +79,7 @@ test("the seller sees a paid call in Payments, unpaid 402s only on request, the 
   // The seller refunds the call from the payTo wallet on chain, then records it: checked on chain, the row becomes
   // refunded and revenue drops by the amount.
   await openConsolePage(page, "Payments");
-  const revenueBefore = micros(await page.getByTestId("payments-revenue").textContent());
+  const revenueBefore = micros(await page.getByTestId("payments-revenue").getAttribute("data-value"));
   // The e2e stack also seeds a past business day with a refunded payment (server/testing/console-day.ts).
   const refundedBefore = Number((await page.getByTestId("payments-count-refunded").innerText()).match(/\d+/)![0]);
   const payer = privateKeyToAccount(PAYER).address;
@@ -92,11 +93,12 @@ test("the seller sees a paid call in Payments, unpaid 402s only on request, the 
   await expect(form.getByTestId("payment-refund-error")).toContainText("not found on chain yet");
   await form.getByTestId("payment-refund-hash").fill(refundTx);
   await form.getByTestId("payment-refund-submit").click();
-  await expect(row.getByTestId("payment-state")).toHaveText("refunded");
+  await expect(row.getByTestId("payment-state")).toHaveAttribute("data-state", "refunded");
   await expect(row.getByTestId("payment-refund-tx")).toHaveAttribute("title", refundTx);
   await expect(row.getByTestId("payment-refund-open")).toHaveCount(0);
-  await expect(page.getByTestId("payments-revenue")).toHaveText(
-    `$${((revenueBefore - 20_000n) / 1_000_000n).toString()}.${((revenueBefore - 20_000n) % 1_000_000n).toString().padStart(6, "0")}`,
+  await expect(page.getByTestId("payments-revenue")).toHaveAttribute(
+    "data-value",
+    `${((revenueBefore - 20_000n) / 1_000_000n).toString()}.${((revenueBefore - 20_000n) % 1_000_000n).toString().padStart(6, "0")}`,
   );
   await expect(page.getByTestId("payments-count-refunded")).toContainText(String(refundedBefore + 1));
 

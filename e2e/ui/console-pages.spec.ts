@@ -152,10 +152,11 @@ async function tableRows(page: Page) {
       id: r.getAttribute("data-payment-id"),
       created: r.querySelector('[data-testid="payment-created"]')!.textContent,
       operation: r.querySelector('[data-testid="payment-operation"]')!.textContent,
-      amount: r.querySelector('[data-testid="payment-amount"]')!.textContent,
+      // The exact amount and the protocol's state word (the cells show "$0.02" and "Succeeded").
+      amount: r.querySelector('[data-testid="payment-amount"]')!.getAttribute("data-value"),
       rail: r.querySelector('[data-testid="payment-rail"]')!.textContent,
       payer: r.querySelector('[data-testid="payment-payer"]')!.getAttribute("title"),
-      state: r.querySelector('[data-testid="payment-state"]')!.textContent,
+      state: r.querySelector('[data-testid="payment-state"]')!.getAttribute("data-state"),
       transaction: r.querySelector('[data-testid="payment-tx"]')!.getAttribute("title"),
     })),
   );
@@ -202,24 +203,26 @@ test("a price change appears in the audit log with before and after", async ({ p
   await openConsolePage(page, "Prices");
   await page.getByTestId("price-input-archive_range").fill("0.0425");
   await page.getByTestId("price-save-archive_range").click();
-  await expect(page.getByTestId("price-status-archive_range")).toContainText("0.030000 to 0.042500");
+  await page.getByRole("dialog").getByTestId("price-change-confirm").click();
+  await expect(page.getByTestId("price-status-archive_range")).toContainText("$0.03 to $0.0425");
 
   await openConsolePage(page, "Audit log");
   await page.getByTestId("audit-filter-action").selectOption("price.update");
   const row = page.locator('[data-testid^="audit-row-"]').first();
   await expect(row).toContainText("Price changed");
   await expect(row).toContainText(DEMO.email);
-  await expect(row.getByTestId("audit-before")).toHaveText("$0.030000");
-  await expect(row.getByTestId("audit-after")).toHaveText("$0.042500");
+  await expect(row.getByTestId("audit-before")).toHaveText("$0.03");
+  await expect(row.getByTestId("audit-after")).toHaveText("$0.0425");
   await expect(page.locator('[data-testid^="audit-row-"][data-action="identity_provider.add"]')).toHaveCount(0);
 
   // Put the demo price back; that change is the newest row now.
   await openConsolePage(page, "Prices");
   await page.getByTestId("price-input-archive_range").fill("0.03");
   await page.getByTestId("price-save-archive_range").click();
-  await expect(page.getByTestId("price-status-archive_range")).toContainText("0.042500 to 0.030000");
+  await page.getByRole("dialog").getByTestId("price-change-confirm").click();
+  await expect(page.getByTestId("price-status-archive_range")).toContainText("$0.0425 to $0.03");
   await openConsolePage(page, "Audit log");
-  await expect(page.locator('[data-testid^="audit-row-"]').first().getByTestId("audit-after")).toHaveText("$0.030000");
+  await expect(page.locator('[data-testid^="audit-row-"]').first().getByTestId("audit-after")).toHaveText("$0.03");
 });
 
 test("the navigation reaches every page by keyboard, and the export refuses callers without a session", async ({ page, request }) => {

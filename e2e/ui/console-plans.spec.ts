@@ -68,6 +68,9 @@ test("a seller creates, edits and retires a credit plan; the manifest follows on
   await edit.getByTestId("plan-maximum").fill("60.00");
   await edit.getByTestId("plan-meter-aggregates").check();
   await edit.getByTestId("plan-edit-submit").click();
+  // The change is previewed (each term before and after) and made once confirmed.
+  await expect(page.getByRole("dialog")).toContainText("Maximum purchase");
+  await page.getByRole("dialog").getByTestId("plan-change-confirm").click();
   await expect(row).toContainText("$2.00 to $60.00");
   expect(await manifestPlan()).toMatchObject({ meters: ["aggregates", "avg_interest_rates"], purchase: { maximumUsd: "60.00" } });
 
@@ -96,8 +99,8 @@ test("a seller creates, edits and retires a credit plan; the manifest follows on
   const changed = page.locator('[data-testid^="audit-row-"][data-action="plan.update"]').first();
   await expect(changed).toContainText("Plan changed");
   await expect(changed).toContainText(DEMO.email);
-  await expect(page.getByRole("row").filter({ hasText: "maximumMicros" }).first()).toContainText("$40.000000");
-  await expect(page.getByRole("row").filter({ hasText: "maximumMicros" }).first()).toContainText("$60.000000");
+  await expect(page.getByRole("row").filter({ hasText: "Maximum purchase" }).first()).toContainText("$40.00");
+  await expect(page.getByRole("row").filter({ hasText: "Maximum purchase" }).first()).toContainText("$60.00");
   await page.getByTestId("audit-filter-action").selectOption("plan.retire");
   await expect(page.locator('[data-testid^="audit-row-"][data-action="plan.retire"]').first()).toContainText("Plan retired");
 });

@@ -33,7 +33,9 @@ test("a seller signs in, changes a price, and sees it at once in /manifest.json 
 
   await page.getByTestId("price-input-basis").fill("0.075");
   await page.getByTestId("price-save-basis").click();
-  await expect(page.getByTestId("price-status-basis")).toContainText("0.050000 to 0.075000");
+  // The change is previewed in a confirmation before it goes live.
+  await page.getByRole("dialog").getByTestId("price-change-confirm").click();
+  await expect(page.getByTestId("price-status-basis")).toContainText("$0.05 to $0.075");
   await expect(page.getByTestId("audit-log")).toContainText("price.update");
 
   expect(await manifestPrice(page, "basis")).toBe("0.075000");
@@ -49,7 +51,8 @@ test("a seller signs in, changes a price, and sees it at once in /manifest.json 
   // Put the demo price back for the other tests.
   await page.getByTestId("price-input-basis").fill("0.05");
   await page.getByTestId("price-save-basis").click();
-  await expect(page.getByTestId("price-status-basis")).toContainText("0.075000 to 0.050000");
+  await page.getByRole("dialog").getByTestId("price-change-confirm").click();
+  await expect(page.getByTestId("price-status-basis")).toContainText("$0.075 to $0.05");
   expect(await manifestPrice(page, "basis")).toBe("0.050000");
 });
 

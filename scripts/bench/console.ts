@@ -20,6 +20,7 @@ export async function run(ctx: BenchContext) {
   const { getMargin } = await import("../../server/analytics/get-margin");
   const { listSellerPayments } = await import("../../server/payments/list-seller-payments");
   const { listPayingWallets } = await import("../../server/analytics/list-paying-wallets");
+  const { getTopCustomers } = await import("../../server/analytics/get-top-customers");
   const { rollUpClosedDays } = await import("../../server/analytics/roll-up-days");
   const { resetRollups } = await import("../../server/analytics/rollup.queries");
 
@@ -132,6 +133,9 @@ export async function run(ctx: BenchContext) {
   await measure("console payments page, failed on mpp (1M payments)", () => listSellerPayments(sellerId, { rail: "mpp", status: ["failed"] }));
   await measure("console payments page, no match (1M payments)", () => listSellerPayments(sellerId, { rail: "mpp", status: ["refunded"] }));
   await measure("console paying wallets, 30 days (1M payments)", () => listPayingWallets(sellerId, { preset: "30d" }), rows("30d"));
+  // The overview's top wallets and credentials, a query of its own beside the overview's.
+  await measure("console top customers, 30 days (1M payments)", () => getTopCustomers(sellerId, { preset: "30d" }), rows("30d"));
+  await measure("console top customers, 90 days (1M payments)", () => getTopCustomers(sellerId, { preset: "90d" }), rows("90d"));
   // The same two pages before any day is rolled up (a fresh deploy, or rollups reset): every row read live.
   await resetRollups(sellerId);
   await measure("console overview, 30 days, nothing rolled up", () => getOverview(sellerId, { preset: "30d" }), rows("30d"));

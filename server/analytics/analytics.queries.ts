@@ -1,46 +1,11 @@
-// The console's aggregates, as SQL: a range is read as the closed days its seller's rollup has reached (the *_daily
-// tables, a few rows per day) plus the live tables for the days after (today, usually), each answered from a covering
-// index ((seller_id, created_at desc) INCLUDE ...), never rows loaded into memory. `through` is the seller's rolled-up
-// day (inclusive; null: nothing rolled up). The only write here is the refusal fact (the refusal path). Timestamps
-// are `timestamp(3)` holding UTC wall time (as Prisma writes them): parameters are converted explicitly.
+// The console's ledger aggregates, as SQL: a range is read as the closed days its seller's rollup has reached (the
+// *_daily tables, a few rows per day) plus the live tables for the days after (today, usually), each answered from a
+// covering index ((seller_id, created_at desc) INCLUDE ...), never rows loaded into memory. `through` is the seller's
+// rolled-up day (inclusive; null: nothing rolled up). The funnel's facts are in funnel.queries.ts.
 import { sql } from "../db/client";
-import { stateSql, statesSql, UNCHARGED_STATES } from "../payments/payment-state";
+import { splitSpan, utc, type Span } from "./span";
 
-const utc = (d: Date) => d.toISOString();
-export type Span = { start: Date; end: Date };
-
-const DAY_MS = 86_400_000;
-const dayStart = (day: string) => new Date(`${day}T00:00:00.000Z`);
-const dayOf = (d: Date) => d.toISOString().slice(0, 10);
-
-/**
- * Where a span splits: whole days up to the rolled-up day come from the rollup, the rest from the live tables. A span
- * starts at midnight; its end may be a time of day (a previous period cut at the same time), which is live.
- */
-export function splitSpan(span: Span, through: string | null): { days: [string, string] | null; live: Span | null } {
-  const fullEnd = new Date(Math.floor(span.end.getTime() / DAY_MS) * DAY_MS);
-  const rolledEnd = through ? new Date(dayStart(through).getTime() + DAY_MS) : span.start;
-  const daysEnd = new Date(Math.max(span.start.getTime(), Math.min(fullEnd.getTime(), rolledEnd.getTime())));
-  const days: [string, string] | null = daysEnd > span.start ? [dayOf(span.start), dayOf(new Date(daysEnd.getTime() - DAY_MS))] : null;
-  const live = span.end > daysEnd ? { start: daysEnd, end: span.end } : null;
-  return { days, live };
-}
-
-export async function insertPaymentRefusal(r: {
-  sellerId: string;
-  rail: string | null;
-  operationKey: string;
-  code: string;
-  reason: string | null;
-}): Promise<void> {
-  await sql(`insert into payment_refusals (seller_id, rail, operation_key, code, reason, created_at) values ($1, $2, $3, $4, $5, now() at time zone 'UTC')`, [
-    r.sellerId,
-    r.rail,
-    r.operationKey,
-    r.code,
-    r.reason?.slice(0, 200) ?? null,
-  ]);
-}
+export type { Span };
 
 export type LedgerGroup = {
   /** "bucket": per time bucket and kind; "operation": per operation, rail and kind. */
@@ -206,122 +171,6 @@ export async function countPayers(
     params,
   );
   return rows;
-}
-
-export type PaymentGroup = {
-  operationKey: string;
-  rail: string | null;
-  status: string;
-  fromChallenge: boolean;
-  /** Released or failed: why (the payment's failure_reason); null for other states. */
-  reason: string | null;
-  count: number;
-};
-
-/**
- * The funnel's payment side over whole UTC days: payments created on them, counted per operation, rail, state, origin
- * and (for released and failed ones) reason. Rolled-up days come from payment_daily (their deleted challenges folded
- * in); later days from payments (an index-only scan of the covering index).
- */
-export async function groupPayments(sellerId: string, days: [string, string], through: string | null): Promise<PaymentGroup[]> {
-  const { days: rolled, live } = splitSpan({ start: dayStart(days[0]), end: new Date(dayStart(days[1]).getTime() + DAY_MS) }, through);
-  const params: unknown[] = [sellerId];
-  const parts: string[] = [];
-  if (rolled) {
-    params.push(rolled[0], rolled[1]);
-    parts.push(
-      `select operation_key, nullif(rail, '') as rail, status, from_challenge, nullif(reason, '') as reason, count as n
-       from payment_daily where seller_id = $1 and day >= $${params.length - 1}::date and day <= $${params.length}::date`,
-    );
-  }
-  if (live) {
-    params.push(utc(live.start), utc(live.end));
-    parts.push(
-      `select operation_key, rail, status::text as status, from_challenge, case when status in ${statesSql(UNCHARGED_STATES)} then failure_reason end as reason, 1 as n
-       from payments
-       where seller_id = $1 and created_at >= $${params.length - 1}::timestamptz at time zone 'UTC' and created_at < $${params.length}::timestamptz at time zone 'UTC'`,
-    );
-  }
-  if (!parts.length) return [];
-  const { rows } = await sql<{ operation_key: string; rail: string | null; status: string; from_challenge: boolean; reason: string | null; count: number }>(
-    `select operation_key, rail, status, from_challenge, reason, sum(n)::int as count from (${parts.join(" union all ")}) x group by 1, 2, 3, 4, 5`,
-    params,
-  );
-  return rows.map((r) => ({
-    operationKey: r.operation_key,
-    rail: r.rail,
-    status: r.status,
-    fromChallenge: r.from_challenge,
-    reason: r.reason,
-    count: r.count,
-  }));
-}
-
-/**
- * Verified payments of a span whose charge is decided but not yet recorded (a pending outbox row): served, settling.
- * Read from the outbox side (pending rows are few, found by settlements (status, next_attempt_at)). Never on a
- * rolled-up day: a day with a verified payment is not rolled up.
- */
-export async function countSettling(sellerId: string, span: Span): Promise<{ operationKey: string; rail: string | null; count: number }[]> {
-  const { rows } = await sql<{ operation_key: string; rail: string | null; count: number }>(
-    `select p.operation_key, p.rail, count(*)::int as count
-     from settlements s join payments p on p.id = s.payment_id
-     where s.status = 'pending' and p.seller_id = $1 and p.status = ${stateSql("verified")}
-       and p.created_at >= $2::timestamptz at time zone 'UTC' and p.created_at < $3::timestamptz at time zone 'UTC'
-     group by 1, 2`,
-    [sellerId, utc(span.start), utc(span.end)],
-  );
-  return rows.map((r) => ({ operationKey: r.operation_key, rail: r.rail, count: r.count }));
-}
-
-/** Refused proofs over whole UTC days, per operation, rail, code and reason. */
-export async function groupRefusals(
-  sellerId: string,
-  days: [string, string],
-  through: string | null,
-): Promise<{ operationKey: string; rail: string | null; code: string; reason: string | null; count: number }[]> {
-  const { days: rolled, live } = splitSpan({ start: dayStart(days[0]), end: new Date(dayStart(days[1]).getTime() + DAY_MS) }, through);
-  const params: unknown[] = [sellerId];
-  const parts: string[] = [];
-  if (rolled) {
-    params.push(rolled[0], rolled[1]);
-    parts.push(
-      `select operation_key, nullif(rail, '') as rail, code, nullif(reason, '') as reason, count as n
-       from refusal_daily where seller_id = $1 and day >= $${params.length - 1}::date and day <= $${params.length}::date`,
-    );
-  }
-  if (live) {
-    params.push(utc(live.start), utc(live.end));
-    parts.push(
-      `select operation_key, rail, code, reason, 1 as n from payment_refusals
-       where seller_id = $1 and created_at >= $${params.length - 1}::timestamptz at time zone 'UTC' and created_at < $${params.length}::timestamptz at time zone 'UTC'`,
-    );
-  }
-  if (!parts.length) return [];
-  const { rows } = await sql<{ operation_key: string; rail: string | null; code: string; reason: string | null; count: number }>(
-    `select operation_key, rail, code, reason, sum(n)::int as count from (${parts.join(" union all ")}) x group by 1, 2, 3, 4`,
-    params,
-  );
-  return rows.map((r) => ({ operationKey: r.operation_key, rail: r.rail, code: r.code, reason: r.reason, count: r.count }));
-}
-
-/**
- * Unpaid challenges the reconciler deleted, per operation, issued on the UTC days [fromDay, toDay] after the rolled-up
- * day (a rolled-up day's deleted challenges are in payment_daily: counting these too would count them twice).
- */
-export async function sumExpiredChallenges(
-  sellerId: string,
-  days: [string, string],
-  through: string | null,
-): Promise<{ operationKey: string; count: number }[]> {
-  const from = through && through >= days[0] ? dayOf(new Date(dayStart(through).getTime() + DAY_MS)) : days[0];
-  if (from > days[1]) return [];
-  const { rows } = await sql<{ operation_key: string; count: number }>(
-    `select operation_key, sum(count)::int as count from expired_challenge_counts
-     where seller_id = $1 and day >= $2::date and day <= $3::date group by 1`,
-    [sellerId, from, days[1]],
-  );
-  return rows.map((r) => ({ operationKey: r.operation_key, count: r.count }));
 }
 
 export type PayerRow = {

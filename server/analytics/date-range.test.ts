@@ -60,3 +60,26 @@ describe("console date ranges", () => {
     expect(percentChange(5n, 0n)).toBeNull();
   });
 });
+
+describe("month to date", () => {
+  it("runs from the first of the month to today, against the same days of the month before up to the same time", () => {
+    const r = resolveRange({ preset: "mtd" }, now);
+    expect(r).toMatchObject({ preset: "mtd", from: "2026-03-01", to: "2026-03-10", days: 10, bucket: "day" });
+    expect(r.prevStart.toISOString()).toBe("2026-02-01T00:00:00.000Z");
+    expect(r.prevEnd.toISOString()).toBe("2026-02-10T10:30:00.000Z");
+  });
+
+  it("on the 31st, the month before is compared whole (it has no 31st), never past its end", () => {
+    const r = resolveRange({ preset: "mtd" }, new Date("2026-03-31T08:00:00.000Z"));
+    expect(r).toMatchObject({ from: "2026-03-01", days: 31 });
+    expect(r.prevStart.toISOString()).toBe("2026-02-01T00:00:00.000Z");
+    expect(r.prevEnd.toISOString()).toBe("2026-03-01T00:00:00.000Z");
+  });
+
+  it("on the first of a month, it is one day, by hour", () => {
+    const r = resolveRange({ preset: "mtd" }, new Date("2026-01-01T05:00:00.000Z"));
+    expect(r).toMatchObject({ from: "2026-01-01", to: "2026-01-01", days: 1, bucket: "hour" });
+    expect(r.prevStart.toISOString()).toBe("2025-12-01T00:00:00.000Z");
+    expect(r.prevEnd.toISOString()).toBe("2025-12-01T05:00:00.000Z");
+  });
+});

@@ -1,11 +1,12 @@
-// The console's date ranges: whole UTC days, inclusive, as a seller picks them (today, the last 7, 30 or 90 days, or
-// from-to), and the previous period of the same length to compare against. A range that ends today is compared with
+// The console's date ranges: whole UTC days, inclusive, as a seller picks them (today, month to date, the last 7, 30 or
+// 90 days, or from-to), and the previous period of the same length to compare against (month to date: the same days of
+// the month before). A range that ends today is compared with
 // the previous one up to the same time of day (today until 10:00 against yesterday until 10:00), so a day in progress
 // is never set against a whole one.
 import { z } from "zod";
 import { AppError } from "../errors";
 
-export const RANGE_PRESETS = ["today", "7d", "30d", "90d"] as const;
+export const RANGE_PRESETS = ["today", "mtd", "7d", "30d", "90d"] as const;
 export type RangePreset = (typeof RANGE_PRESETS)[number];
 
 const DAY_MS = 86_400_000;
@@ -65,6 +66,9 @@ export function resolveRange(input: RangeInput = {}, now: Date = new Date()): Da
     if (last < first) throw new AppError("invalid_request", { reason: "invalid_parameter", detail: "to must not be before from", extra: { parameter: "to" } });
     if (last > today)
       throw new AppError("invalid_request", { reason: "invalid_parameter", detail: "to must not be after today (UTC)", extra: { parameter: "to" } });
+  } else if (preset === "mtd") {
+    last = today;
+    first = startOfDay(`${dayOf(today).slice(0, 7)}-01`);
   } else {
     const n = preset === "today" ? 1 : Number(preset.slice(0, -1));
     last = today;
@@ -76,6 +80,12 @@ export function resolveRange(input: RangeInput = {}, now: Date = new Date()): Da
   const end = new Date(last.getTime() + DAY_MS);
   const cut = end > now ? now : end;
   const shift = days * DAY_MS;
+  if (preset === "mtd") {
+    // The month before, from its first day for as long as this month has run (at most the whole month before).
+    const prevStart = startOfDay(`${dayOf(new Date(first.getTime() - DAY_MS)).slice(0, 7)}-01`);
+    const prevEnd = new Date(Math.min(prevStart.getTime() + (cut.getTime() - first.getTime()), first.getTime()));
+    return { preset, from: dayOf(first), to: dayOf(last), days, start: first, end, prevStart, prevEnd, bucket: days === 1 ? "hour" : "day" };
+  }
   return {
     preset,
     from: dayOf(first),
@@ -112,4 +122,12 @@ export function percentChange(current: bigint, previous: bigint): string | null 
   const sign = tenths > 0n ? "+" : tenths < 0n ? "-" : "";
   const abs = tenths < 0n ? -tenths : tenths;
   return `${sign}${abs / 10n}.${abs % 10n}`;
+}
+
+/** part / whole in percent, one decimal, rounded half away from zero (integer arithmetic). */
+export function percentOf(part: bigint, whole: bigint): string {
+  const q = (part * 2000n) / whole;
+  const tenths = q >= 0n ? (q + 1n) / 2n : (q - 1n) / 2n;
+  const abs = tenths < 0n ? -tenths : tenths;
+  return `${tenths < 0n ? "-" : ""}${abs / 10n}.${abs % 10n}`;
 }

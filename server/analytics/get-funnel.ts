@@ -1,20 +1,20 @@
 // The 402 funnel: where agents drop off between the challenge and the paid call, per operation and per rail.
-//   challenges issued -> proofs received -> verified -> served -> settled
-// Derived, not counted on the paid path:
-//  - issued: payments created as 402 challenges (from_challenge) in the range, plus the unpaid ones the reconciler has
-//    since deleted (expired_challenge_counts, written in the statement that deletes them);
-//  - never paid: challenges no proof ever answered (still `challenged`, or deleted as such);
-//  - proofs received: proofs that verified and locked a payment (every payment with a rail), plus refused proofs
-//    (payment_refusals, appended on the refusal path with the code answered);
-//  - verified -> served: a verified payment is served when its charge is decided (it has an outbox row: settled,
-//    consumed, refunded, failed or still settling); released ones were not (upstream 5xx, timeout, unbillable usage,
-//    abandoned), with the reason the payment row keeps;
-//  - served -> settled: settled, consumed or refunded; failed ones carry their settlement reason.
-// A 402 offers every rail at once, so issued and never-paid have no rail; the later steps do. Proofs can outnumber the
-// challenges they answer (replays, x402 v1 proofs that answer no challenge of ours), so each drop is counted as what
-// happened, never as a difference of two steps.
+// Two views of the same facts, neither counted on the paid path:
+//  - stages, each a subset of the one before (the page's funnel and its conversion), over the 402s of the range:
+//      issued (every 402; count-challenges-issued.ts) -> answered (a proof locked it, or a person opened its card
+//      checkout) -> verified (the proof held, or the checkout was paid) -> served (the upstream answered and the charge
+//      was decided; a card checkout is charged before it is served, so a paid one counts here) -> settled (the money
+//      moved: settled, consumed or refunded since);
+//  - steps, counted as what happened (the page's side figures and the per-rail table): proofs received are every
+//    proof that verified and locked a payment plus every refused one (payment_refusals), including proofs that answer
+//    no challenge of ours (x402 v1 clients) and replays, so proofs can outnumber challenges; each drop is what happened
+//    (released with its reason, failed with its settlement reason), never a difference of two steps.
+// Prepaid credit (an implicit rail: the agent's bearer, no 402) is usage, not a payment answering a 402: it is left out
+// of both (the Usage page has it). A 402 offers every rail at once, so issued and never-paid have no rail.
 import { RAILS } from "../payments/rails";
-import { countSettling, groupPayments, groupRefusals, sumExpiredChallenges } from "./analytics.queries";
+import { countChallengesIssued } from "./count-challenges-issued";
+import { explainFailure, explainRefusal, type Explanation } from "./explain-refusal";
+import { countSettling, groupPayments, groupRefusals, sumExpiredChallenges } from "./funnel.queries";
 import { findRolledThrough } from "./rollup.queries";
 import { resolveRange, type RangeInput } from "./date-range";
 
@@ -32,6 +32,11 @@ export type FunnelCounts = {
   settled: number;
 };
 
+/** The stages, each a subset of the one before; `withoutChallenge`: paid proofs that answered no 402 of ours (beside them). */
+export type FunnelStages = { issued: number; answered: number; verified: number; served: number; settled: number; withoutChallenge: number };
+
+type Cell = { counts: FunnelCounts; stages: FunnelStages };
+
 const zero = (): FunnelCounts => ({
   issued: 0,
   neverPaid: 0,
@@ -45,56 +50,86 @@ const zero = (): FunnelCounts => ({
   settling: 0,
   settled: 0,
 });
+const zeroStages = (): FunnelStages => ({ issued: 0, answered: 0, verified: 0, served: 0, settled: 0, withoutChallenge: 0 });
 
-function add(into: FunnelCounts, from: FunnelCounts): void {
-  for (const k of Object.keys(into) as (keyof FunnelCounts)[]) into[k] += from[k];
+function add<T extends Record<string, number>>(into: T, from: T): void {
+  for (const k of Object.keys(into) as (keyof T)[]) (into[k] as number) += from[k] as number;
 }
 
-/** Settled calls per challenge issued, in percent with one decimal; null without challenges. */
-function conversion(c: FunnelCounts): string | null {
-  if (c.issued === 0) return null;
-  return (Math.round((c.settled / c.issued) * 1000) / 10).toFixed(1);
+/** part / whole in percent with one decimal; null without a whole. */
+function percent(part: number, whole: number): string | null {
+  if (whole === 0) return null;
+  return (Math.round((part / whole) * 1000) / 10).toFixed(1);
 }
+
+/** Settled payments per challenge issued (every settled payment, x402 v1 ones included). */
+const conversion = (c: FunnelCounts) => percent(c.settled, c.issued);
 
 const STEP_ORDER = { proof: 0, serve: 1, settle: 2 } as const;
+type Step = keyof typeof STEP_ORDER;
+type Reason = { step: Step; code: string; operation: string; rail: string | null; count: number };
 
 export type FunnelFilter = RangeInput & { operation?: string | null; rail?: string | null };
 
-export async function getFunnel(sellerId: string, input: FunnelFilter = {}, now: Date = new Date()) {
-  const range = resolveRange(input, now);
-  const span = { start: range.start, end: range.end };
+const PAID = new Set(["settled", "consumed", "refunded"]);
+// Paid to be served: charged (or charging) after the upstream answered, or a card checkout charged before it.
+const SERVED = new Set([...PAID, "failed"]);
+
+async function readFacts(sellerId: string, range: ReturnType<typeof resolveRange>) {
   const days: [string, string] = [range.from, range.to];
   const through = await findRolledThrough(sellerId);
-  const [payments, settling, refusals, expired] = await Promise.all([
+  const [issued, payments, settling, refusals, expired] = await Promise.all([
+    countChallengesIssued(sellerId, days, through),
     groupPayments(sellerId, days, through),
-    countSettling(sellerId, span),
+    countSettling(sellerId, { start: range.start, end: range.end }),
     groupRefusals(sellerId, days, through),
     sumExpiredChallenges(sellerId, days, through),
   ]);
+  // Prepaid credit is usage, not a payment answering a 402 (see the top of this file).
+  const implicit = new Set(RAILS.filter((r) => r.implicit).map((r) => r.name as string));
+  const money = <T extends { rail: string | null }>(rows: T[]) => rows.filter((r) => !implicit.has(r.rail ?? ""));
+  return { issued, payments: money(payments), settling: money(settling), refusals: money(refusals), expired };
+}
 
-  // One cell per (operation, rail); rail "" holds what has no rail (challenges) or several (two rails' proofs at once).
-  const cells = new Map<string, FunnelCounts>();
+/** Every fact into one cell per (operation, rail); rail "" holds what has no rail (challenges) or several (two rails' proofs). */
+function tally(facts: Awaited<ReturnType<typeof readFacts>>) {
+  const cells = new Map<string, Cell>();
   const cell = (op: string, rail: string | null) => {
     const key = `${op}\u0000${rail ?? ""}`;
     let c = cells.get(key);
-    if (!c) cells.set(key, (c = zero()));
+    if (!c) cells.set(key, (c = { counts: zero(), stages: zeroStages() }));
     return c;
   };
-  const reasons = new Map<string, { step: "proof" | "serve" | "settle"; code: string; operation: string; rail: string | null; count: number }>();
-  const reason = (step: "proof" | "serve" | "settle", code: string, operation: string, rail: string | null, n: number) => {
+  const reasons = new Map<string, Reason>();
+  const reason = (step: Step, code: string, operation: string, rail: string | null, n: number) => {
     const key = [step, code, operation, rail ?? ""].join("\u0000");
     const r = reasons.get(key) ?? { step, code, operation, rail, count: 0 };
     r.count += n;
     reasons.set(key, r);
   };
 
-  for (const p of payments) {
-    if (p.fromChallenge) cell(p.operationKey, null).issued += p.count;
+  for (const [op, n] of facts.issued) {
+    cell(op, null).counts.issued += n;
+    cell(op, null).stages.issued += n;
+  }
+  for (const p of facts.payments) {
     if (p.status === "challenged") {
-      cell(p.operationKey, null).neverPaid += p.count;
+      cell(p.operationKey, null).counts.neverPaid += p.count;
       continue;
     }
-    const c = cell(p.operationKey, p.rail);
+    const { counts: c, stages: s } = cell(p.operationKey, p.rail);
+    // A card checkout a person opened but has not paid (or let expire): answered, but no proof was verified.
+    const unpaidCheckout = p.status === "incomplete" || (p.status === "released" && p.reason === "checkout_expired");
+    if (p.fromChallenge) {
+      s.answered += p.count;
+      if (!unpaidCheckout) s.verified += p.count;
+      if (SERVED.has(p.status)) s.served += p.count;
+      if (PAID.has(p.status)) s.settled += p.count;
+    } else if (PAID.has(p.status)) s.withoutChallenge += p.count;
+    if (unpaidCheckout) {
+      if (p.status === "released") reason("proof", p.reason ?? "checkout_expired", p.operationKey, p.rail, p.count);
+      continue;
+    }
     c.proofs += p.count;
     c.verified += p.count;
     if (p.status === "released") {
@@ -110,56 +145,65 @@ export async function getFunnel(sellerId: string, input: FunnelFilter = {}, now:
     }
   }
   // Verified and settling: served already, not yet settled.
-  for (const s of settling) {
-    const c = cell(s.operationKey, s.rail);
-    c.beingServed -= s.count;
-    c.served += s.count;
-    c.settling += s.count;
+  for (const x of facts.settling) {
+    const { counts: c, stages: s } = cell(x.operationKey, x.rail);
+    c.beingServed -= x.count;
+    c.served += x.count;
+    c.settling += x.count;
+    if (x.fromChallenge) s.served += x.count;
   }
-  for (const r of refusals) {
-    const c = cell(r.operationKey, r.rail);
+  for (const r of facts.refusals) {
+    const c = cell(r.operationKey, r.rail).counts;
     c.proofs += r.count;
     c.refused += r.count;
     reason("proof", r.code, r.operationKey, r.rail, r.count);
   }
-  for (const e of expired) {
-    const c = cell(e.operationKey, null);
-    c.issued += e.count;
-    c.neverPaid += e.count;
-  }
+  for (const e of facts.expired) cell(e.operationKey, null).counts.neverPaid += e.count;
 
-  const all = [...cells.entries()].map(([key, counts]) => {
+  const all = [...cells.entries()].map(([key, v]) => {
     const [operation, rail] = key.split("\u0000") as [string, string];
-    return { operation, rail: rail || null, counts };
+    return { operation, rail: rail || null, ...v };
   });
-  const operations = [...new Set(all.map((c) => c.operation))].sort();
-  const rails = [...new Set([...RAILS.map((r) => r.name as string), ...all.flatMap((c) => (c.rail ? [c.rail] : []))])];
+  return { all, reasons: [...reasons.values()] };
+}
 
-  const opFilter = input.operation || null;
-  const railFilter = input.rail || null;
-  const selected = zero();
+type Tallied = ReturnType<typeof tally>["all"];
+
+/** Sum the cells a filter selects. Issued and never-paid belong to no rail: with a rail chosen they still show every 402. */
+function select(all: Tallied, operation: string | null, rail: string | null) {
+  const counts = zero();
+  const stages = zeroStages();
   for (const c of all) {
-    if (opFilter && c.operation !== opFilter) continue;
-    if (railFilter && c.rail !== null && c.rail !== railFilter) continue;
-    // Issued and never-paid belong to no rail: with a rail chosen they still show every 402 of the operation.
-    if (railFilter && c.rail === null) {
-      selected.issued += c.counts.issued;
-      selected.neverPaid += c.counts.neverPaid;
+    if (operation && c.operation !== operation) continue;
+    if (rail && c.rail !== null && c.rail !== rail) continue;
+    if (rail && c.rail === null) {
+      counts.issued += c.counts.issued;
+      counts.neverPaid += c.counts.neverPaid;
+      stages.issued += c.stages.issued;
       continue;
     }
-    add(selected, c.counts);
+    add(counts, c.counts);
+    add(stages, c.stages);
   }
+  return { counts, stages };
+}
+
+function stagesView(s: FunnelStages) {
+  return { ...s, conversionPercent: percent(s.settled, s.issued) };
+}
+
+export async function getFunnel(sellerId: string, input: FunnelFilter = {}, now: Date = new Date()) {
+  const range = resolveRange(input, now);
+  const { all, reasons } = tally(await readFacts(sellerId, range));
+  const operations = [...new Set(all.map((c) => c.operation))].sort();
+  const rails = [...new Set([...RAILS.filter((r) => !r.implicit).map((r) => r.name as string), ...all.flatMap((c) => (c.rail ? [c.rail] : []))])];
+  const opFilter = input.operation || null;
+  const railFilter = input.rail || null;
+  const selected = select(all, opFilter, railFilter);
 
   const byOperation = operations.map((operation) => {
-    const t = zero();
-    for (const c of all)
-      if (c.operation === operation && (!railFilter || c.rail === null || c.rail === railFilter)) {
-        if (railFilter && c.rail === null) {
-          t.issued += c.counts.issued;
-          t.neverPaid += c.counts.neverPaid;
-        } else add(t, c.counts);
-      }
-    return { operation, ...t, conversionPercent: conversion(t) };
+    const t = select(all, operation, railFilter);
+    return { operation, ...t.counts, conversionPercent: conversion(t.counts), stages: stagesView(t.stages) };
   });
   const byRail = [...rails, null].flatMap((rail) => {
     const t = zero();
@@ -173,25 +217,36 @@ export async function getFunnel(sellerId: string, input: FunnelFilter = {}, now:
     return [{ rail, ...t }];
   });
 
-  const topReasons = [...reasons.values()]
-    .filter((r) => (!opFilter || r.operation === opFilter) && (!railFilter || r.rail === railFilter))
-    .reduce((acc, r) => {
-      const key = `${r.step}\u0000${r.code}`;
-      const a = acc.get(key) ?? { step: r.step, code: r.code, count: 0 };
-      a.count += r.count;
-      return acc.set(key, a);
-    }, new Map<string, { step: "proof" | "serve" | "settle"; code: string; count: number }>());
+  const topReasons = new Map<string, { step: Step; code: string; count: number }>();
+  for (const r of reasons) {
+    if ((opFilter && r.operation !== opFilter) || (railFilter && r.rail !== railFilter)) continue;
+    const key = `${r.step}:${r.code}`;
+    const a = topReasons.get(key) ?? { step: r.step, code: r.code, count: 0 };
+    a.count += r.count;
+    topReasons.set(key, a);
+  }
+  const explanations: Record<string, Explanation> = {};
+  for (const [key, r] of topReasons)
+    explanations[key] =
+      r.step === "settle"
+        ? explainFailure(r.code, "failed")
+        : r.step === "serve" || r.code === "checkout_expired"
+          ? explainFailure(r.code, "released")
+          : explainRefusal(r.code);
 
   return {
     range: { preset: range.preset, from: range.from, to: range.to, days: range.days },
     filter: { operation: opFilter, rail: railFilter },
     operations,
     rails,
-    steps: selected,
-    conversionPercent: conversion(selected),
+    steps: selected.counts,
+    conversionPercent: conversion(selected.counts),
+    stages: stagesView(selected.stages),
     byOperation,
     byRail,
     // Most frequent first; ties in funnel order (a refused proof before a failed serve before a failed settlement).
     reasons: [...topReasons.values()].sort((a, b) => b.count - a.count || STEP_ORDER[a.step] - STEP_ORDER[b.step] || a.code.localeCompare(b.code)),
+    /** What each reason means and what the payer can do, by `${step}:${code}`. */
+    explanations,
   };
 }

@@ -2,18 +2,22 @@
 // cost the seller where that is known, so a seller sees whether $0.01 calls pay.
 //  - gas: the facilitator wallet's gas for each settlement transaction, from its receipt (ledger charge rows carry it),
 //    shown in ETH; in USD only at the rate the seller set in Settings, labelled with that rate and when it was set.
-//    There is no price feed offline and no number is invented: without a rate, no USD cost and no margin are shown.
+//    There is no price feed offline and no number is invented: without a rate, rails that pay gas get no USD cost and
+//    no margin. Rails that pay no gas (card) need no rate: their margin is revenue minus the fees.
 //  - provider fees in micro-USD (card processing, as the processor reports them on the charge).
-// Charges whose cost is not known (a remote facilitator paid the gas, a settlement recovered after a crash) are
-// counted, so the page says how many of the calls the cost covers.
+// Charges whose cost is not known (a remote facilitator paid the gas, a settlement recovered after a crash, a fee the
+// processor did not report) are counted, so the page says how many of the calls the cost covers.
 import { microsToUsd, weiToEth, weiToMicros } from "../lib/money";
 import { findSellerSettings } from "../settings/settings.queries";
-import { groupLedger } from "./analytics.queries";
+import { RAILS } from "../payments/rails";
+import { groupLedger, type LedgerGroup } from "./analytics.queries";
 import { findRolledThrough } from "./rollup.queries";
-import { resolveRange, type RangeInput } from "./date-range";
+import { percentOf, resolveRange, type RangeInput } from "./date-range";
 
 type Acc = {
   calls: number;
+  /** Charges on a rail that pays gas to settle (a wallet rail). */
+  gasCalls: number;
   refunds: number;
   chargedMicros: bigint;
   refundedMicros: bigint;
@@ -23,37 +27,28 @@ type Acc = {
   feeKnown: number;
 };
 
-export async function getMargin(sellerId: string, input: RangeInput = {}, now: Date = new Date()) {
-  const range = resolveRange(input, now);
-  const through = await findRolledThrough(sellerId);
-  const [groups, settings] = await Promise.all([groupLedger(sellerId, range, "day", through), findSellerSettings(sellerId)]);
-  const rate = settings.ethUsdMicros;
+/** Whether settling on this rail costs gas (a wallet rail settles on chain); other rails' costs are fees. */
+const paysGas = (rail: string | null) => RAILS.find((r) => r.name === rail)?.payerKind === "wallet";
 
+const zeroAcc = (): Acc => ({ calls: 0, gasCalls: 0, refunds: 0, chargedMicros: 0n, refundedMicros: 0n, gasWei: 0n, gasKnown: 0, feeMicros: 0n, feeKnown: 0 });
+
+/** Margin rows per operation and rail, and their total, from the ledger's per-operation groups and the seller's rate. */
+export function marginRows(groups: LedgerGroup[], rate: bigint | null) {
   const rows = new Map<string, Acc & { operation: string; rail: string | null }>();
   for (const g of groups) {
-    if (g.grp !== "operation") continue;
+    if (g.grp !== "operation" || (g.kind !== "charge" && g.kind !== "refund")) continue;
     const operation = g.operationKey ?? "(unknown)";
     const key = `${operation}\u0000${g.rail ?? ""}`;
-    const r = rows.get(key) ?? {
-      operation,
-      rail: g.rail,
-      calls: 0,
-      refunds: 0,
-      chargedMicros: 0n,
-      refundedMicros: 0n,
-      gasWei: 0n,
-      gasKnown: 0,
-      feeMicros: 0n,
-      feeKnown: 0,
-    };
+    const r = rows.get(key) ?? { operation, rail: g.rail, ...zeroAcc() };
     if (g.kind === "charge") {
       r.calls += g.entries;
+      if (paysGas(g.rail)) r.gasCalls += g.entries;
       r.chargedMicros += g.micros;
       r.gasWei += g.gasWei;
       r.gasKnown += g.gasKnown;
       r.feeMicros += g.feeMicros;
       r.feeKnown += g.feeKnown;
-    } else if (g.kind === "refund") {
+    } else {
       r.refunds += g.entries;
       r.refundedMicros += g.micros;
     }
@@ -62,9 +57,10 @@ export async function getMargin(sellerId: string, input: RangeInput = {}, now: D
 
   const view = (a: Acc) => {
     const netMicros = a.chargedMicros - a.refundedMicros;
-    const gasMicros = rate === null ? null : weiToMicros(a.gasWei, rate);
-    // A cost is complete when every charge's gas is known; fees only exist on rails that charge them.
-    const costKnownForAll = a.gasKnown === a.calls;
+    // Gas in USD needs the seller's rate, unless none of these charges paid gas (then it is zero, known).
+    const gasMicros = a.gasCalls === 0 && a.gasWei === 0n ? 0n : rate === null ? null : weiToMicros(a.gasWei, rate);
+    // A cost is complete when every gas-paying charge's gas is known and every other charge's fee is.
+    const costKnownForAll = a.gasKnown >= a.gasCalls && a.feeKnown >= a.calls - a.gasCalls;
     const costMicros = gasMicros === null ? null : gasMicros + a.feeMicros;
     const marginMicros = costMicros === null ? null : netMicros - costMicros;
     return {
@@ -74,12 +70,16 @@ export async function getMargin(sellerId: string, input: RangeInput = {}, now: D
       revenuePerCallUsd: a.calls ? microsToUsd(netMicros / BigInt(a.calls)) : null,
       gasEth: weiToEth(a.gasWei),
       gasKnown: a.gasKnown,
+      /** Charges that paid gas (wallet rails); the others' cost is fees alone. */
+      gasCalls: a.gasCalls,
       gasPerCallEth: a.gasKnown ? weiToEth(a.gasWei / BigInt(a.gasKnown)) : null,
       gasUsd: gasMicros === null ? null : microsToUsd(gasMicros),
-      gasPerCallUsd: gasMicros === null || a.gasKnown === 0 ? null : microsToUsd(weiToMicros(a.gasWei / BigInt(a.gasKnown), rate!)),
+      gasPerCallUsd: gasMicros === null || a.gasKnown === 0 || rate === null ? null : microsToUsd(weiToMicros(a.gasWei / BigInt(a.gasKnown), rate)),
       feesUsd: microsToUsd(a.feeMicros),
       feeKnown: a.feeKnown,
       costKnownForAll,
+      /** Why there is no USD margin: gas paid in ETH with no rate set; null when there is one. */
+      marginUnknownBecause: marginMicros === null ? ("no_eth_rate" as const) : null,
       marginUsd: marginMicros === null ? null : microsToUsd(marginMicros),
       // Margin as a share of net revenue, one decimal; null without a USD cost or without revenue.
       marginPercent: marginMicros === null || netMicros <= 0n ? null : percentOf(marginMicros, netMicros),
@@ -87,9 +87,10 @@ export async function getMargin(sellerId: string, input: RangeInput = {}, now: D
   };
 
   const list = [...rows.values()].sort((a, b) => b.calls - a.calls || a.operation.localeCompare(b.operation) || (a.rail ?? "").localeCompare(b.rail ?? ""));
-  const total: Acc = { calls: 0, refunds: 0, chargedMicros: 0n, refundedMicros: 0n, gasWei: 0n, gasKnown: 0, feeMicros: 0n, feeKnown: 0 };
+  const total = zeroAcc();
   for (const r of list) {
     total.calls += r.calls;
+    total.gasCalls += r.gasCalls;
     total.refunds += r.refunds;
     total.chargedMicros += r.chargedMicros;
     total.refundedMicros += r.refundedMicros;
@@ -98,18 +99,17 @@ export async function getMargin(sellerId: string, input: RangeInput = {}, now: D
     total.feeMicros += r.feeMicros;
     total.feeKnown += r.feeKnown;
   }
+  return { rows: list.map((r) => ({ operation: r.operation, rail: r.rail, ...view(r) })), total: view(total) };
+}
+
+export async function getMargin(sellerId: string, input: RangeInput = {}, now: Date = new Date()) {
+  const range = resolveRange(input, now);
+  const through = await findRolledThrough(sellerId);
+  const [groups, settings] = await Promise.all([groupLedger(sellerId, range, "day", through), findSellerSettings(sellerId)]);
+  const rate = settings.ethUsdMicros;
   return {
     range: { preset: range.preset, from: range.from, to: range.to, days: range.days },
     rate: rate === null ? null : { ethUsd: microsToUsd(rate), setAt: settings.ethUsdSetAt?.toISOString() ?? null },
-    rows: list.map((r) => ({ operation: r.operation, rail: r.rail, ...view(r) })),
-    total: view(total),
+    ...marginRows(groups, rate),
   };
-}
-
-/** part / whole in percent, one decimal, rounded half away from zero (integer arithmetic). */
-function percentOf(part: bigint, whole: bigint): string {
-  const q = (part * 2000n) / whole;
-  const tenths = q >= 0n ? (q + 1n) / 2n : (q - 1n) / 2n;
-  const abs = tenths < 0n ? -tenths : tenths;
-  return `${tenths < 0n ? "-" : ""}${abs / 10n}.${abs % 10n}`;
 }

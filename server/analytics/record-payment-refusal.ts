@@ -2,7 +2,7 @@
 // refusal path only (a refused proof locks nothing, so no payment row would remember it); the paid path never
 // calls this. A failure to record is logged and swallowed: the caller's answer must not depend on analytics.
 import { isAppError } from "../errors";
-import { insertPaymentRefusal } from "./analytics.queries";
+import { insertPaymentRefusal } from "./funnel.queries";
 
 export async function recordPaymentRefusal(r: { sellerId: string; rail: string | null; operationKey: string; error: unknown }): Promise<void> {
   if (!isAppError(r.error)) return;

@@ -82,3 +82,21 @@ export async function findAuditActorsOf(sellerId: string, action: string, target
   });
   return new Map(rows.map((r) => [r.targetId, r.actor?.email ?? null]));
 }
+
+/**
+ * The names the log shows for its targets instead of ids: a plan's name, a meter's title (a price row by its meter's),
+ * for the targets of one page. Removed rows have no name here; the log falls back to the row's own snapshot.
+ */
+export async function findAuditTargetNames(sellerId: string, targets: { type: string; id: string }[]): Promise<Map<string, string>> {
+  const ids = (type: string) => [...new Set(targets.filter((t) => t.type === type).map((t) => t.id))];
+  const [plans, meters, prices] = await Promise.all([
+    ids("plan").length ? db.plan.findMany({ where: { sellerId, id: { in: ids("plan") } }, select: { id: true, name: true } }) : [],
+    ids("meter").length ? db.meter.findMany({ where: { sellerId, id: { in: ids("meter") } }, select: { id: true, title: true } }) : [],
+    ids("price").length ? db.price.findMany({ where: { sellerId, id: { in: ids("price") } }, select: { id: true, meter: { select: { title: true } } } }) : [],
+  ]);
+  return new Map([
+    ...plans.map((p) => [p.id, p.name] as const),
+    ...meters.map((m) => [m.id, m.title] as const),
+    ...prices.map((p) => [p.id, p.meter.title] as const),
+  ]);
+}

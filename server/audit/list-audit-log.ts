@@ -1,9 +1,10 @@
 // The console's audit log: every audited change with who, when, before and after, filterable, newest first, paged.
 // Read-only: nothing in the console edits or deletes an audit row.
-import { microsToUsd } from "../lib/money";
+import { formatUsd, microsToUsd } from "../lib/money";
+import { chainName } from "../settings/explorer-links";
 import { decodePageCursor, encodePageCursor } from "../lib/page-cursor";
 import { AUDIT_ACTIONS, isAuditAction } from "./actions";
-import { findAuditActors, findAuditLogs, type AuditCursor, type AuditFilter } from "./audit.queries";
+import { findAuditActors, findAuditLogs, findAuditTargetNames, type AuditCursor, type AuditFilter } from "./audit.queries";
 
 export const AUDIT_PAGE_SIZE = 50;
 
@@ -32,6 +33,83 @@ export function diffAudit(before: Json, after: Json): { field: string; before: s
     .map((k) => ({ field: k, before: before === null ? "—" : show(k, b[k]), after: after === null ? "—" : show(k, a[k]) }));
 }
 
+/** What the log calls each field a change touched (the rows keep the code's names). */
+const FIELD_LABELS: Record<string, string> = {
+  meter: "Meter",
+  amountMicros: "Price",
+  transferredMicros: "Sent back",
+  title: "Title",
+  includedUnits: "Free included units",
+  slug: "Slug",
+  name: "Name",
+  description: "Description",
+  status: "State",
+  minimumMicros: "Minimum purchase",
+  maximumMicros: "Maximum purchase",
+  cardMinimumMicros: "Card minimum",
+  creditValidityDays: "Credit lasts (days)",
+  meters: "Meters covered",
+  explorerTxUrls: "Transaction links",
+  ethUsdMicros: "ETH/USD rate",
+  issuer: "Issuer",
+  enabled: "Enabled",
+  jwksUri: "Key set URL",
+  jwks: "Inline keys",
+  transaction: "Transaction",
+  logIndex: "Log index",
+  rail: "Rail",
+  refund: "Refund",
+};
+
+/** A value for people: micro-USD as dollars ($0.05), lists joined, link formats by chain name, yes/no for flags. */
+function showHuman(key: string, v: Json): string {
+  if (v === null || v === undefined) return "—";
+  if (/Micros$/.test(key) && typeof v === "string" && /^-?\d+$/.test(v)) return formatUsd(BigInt(v));
+  if (typeof v === "boolean") return v ? "yes" : "no";
+  if (Array.isArray(v)) return v.length ? v.map((x) => (typeof x === "string" ? x : JSON.stringify(x))).join(", ") : "none";
+  if (key === "explorerTxUrls" && typeof v === "object") {
+    const entries = Object.entries(v as Record<string, string>);
+    return entries.length ? entries.map(([net, f]) => `${chainName(net)}: ${f || "no link"}`).join("; ") : "defaults";
+  }
+  if (key === "jwks" && typeof v === "object") return `${((v as { keys?: unknown[] }).keys ?? []).length} key(s)`;
+  if (typeof v === "string") return v === "" ? "(empty)" : v;
+  return JSON.stringify(v);
+}
+
+export type AuditField = { field: string; label: string; before: string; after: string; /** How the UI shows the values. */ format: "text" | "payment_state" };
+
+/** The fields a change touched, for people: labelled, values formatted (diffAudit keeps the raw values). */
+export function describeAuditChanges(targetType: string, before: Json, after: Json): AuditField[] {
+  const b = before && typeof before === "object" && !Array.isArray(before) ? (before as Record<string, Json>) : {};
+  const a = after && typeof after === "object" && !Array.isArray(after) ? (after as Record<string, Json>) : {};
+  return diffAudit(before, after).map(({ field }) => ({
+    field,
+    label: FIELD_LABELS[field] ?? field,
+    before: before === null ? "—" : showHuman(field, b[field]),
+    after: after === null ? "—" : showHuman(field, a[field]),
+    format: targetType === "payment" && field === "status" ? "payment_state" : "text",
+  }));
+}
+
+/** What a change was made to, in words: the plan's or meter's name, a provider's issuer, the payment id. */
+function targetName(r: { targetType: string; targetId: string; before: Json; after: Json }, names: Map<string, string>): string {
+  const snap = { ...((r.before ?? {}) as Record<string, Json>), ...((r.after ?? {}) as Record<string, Json>) };
+  const str = (v: Json) => (typeof v === "string" && v ? v : null);
+  switch (r.targetType) {
+    case "price":
+    case "meter":
+      return names.get(r.targetId) ?? str(snap.meter) ?? r.targetId;
+    case "plan":
+      return names.get(r.targetId) ?? str(snap.name) ?? r.targetId;
+    case "trusted_identity_provider":
+      return str(snap.issuer) ?? r.targetId;
+    case "seller_settings":
+      return "Storefront settings";
+    default:
+      return r.targetId;
+  }
+}
+
 export type AuditLogInput = {
   cursor?: string | null;
   actions?: string[];
@@ -57,6 +135,10 @@ export async function listAuditLog(sellerId: string, input: AuditLogInput = {}) 
   const rows = await findAuditLogs(sellerId, filter, { cursor: input.cursor ? decodeCursor(input.cursor) : null, take: limit + 1 });
   const page = rows.slice(0, limit);
   const last = page[page.length - 1];
+  const names = await findAuditTargetNames(
+    sellerId,
+    page.map((r) => ({ type: r.targetType, id: r.targetId })),
+  );
   return {
     entries: page.map((r) => ({
       id: r.id,
@@ -64,10 +146,12 @@ export async function listAuditLog(sellerId: string, input: AuditLogInput = {}) 
       label: isAuditAction(r.action) ? AUDIT_ACTIONS[r.action].label : r.action,
       targetType: r.targetType,
       targetId: r.targetId,
+      targetName: targetName(r, names),
       actor: r.actor?.email ?? null,
       before: r.before,
       after: r.after,
       changes: diffAudit(r.before, r.after),
+      fields: describeAuditChanges(r.targetType, r.before, r.after),
       at: r.createdAt.toISOString(),
     })),
     nextCursor: rows.length > limit && last ? encodePageCursor(last.createdAt, last.id) : null,

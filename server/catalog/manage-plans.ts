@@ -138,3 +138,36 @@ export async function listSellerPlans(sellerId: string) {
     holders: p.holders,
   }));
 }
+
+/**
+ * What a change of a credit plan's terms would do, before it is made: each term before and after (as the console
+ * shows them), the meters added or removed, the credit already bought on it (kept: a change applies to the next
+ * purchase), and whether the change would be refused (a meter taken from a plan whose bought credit is live). Reads only.
+ */
+export async function previewPlanChange(actor: Actor, planId: string, input: z.input<typeof planTermsInput>) {
+  const next = planFields(parseWith(planTermsInput, input));
+  const plan = (await findSellerPlans(actor.sellerId)).find((p) => p.id === planId && p.kind === "credit");
+  if (!plan) throw new AppError("plan_not_found", { detail: "no such credit plan at this storefront" });
+  const money = (m: bigint | null) => (m === null ? "—" : `$${microsToCents(m)}`);
+  const terms: { field: string; label: string; before: string; after: string }[] = [
+    { field: "name", label: "Name", before: plan.name, after: next.name },
+    { field: "description", label: "Description", before: plan.description || "—", after: next.description || "—" },
+    { field: "minimumUsd", label: "Minimum purchase", before: money(plan.minimumMicros), after: money(next.minimumMicros) },
+    { field: "maximumUsd", label: "Maximum purchase", before: money(plan.maximumMicros), after: money(next.maximumMicros) },
+    { field: "cardMinimumUsd", label: "Card minimum", before: money(plan.cardMinimumMicros), after: money(next.cardMinimumMicros) },
+    { field: "creditValidityDays", label: "Credit lasts", before: `${plan.creditValidityDays} days`, after: `${next.creditValidityDays} days` },
+    { field: "meters", label: "Meters covered", before: plan.meterKeys.join(", "), after: [...next.meterKeys].sort().join(", ") },
+  ];
+  const removed = plan.meterKeys.filter((k) => !next.meterKeys.includes(k));
+  const live = plan.liveCreditMicros > 0n;
+  return {
+    plan: { id: plan.id, slug: plan.slug, name: plan.name },
+    changes: terms.filter((t) => t.before !== t.after),
+    metersAdded: next.meterKeys.filter((k) => !plan.meterKeys.includes(k)).sort(),
+    metersRemoved: removed,
+    liveCreditUsd: microsToUsd(plan.liveCreditMicros),
+    holders: plan.holders,
+    blocked:
+      removed.length > 0 && live ? `${plan.holders} credential(s) hold live credit on this plan, so ${removed.join(", ")} cannot be taken from it` : null,
+  };
+}

@@ -2,8 +2,8 @@
 // filter as the list) and each page is turned into text only when the reader asks for more, so memory stays one page
 // deep whatever the row count (100,000 rows are tested). Columns are the table's, with full values (ids, payer,
 // transactions), amounts as six-decimal USD strings, times in UTC (ISO 8601). Fields are quoted per RFC 4180.
-import { paymentFilter, type PaymentFilterInput } from "./payment-filter";
-import { paymentView } from "./list-seller-payments";
+import type { PaymentFilterInput } from "./payment-filter";
+import { paymentView, scopedFilter } from "./list-seller-payments";
 import { findSellerPayments, type PaymentCursor } from "./seller-payments.queries";
 
 export const EXPORT_BATCH = 1000;
@@ -70,7 +70,7 @@ export async function* exportSellerPayments(
   input: PaymentFilterInput,
   opts: { batch?: number; onBatch?: (rows: number) => void } = {},
 ): AsyncGenerator<string> {
-  const filter = paymentFilter.parse(input);
+  const filter = scopedFilter(input);
   const batch = opts.batch ?? EXPORT_BATCH;
   yield CSV_COLUMNS.join(",") + "\r\n";
   let cursor: PaymentCursor | null = null;
@@ -81,7 +81,7 @@ export async function* exportSellerPayments(
     yield rows.map((r) => csvLine(paymentView(r))).join("");
     if (rows.length < batch) return;
     const last = rows[rows.length - 1]!;
-    cursor = { createdAt: last.createdAt, id: last.id };
+    cursor = { createdAt: last.createdAt, id: last.id, amountMicros: last.amountMicros };
   }
 }
 

@@ -1,9 +1,11 @@
 // One payment as its console page shows it: the amount and state, the timeline of its states (from the times the
 // row, its outbox row and its ledger rows keep), the request it is bound to, the on-chain transactions with links in
 // the seller's explorer format, what settling cost, and the audit rows about it (a recorded refund).
+import { explainFailure } from "../analytics/explain-refusal";
 import { listAuditLog } from "../audit/list-audit-log";
 import { AppError } from "../errors";
-import { microsToUsd, weiToEth } from "../lib/money";
+import { formatUsd, microsToUsd, weiToEth } from "../lib/money";
+import { chainName } from "../settings/explorer-links";
 import { explorerLinksFor } from "../settings/explorer-links-for";
 import { cardView } from "./list-seller-payments";
 import { RAILS } from "./rails";
@@ -22,7 +24,15 @@ export async function getPaymentDetail(sellerId: string, paymentId: string) {
   const refund = p.ledgerEntries.find((l) => l.kind === "refund") ?? null;
   const s = p.settlement;
   // A rail paid from a balance already held (prepaid credit) draws rather than charges.
-  const implicit = p.rail ? Boolean(RAILS.find((r) => r.name === p.rail)?.implicit) : false;
+  const rail = p.rail ? RAILS.find((r) => r.name === p.rail) : undefined;
+  const implicit = Boolean(rail?.implicit);
+  // Where the money moved: only a wallet rail charges on chain; a card is charged by its processor.
+  const chargedHow =
+    rail?.payerKind === "wallet"
+      ? `charged on chain${p.network ? ` (${chainName(p.network)})` : ""}`
+      : rail?.payerKind === "card"
+        ? `charged to the card${p.card?.processorPaymentId ? ` (processor payment ${p.card.processorPaymentId})` : ""}`
+        : "charged";
 
   // The timeline: every state the payment went through that its rows record, in order, with the time where one is kept.
   const timeline: Step[] = [];
@@ -35,6 +45,7 @@ export async function getPaymentDetail(sellerId: string, paymentId: string) {
           note: implicit ? `reserved from prepaid credit (${p.rail}): no 402 was needed` : "proof received without a challenge of ours (x402 v1)",
         },
   );
+  if (p.card?.flow === "checkout") timeline.push({ state: "incomplete", at: null, note: "a person opened the card checkout (no separate time is kept)" });
   if (p.fromChallenge && p.verifiedAt) timeline.push({ state: "verified", at: p.verifiedAt.toISOString(), note: `proof verified and locked (${p.rail})` });
   if (s)
     timeline.push({
@@ -48,7 +59,7 @@ export async function getPaymentDetail(sellerId: string, paymentId: string) {
       at: p.settledAt.toISOString(),
       note: implicit
         ? "drawn: the reservation captured, ledger draw row written (the money came in with the plan purchase)"
-        : `charged${p.network ? " on chain" : ""}, ledger charge written`,
+        : `${chargedHow}, ledger charge written`,
     });
   if (p.status === "consumed" || (p.status === "refunded" && p.settledAt))
     timeline.push({ state: "consumed", at: null, note: "the paid response went out (no separate time is kept)" });
@@ -56,11 +67,11 @@ export async function getPaymentDetail(sellerId: string, paymentId: string) {
     timeline.push({
       state: "released",
       at: p.updatedAt.toISOString(),
-      note: `not charged: ${p.failureReason ?? "released"}${p.upstreamStatus ? ` (upstream ${p.upstreamStatus})` : ""}`,
+      note: `not charged: ${explainFailure(p.failureReason, "released").meaning}${p.upstreamStatus ? ` (upstream answered ${p.upstreamStatus})` : ""}`,
     });
   if (p.status === "failed")
-    timeline.push({ state: "failed", at: s?.updatedAt.toISOString() ?? p.updatedAt.toISOString(), note: p.failureReason ?? "settlement failed" });
-  if (refund) timeline.push({ state: "refunded", at: refund.createdAt.toISOString(), note: `refund of $${microsToUsd(refund.amountMicros)} recorded` });
+    timeline.push({ state: "failed", at: s?.updatedAt.toISOString() ?? p.updatedAt.toISOString(), note: explainFailure(p.failureReason, "failed").meaning });
+  if (refund) timeline.push({ state: "refunded", at: refund.createdAt.toISOString(), note: `refund of ${formatUsd(refund.amountMicros)} recorded` });
   if (p.status === "challenged")
     timeline.push({
       state: p.expiresAt < new Date() ? "expired" : "awaiting proof",
@@ -81,6 +92,9 @@ export async function getPaymentDetail(sellerId: string, paymentId: string) {
     refundable: refundInput(p) !== null,
     refundInput: refundInput(p),
     createdAt: p.createdAt.toISOString(),
+    expiresAt: p.expiresAt.toISOString(),
+    /** Released or failed: why, in a seller's words, and what the payer can do. */
+    failure: p.status === "released" || p.status === "failed" ? { reason: p.failureReason, ...explainFailure(p.failureReason, p.status) } : null,
     timeline,
     binding: {
       method: p.method,
@@ -90,6 +104,7 @@ export async function getPaymentDetail(sellerId: string, paymentId: string) {
       hash: requestBinding({ sellerId, method: p.method, path: p.path, canonicalQuery: p.query }),
       payTo: p.payTo,
       network: p.network,
+      chain: chainName(p.network),
       asset: p.asset,
       expiresAt: p.expiresAt.toISOString(),
     },

@@ -4,8 +4,9 @@
 import { findAuditActorsOf } from "../audit/audit.queries";
 import { decodePageCursor, encodePageCursor } from "../lib/page-cursor";
 import { microsToUsd } from "../lib/money";
-import { paymentFilter, type PaymentFilterInput } from "./payment-filter";
+import { paymentFilter, PAYMENT_SORTS, type PaymentFilterInput } from "./payment-filter";
 import { PAYMENT_STATES, PAID_STATES } from "./payment-state";
+import { chainName } from "../settings/explorer-links";
 import { explorerLinksFor } from "../settings/explorer-links-for";
 import { RAILS } from "./rails";
 import { refundInput } from "./refund-payment";
@@ -15,20 +16,32 @@ import {
   findSellerPayments,
   findSellerRefunds,
   sumSellerLedger,
+  sumSellerPayments,
   type ConsolePaymentRow,
   type PaymentCursor,
+  type ScopedPaymentFilter,
 } from "./seller-payments.queries";
 
 export const PAYMENTS_PAGE_SIZE = 25;
 
-// Cursor on the wire: "<created_at ms>.<payment id>", the last row of the previous page.
+// Cursor on the wire: "<created_at ms>.<payment id>", the last row of the previous page; in the amount order its amount
+// comes first: "<amount micros>~<created_at ms>.<payment id>".
 export function encodePaymentCursor(c: PaymentCursor): string {
-  return encodePageCursor(c.createdAt, c.id);
+  const at = encodePageCursor(c.createdAt, c.id);
+  return c.amountMicros === undefined ? at : `${c.amountMicros}~${at}`;
 }
 
 export function decodePaymentCursor(s: string): PaymentCursor {
-  const { at, id } = decodePageCursor(s);
-  return { createdAt: at, id };
+  const m = /^(\d{1,19})~(.*)$/.exec(s);
+  const { at, id } = decodePageCursor(m ? m[2]! : s);
+  return m ? { createdAt: at, id, amountMicros: BigInt(m[1]!) } : { createdAt: at, id };
+}
+
+const implicitRails = RAILS.filter((r) => r.implicit).map((r) => r.name as string);
+
+/** The filter as the queries take it: parsed, with the implicit rails whose holds are usage, not payments. */
+export function scopedFilter(input: PaymentFilterInput): ScopedPaymentFilter {
+  return { ...paymentFilter.parse(input), implicitRails };
 }
 
 /** A card payment's processor side, as the console shows it (brand and last four only: no card number exists here). */
@@ -61,8 +74,11 @@ export function paymentView(p: ConsolePaymentRow) {
     // Verified with a pending outbox row: the charge is decided and being submitted (or retried).
     settling: p.status === "verified" && p.settlementStatus === "pending",
     network: p.network,
+    /** The network's name (Base), or its CAIP-2 id when it has none here. */
+    chain: chainName(p.network),
     transaction: p.transaction,
     failureReason: p.failureReason,
+    expiresAt: p.expiresAt.toISOString(),
     settledAt: p.settledAt?.toISOString() ?? null,
     // A refund (server/payments/refund-payment.ts) only of money actually taken, by a rail that refunds: a draw on prepaid
     // credit took none (its purchase is what a refund reverses). `refundInput`: what the rail asks of the seller.
@@ -78,20 +94,41 @@ export type PaymentListInput = PaymentFilterInput & { cursor?: string | null; li
 
 export async function listSellerPayments(sellerId: string, q: PaymentListInput = {}) {
   const limit = q.limit ?? PAYMENTS_PAGE_SIZE;
-  const filter = paymentFilter.parse(q);
+  const filter = scopedFilter(q);
   // One row more than the page tells whether another page exists without a count query.
   const rows = await findSellerPayments(sellerId, filter, { cursor: q.cursor ? decodePaymentCursor(q.cursor) : null, take: limit + 1 });
   const page = rows.slice(0, limit);
   const last = page[page.length - 1];
   return {
     payments: page.map(paymentView),
-    nextCursor: rows.length > limit && last ? encodePaymentCursor(last) : null,
+    nextCursor:
+      rows.length > limit && last
+        ? encodePaymentCursor({ createdAt: last.createdAt, id: last.id, amountMicros: filter.sort === "amount" ? last.amountMicros : undefined })
+        : null,
+  };
+}
+
+/** Totals of the filtered set the list pages through: how many, for how much, paid and refunded. */
+export async function summarizeSellerPayments(sellerId: string, q: PaymentFilterInput = {}) {
+  const s = await sumSellerPayments(sellerId, scopedFilter(q));
+  return {
+    count: s.count,
+    amountUsd: microsToUsd(s.amountMicros),
+    paid: { count: s.paidCount, amountUsd: microsToUsd(s.paidMicros) },
+    refunded: { count: s.refundedCount, amountUsd: microsToUsd(s.refundedMicros) },
   };
 }
 
 /** The filter menus: states, the registered rails, the catalog's operations. */
 export async function getPaymentFilterOptions(sellerId: string) {
-  return { states: [...PAYMENT_STATES], rails: RAILS.map((r) => r.name as string), operations: await findOperationKeys(sellerId) };
+  return {
+    states: [...PAYMENT_STATES],
+    rails: RAILS.map((r) => r.name as string),
+    /** Rails whose holds are usage (prepaid credit), listed on the Usage page rather than Payments. */
+    usageRails: implicitRails,
+    operations: await findOperationKeys(sellerId),
+    sorts: [...PAYMENT_SORTS],
+  };
 }
 
 /**
@@ -102,14 +139,17 @@ export async function getPaymentFilterOptions(sellerId: string) {
  * their per-state sums are shown as counts and cross-checked against the ledger, not used as revenue.
  */
 export async function getSellerPaymentTotals(sellerId: string) {
-  const [byStatus, ledger] = await Promise.all([countSellerPaymentsByStatus(sellerId), sumSellerLedger(sellerId)]);
+  const [groups, ledger] = await Promise.all([countSellerPaymentsByStatus(sellerId), sumSellerLedger(sellerId)]);
   const charges = ledger.filter((l) => l.kind === "charge");
   const refunds = ledger.filter((l) => l.kind === "refund");
   // Draws on prepaid credit: the money came in with the plan purchase (a charge); a draw is usage, not revenue.
-  const drawnMicros = ledger.filter((l) => l.kind === "draw").reduce((s, l) => s + l.amountMicros, 0n);
+  const draws = ledger.filter((l) => l.kind === "draw");
+  const drawnMicros = draws.reduce((s, l) => s + l.amountMicros, 0n);
   const chargedMicros = charges.reduce((s, l) => s + l.amountMicros, 0n);
   const refundedMicros = refunds.reduce((s, l) => s + l.amountMicros, 0n);
-  const paidMicros = byStatus.filter((g) => (PAID_STATES as readonly string[]).includes(g.status)).reduce((s, g) => s + g.amountMicros, 0n);
+  const paidMicros = groups.filter((g) => (PAID_STATES as readonly string[]).includes(g.status)).reduce((s, g) => s + g.amountMicros, 0n);
+  // Per state, payments only (money that moved or was asked for); draws are counted apart, as usage.
+  const money = groups.filter((g) => !implicitRails.includes(g.rail ?? ""));
   return {
     revenueUsd: microsToUsd(chargedMicros - refundedMicros),
     chargedUsd: microsToUsd(chargedMicros),
@@ -117,12 +157,13 @@ export async function getSellerPaymentTotals(sellerId: string) {
     charges: charges.reduce((s, l) => s + l.entries, 0),
     refunds: refunds.reduce((s, l) => s + l.entries, 0),
     byStatus: PAYMENT_STATES.map((status) => {
-      const g = byStatus.find((x) => x.status === status);
-      return { status, count: g?.count ?? 0, amountUsd: microsToUsd(g?.amountMicros ?? 0n) };
+      const of = money.filter((x) => x.status === status);
+      return { status, count: of.reduce((s, g) => s + g.count, 0), amountUsd: microsToUsd(of.reduce((s, g) => s + g.amountMicros, 0n)) };
     }),
-    // Settled + consumed payments should sum to the ledger's net plus what was drawn on prepaid credit; a difference
-    // means a settlement, draw or refund was recorded on one side only, which the seller should see rather than a
-    // silently wrong total.
+    usage: { draws: draws.reduce((s, l) => s + l.entries, 0), drawnUsd: microsToUsd(drawnMicros) },
+    // Settled + consumed payments (draws included) should sum to the ledger's net plus what was drawn on prepaid
+    // credit; a difference means a settlement, draw or refund was recorded on one side only, which the seller should
+    // see rather than a silently wrong total.
     ledgerMatchesPayments: paidMicros === chargedMicros - refundedMicros + drawnMicros,
   };
 }

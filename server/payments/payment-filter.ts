@@ -1,8 +1,12 @@
 // The console's payment filters, one schema for the Payments list (tRPC) and its CSV export (a URL): state, rail,
-// operation, payer and a range of UTC days of creation. Unpaid 402 challenges are left out unless asked for (the
-// toggle, or `challenged` among the states).
+// operation, payer, a search, a range of UTC days of creation, and the order. Unpaid 402 challenges are left out unless
+// asked for (the toggle, or `challenged` among the states). Payments are money that moved: draws on prepaid credit
+// (an implicit rail's holds) are usage, listed with `usage` (the Usage page), or by naming their rail.
 import { z } from "zod";
 import { PAYMENT_STATES } from "./payment-state";
+
+/** The list's orders: newest first (the default), oldest first, largest amount first. */
+export const PAYMENT_SORTS = ["newest", "oldest", "amount"] as const;
 
 const isoDay = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "must be a day, YYYY-MM-DD");
 
@@ -12,14 +16,19 @@ export const paymentFilter = z.object({
   operation: z.string().min(1).max(64).optional(),
   // A wallet address (or whatever the rail records as payer), matched exactly, case-insensitively.
   payer: z.string().min(1).max(128).optional(),
+  /** A payment id, wallet, transaction, card processor id (pi_...), agent credential (agt_...) or a person's email. */
+  q: z.string().trim().min(1).max(200).optional(),
   from: isoDay.optional(),
   to: isoDay.optional(),
   includeChallenged: z.boolean().default(false),
+  /** Draws on prepaid credit instead of payments (ignored when a rail is named). */
+  usage: z.boolean().default(false),
+  sort: z.enum(PAYMENT_SORTS).default("newest"),
 });
 export type PaymentFilterInput = z.input<typeof paymentFilter>;
 export type PaymentFilter = z.output<typeof paymentFilter>;
 
-/** The same filter from a URL's query (?status=settled,consumed&rail=x402&operation=...&payer=...&from=...&to=...&challenged=1). */
+/** The same filter from a URL's query (?status=settled,consumed&rail=x402&operation=...&payer=...&q=...&from=...&to=...&challenged=1&sort=...). */
 export function paymentFilterFromSearch(params: URLSearchParams): PaymentFilterInput {
   const get = (k: string) => params.get(k) || undefined;
   const status = get("status");
@@ -28,8 +37,11 @@ export function paymentFilterFromSearch(params: URLSearchParams): PaymentFilterI
     rail: get("rail"),
     operation: get("operation"),
     payer: get("payer"),
+    q: get("q"),
     from: get("from"),
     to: get("to"),
     includeChallenged: params.get("challenged") === "1",
+    usage: params.get("usage") === "1",
+    sort: (get("sort") as PaymentFilter["sort"] | undefined) ?? undefined,
   };
 }

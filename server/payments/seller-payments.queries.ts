@@ -4,16 +4,19 @@
 import { db, sql } from "../db/client";
 import type { PaymentStatus } from "../db/generated/client";
 import type { PaymentFilter } from "./payment-filter";
-import { stateSql } from "./payment-state";
+import { PAID_STATES, stateSql, statesSql } from "./payment-state";
 
-/** Keyset position: the last row of the previous page. (createdAt, id) is unique, so no row is skipped or repeated. */
-export type PaymentCursor = { createdAt: Date; id: string };
+/** Keyset position: the last row of the previous page (and its amount, for the amount order). */
+export type PaymentCursor = { createdAt: Date; id: string; amountMicros?: bigint };
 
 const utc = (d: Date) => d.toISOString();
 const DAY_MS = 86_400_000;
 
+/** A filter as the queries take it: with the implicit rails (prepaid credit), whose holds are usage, not payments. */
+export type ScopedPaymentFilter = PaymentFilter & { implicitRails: readonly string[] };
+
 /** The filter as SQL over `payments p`, parameters appended to `params` (always bound, never interpolated). */
-function filterSql(sellerId: string, f: PaymentFilter, params: unknown[]): string {
+function filterSql(sellerId: string, f: ScopedPaymentFilter, params: unknown[]): string {
   const p = (v: unknown) => {
     params.push(v);
     return `$${params.length}`;
@@ -22,19 +25,57 @@ function filterSql(sellerId: string, f: PaymentFilter, params: unknown[]): strin
   if (f.status?.length) where.push(`p.status::text = any(${p(f.status)}::text[])`);
   else if (!f.includeChallenged) where.push(`p.status <> ${stateSql("challenged")}`);
   if (f.rail) where.push(`p.rail = ${p(f.rail)}`);
+  else if (f.usage) where.push(`p.rail = any(${p(f.implicitRails)}::text[])`);
+  else if (f.implicitRails.length) where.push(`(p.rail is null or p.rail <> all(${p(f.implicitRails)}::text[]))`);
   if (f.operation) where.push(`p.operation_key = ${p(f.operation)}`);
   if (f.payer) where.push(`p.payer = ${p(f.payer.trim().toLowerCase())}`);
+  if (f.q) where.push(searchSql(sellerId, f.q, p));
   if (f.from) where.push(`p.created_at >= ${p(`${f.from}T00:00:00.000Z`)}::timestamptz at time zone 'UTC'`);
   if (f.to) where.push(`p.created_at < ${p(utc(new Date(Date.parse(`${f.to}T00:00:00.000Z`) + DAY_MS)))}::timestamptz at time zone 'UTC'`);
   return where.join(" and ");
 }
 
-function cursorSql(c: PaymentCursor | null, params: unknown[]): string {
+/**
+ * The search box: what the text looks like decides where it is looked for: a payment id (or its start), a wallet (the
+ * payer), a transaction hash, a card processor's payment or checkout id, an agent credential (the payer of its draws,
+ * or the credential a purchase was for), a person's email (the credentials they claimed here). Anything else matches
+ * the start of a payment id or payer. Like every filter, it is read over the seller's covering index.
+ */
+function searchSql(sellerId: string, raw: string, p: (v: unknown) => string): string {
+  const q = raw.trim();
+  const lower = q.toLowerCase();
+  const prefix = `${lower.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  // A whole payment id, or the start of one (as a seller copies it from a receipt or a log line).
+  if (/^pay_[A-Za-z0-9]+$/.test(q)) return `p.id like ${p(prefix)}`;
+  if (/^0x[0-9a-f]{40}$/i.test(q)) return `p.payer = ${p(lower)}`;
+  if (/^0x[0-9a-f]{64}$/i.test(q)) return `lower(p.transaction) = ${p(lower)}`;
+  if (/^(pi|cs)_[A-Za-z0-9_]+$/.test(q))
+    return `exists (select 1 from card_payments c where c.payment_id = p.id and (c.processor_payment_id = ${p(q)} or c.checkout_id = ${p(q)}))`;
+  if (/^agt_[A-Za-z0-9]+$/.test(q)) return `(p.credential_id = ${p(q)} or p.payer = ${p(q)})`;
+  if (q.includes("@"))
+    return `p.credential_id in (select a.id from agent_credentials a join humans h on h.id = a.human_id where a.seller_id = ${p(sellerId)} and h.email = ${p(lower)})`;
+  return `(p.id like ${p(prefix)} or p.payer like ${p(prefix)})`;
+}
+
+/** The list's order and the keyset condition after a cursor, per sort. (created_at, id) is unique, so no row repeats. */
+const ORDER = {
+  newest: "p.created_at desc, p.id desc",
+  oldest: "p.created_at asc, p.id asc",
+  amount: "p.amount_micros desc, p.created_at desc, p.id desc",
+} as const;
+
+function cursorSql(c: PaymentCursor | null, params: unknown[], sort: PaymentFilter["sort"] = "newest"): string {
   if (!c) return "";
   params.push(utc(c.createdAt), c.id);
   const at = `$${params.length - 1}::timestamptz at time zone 'UTC'`;
+  const id = `$${params.length}`;
+  if (sort === "oldest") return ` and p.created_at >= ${at} and (p.created_at > ${at} or p.id > ${id})`;
+  if (sort === "amount") {
+    params.push((c.amountMicros ?? 0n).toString());
+    return ` and (p.amount_micros, p.created_at, p.id) < ($${params.length}::bigint, ${at}, ${id})`;
+  }
   // The first condition bounds the index scan; the second breaks ties on created_at by id.
-  return ` and p.created_at <= ${at} and (p.created_at < ${at} or p.id < $${params.length})`;
+  return ` and p.created_at <= ${at} and (p.created_at < ${at} or p.id < ${id})`;
 }
 
 export type ConsolePaymentRow = {
@@ -52,6 +93,7 @@ export type ConsolePaymentRow = {
   network: string | null;
   transaction: string | null;
   failureReason: string | null;
+  expiresAt: Date;
   settledAt: Date | null;
   /** The settlement outbox row's state, if the charge was decided. */
   settlementStatus: string | null;
@@ -85,6 +127,7 @@ type RawRow = {
   network: string | null;
   transaction: string | null;
   failure_reason: string | null;
+  expires_at: string;
   settled_at: string | null;
   settlement_status: string | null;
   refund_tx: string | null;
@@ -102,7 +145,7 @@ type RawRow = {
 // `timestamp(3)` columns come back from pg as local-time Dates: read them as text in UTC instead.
 const COLUMNS = `p.id, to_char(p.created_at, 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as created_at, p.method, p.path, p.query, p.operation_key,
   p.amount_micros::text as amount_micros, p.currency, p.rail, p.payer, p.status, p.network, p.transaction, p.failure_reason,
-  to_char(p.settled_at, 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as settled_at,
+  to_char(p.expires_at, 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as expires_at, to_char(p.settled_at, 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as settled_at,
   (select s.status from settlements s where s.payment_id = p.id) as settlement_status,
   r.transaction as refund_tx, to_char(r.created_at, 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as refunded_at,
   c.processor as card_processor, c.flow as card_flow, c.card_brand, c.card_last4, c.processor_payment_id as card_processor_payment_id,
@@ -123,6 +166,7 @@ const toRow = (r: RawRow): ConsolePaymentRow => ({
   network: r.network,
   transaction: r.transaction,
   failureReason: r.failure_reason,
+  expiresAt: new Date(r.expires_at),
   settledAt: r.settled_at ? new Date(r.settled_at) : null,
   settlementStatus: r.settlement_status,
   refundTransaction: r.refund_tx,
@@ -141,29 +185,63 @@ const toRow = (r: RawRow): ConsolePaymentRow => ({
     : null,
 });
 
-/** A seller's payments matching a filter, newest first, `take` of them after `cursor`. */
-export async function findSellerPayments(sellerId: string, f: PaymentFilter, q: { cursor: PaymentCursor | null; take: number }): Promise<ConsolePaymentRow[]> {
+/** A seller's payments matching a filter, in the filter's order, `take` of them after `cursor`. */
+export async function findSellerPayments(
+  sellerId: string,
+  f: ScopedPaymentFilter,
+  q: { cursor: PaymentCursor | null; take: number },
+): Promise<ConsolePaymentRow[]> {
   const params: unknown[] = [];
-  const where = filterSql(sellerId, f, params) + cursorSql(q.cursor, params);
+  const where = filterSql(sellerId, f, params) + cursorSql(q.cursor, params, f.sort);
   params.push(q.take);
+  const order = ORDER[f.sort ?? "newest"];
   // The page's ids first, from the covering index alone (every filtered column is in it), then the page's rows: a
   // selective filter reads index entries, not a heap row per candidate.
   const { rows } = await sql<RawRow>(
     `with page as (
-       select p.id from payments p where ${where} order by p.created_at desc, p.id desc limit $${params.length}
+       select p.id from payments p where ${where} order by ${order} limit $${params.length}
      )
      select ${COLUMNS} from page join payments p on p.id = page.id left join ledger_entries r on r.payment_id = p.id and r.kind = 'refund'
        left join card_payments c on c.payment_id = p.id
-     order by p.created_at desc, p.id desc`,
+     order by ${order}`,
     params,
   );
   return rows.map(toRow);
 }
 
-/** Count and amount of a seller's payments in each state (one aggregate over the seller's rows). */
-export async function countSellerPaymentsByStatus(sellerId: string): Promise<{ status: PaymentStatus; count: number; amountMicros: bigint }[]> {
-  const groups = await db.payment.groupBy({ by: ["status"], where: { sellerId }, _count: { _all: true }, _sum: { amountMicros: true } });
-  return groups.map((g) => ({ status: g.status, count: g._count._all, amountMicros: g._sum.amountMicros ?? 0n }));
+/** The filtered set's totals: how many payments, what they were for, what of it was paid, and what was refunded. */
+export async function sumSellerPayments(
+  sellerId: string,
+  f: ScopedPaymentFilter,
+): Promise<{ count: number; amountMicros: bigint; paidCount: number; paidMicros: bigint; refundedCount: number; refundedMicros: bigint }> {
+  const params: unknown[] = [];
+  const where = filterSql(sellerId, f, params);
+  const { rows } = await sql<{ n: number; amount: string; paid_n: number; paid: string; refunded_n: number; refunded: string }>(
+    `select count(*)::int as n, coalesce(sum(p.amount_micros), 0)::text as amount,
+       count(*) filter (where p.status in ${statesSql(PAID_STATES)})::int as paid_n,
+       coalesce(sum(p.amount_micros) filter (where p.status in ${statesSql(PAID_STATES)}), 0)::text as paid,
+       count(*) filter (where p.status = ${stateSql("refunded")})::int as refunded_n,
+       coalesce(sum(p.amount_micros) filter (where p.status = ${stateSql("refunded")}), 0)::text as refunded
+     from payments p where ${where}`,
+    params,
+  );
+  const r = rows[0]!;
+  return {
+    count: r.n,
+    amountMicros: BigInt(r.amount),
+    paidCount: r.paid_n,
+    paidMicros: BigInt(r.paid),
+    refundedCount: r.refunded_n,
+    refundedMicros: BigInt(r.refunded),
+  };
+}
+
+/** Count and amount of a seller's payments in each state, per rail (one aggregate over the seller's rows). */
+export async function countSellerPaymentsByStatus(
+  sellerId: string,
+): Promise<{ status: PaymentStatus; rail: string | null; count: number; amountMicros: bigint }[]> {
+  const groups = await db.payment.groupBy({ by: ["status", "rail"], where: { sellerId }, _count: { _all: true }, _sum: { amountMicros: true } });
+  return groups.map((g) => ({ status: g.status, rail: g.rail, count: g._count._all, amountMicros: g._sum.amountMicros ?? 0n }));
 }
 
 /** Sum of a seller's ledger entries by kind (charge, refund). */

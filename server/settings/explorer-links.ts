@@ -31,3 +31,9 @@ export function explorerTxUrl(formats: Record<string, string>, network: string |
   const format = Object.hasOwn(formats, network) ? formats[network]! : (DEFAULT_EXPLORER_TX_URLS[network] ?? "");
   return format ? format.replace("{tx}", transaction) : null;
 }
+
+/** A network's name for people (Base, not eip155:8453); its CAIP-2 id when it has no name here; null for none. */
+export function chainName(network: string | null): string | null {
+  if (!network) return null;
+  return KNOWN_NETWORKS.find((n) => n.network === network)?.name ?? network;
+}

@@ -6,6 +6,7 @@ import { catalogRouter } from "./routers/catalog";
 import { customersRouter } from "./routers/customers";
 import { identityRouter } from "./routers/identity";
 import { paymentsRouter } from "./routers/payments";
+import { searchRouter } from "./routers/search";
 import { settingsRouter } from "./routers/settings";
 import { webhooksRouter } from "./routers/webhooks";
 
@@ -17,6 +18,7 @@ export const appRouter = router({
   customers: customersRouter,
   identity: identityRouter,
   payments: paymentsRouter,
+  search: searchRouter,
   settings: settingsRouter,
   webhooks: webhooksRouter,
 });

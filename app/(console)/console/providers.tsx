@@ -1,16 +1,17 @@
 "use client";
 
-import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
+import { QueryClientProvider } from "@tanstack/react-query";
 import { createTRPCClient, httpBatchLink } from "@trpc/client";
 import { createTRPCContext } from "@trpc/tanstack-react-query";
 import { useState, type ReactNode } from "react";
 import superjson from "superjson";
 import type { AppRouter } from "@/server/trpc/root";
+import { makeQueryClient } from "./_components/query-client";
 
 export const { TRPCProvider, useTRPC } = createTRPCContext<AppRouter>();
 
 export function ConsoleProviders({ children }: { children: ReactNode }) {
-  const [queryClient] = useState(() => new QueryClient({ defaultOptions: { queries: { staleTime: 5_000, retry: 1 } } }));
+  const [queryClient] = useState(makeQueryClient);
   const [trpcClient] = useState(() => createTRPCClient<AppRouter>({ links: [httpBatchLink({ url: "/api/trpc", transformer: superjson })] }));
   return (
     <QueryClientProvider client={queryClient}>

@@ -1,6 +1,8 @@
 import { z } from "zod";
 import { getAuditFilterOptions, listAuditLog } from "../../audit/list-audit-log";
 import { router, sellerProcedure } from "../init";
+import { auditFilterOptionsOutput } from "../outputs/misc";
+import { auditListOutput } from "../outputs/payments";
 
 const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
 
@@ -20,6 +22,7 @@ export const auditRouter = router({
         })
         .prefault({}),
     )
+    .output(auditListOutput)
     .query(({ ctx, input }) => listAuditLog(ctx.seller.id, input)),
-  filterOptions: sellerProcedure.query(({ ctx }) => getAuditFilterOptions(ctx.seller.id)),
+  filterOptions: sellerProcedure.output(auditFilterOptionsOutput).query(({ ctx }) => getAuditFilterOptions(ctx.seller.id)),
 });

@@ -218,6 +218,30 @@ const ISOLATION: Record<string, () => Promise<void>> = {
     const aMeter = (await a.caller.catalog.overview()).meters.find((m) => m.key === "aggregates")!;
     await expect(b.caller.catalog.updatePrice({ meterId: aMeter.id, amountUsd: "9" })).rejects.toMatchObject({ code: "NOT_FOUND" });
   },
+  "analytics.headline": async () => {
+    expect((await b.caller.analytics.headline()).last30Days.netUsd).toBe("0.000000");
+  },
+  "analytics.topCustomers": async () => {
+    expect(await b.caller.analytics.topCustomers(day)).toMatchObject({ wallets: [], credentials: [] });
+    expect((await a.caller.analytics.topCustomers(day)).wallets.length).toBeGreaterThan(0);
+  },
+  "catalog.previewPrice": async () => {
+    const aMeter = (await a.caller.catalog.overview()).meters.find((m) => m.key === "aggregates")!;
+    await expect(b.caller.catalog.previewPrice({ meterId: aMeter.id, amountUsd: "9" })).rejects.toMatchObject({ code: "NOT_FOUND" });
+    expect((await a.caller.catalog.previewPrice({ meterId: aMeter.id, amountUsd: "9" })).meter.key).toBe("aggregates");
+  },
+  "catalog.previewPlan": async () => {
+    const aPlan = (await a.caller.catalog.plans()).find((p) => p.kind === "credit")!;
+    await expect(b.caller.catalog.previewPlan({ ...PLAN_TERMS, planId: aPlan.id })).rejects.toMatchObject({ code: "NOT_FOUND" });
+  },
+  "payments.summary": async () => {
+    expect(await b.caller.payments.summary({ from: CONSOLE_DAY, to: CONSOLE_DAY })).toMatchObject({ count: 0, amountUsd: "0.000000" });
+    expect((await a.caller.payments.summary({ from: CONSOLE_DAY, to: CONSOLE_DAY })).count).toBeGreaterThan(0);
+  },
+  "search.global": async () => {
+    expect((await b.caller.search.global({ q: aPayment })).hits).toEqual([]);
+    expect((await a.caller.search.global({ q: aPayment })).hits.map((h) => h.id)).toEqual([aPayment]);
+  },
   // Global by design (the archive belongs to the deployment), but for signed-in sellers only: checked below.
   "archive.coverage": async () => {},
   "identity.providers": async () => {
@@ -322,6 +346,10 @@ const INPUT: Record<string, unknown> = {
   "webhooks.delivery": { id: "whd_x" },
   "webhooks.resend": { id: "whd_x" },
   "webhooks.setCreditThreshold": { planId: "pln_x", thresholdUsd: null },
+  "payments.summary": {},
+  "catalog.previewPrice": { meterId: "mtr_x", amountUsd: "1" },
+  "catalog.previewPlan": { ...PLAN_TERMS, planId: "pln_x" },
+  "search.global": { q: "x" },
 };
 
 const procedures = Object.keys(appRouter._def.procedures);

@@ -4,15 +4,19 @@ import { listPayingWallets } from "../../analytics/list-paying-wallets";
 import { listCustomerCredentials } from "../../billing/list-customer-credentials";
 import { listCustomerHumans } from "../../billing/list-customer-humans";
 import { router, sellerProcedure } from "../init";
+import { credentialsOutput, humansOutput, payersOutput } from "../outputs/misc";
 
 export const customersRouter = router({
   payers: sellerProcedure
     .input(rangeInput.extend({ page: z.number().int().min(1).max(10_000).default(1) }).prefault({}))
+    .output(payersOutput)
     .query(({ ctx, input }) => listPayingWallets(ctx.seller.id, input)),
   credentials: sellerProcedure
     .input(z.object({ cursor: z.string().max(100).nullish() }).prefault({}))
+    .output(credentialsOutput)
     .query(({ ctx, input }) => listCustomerCredentials(ctx.seller.id, input)),
   humans: sellerProcedure
     .input(z.object({ cursor: z.string().max(100).nullish() }).prefault({}))
+    .output(humansOutput)
     .query(({ ctx, input }) => listCustomerHumans(ctx.seller.id, input)),
 });

@@ -1,9 +1,16 @@
 import { z } from "zod";
 import { getPaymentDetail } from "../../payments/get-payment-detail";
-import { getPaymentFilterOptions, getSellerPaymentTotals, listSellerPayments, listSellerRefunds } from "../../payments/list-seller-payments";
+import {
+  getPaymentFilterOptions,
+  getSellerPaymentTotals,
+  listSellerPayments,
+  listSellerRefunds,
+  summarizeSellerPayments,
+} from "../../payments/list-seller-payments";
 import { paymentFilter } from "../../payments/payment-filter";
 import { refundPayment } from "../../payments/refund-payment";
 import { router, sellerProcedure } from "../init";
+import { detailOutput, filterOptionsOutput, listOutput, refundOutput, refundsOutput, summaryOutput, totalsOutput } from "../outputs/payments";
 
 const paymentId = z.string().min(1).max(64);
 
@@ -11,12 +18,22 @@ export const paymentsRouter = router({
   // `cursor` is the field name @trpc/tanstack-react-query's infinite queries page with.
   list: sellerProcedure
     .input(paymentFilter.extend({ cursor: z.string().max(100).nullish() }))
+    .output(listOutput)
     .query(({ ctx, input }) => listSellerPayments(ctx.seller.id, input)),
-  filterOptions: sellerProcedure.query(({ ctx }) => getPaymentFilterOptions(ctx.seller.id)),
-  totals: sellerProcedure.query(({ ctx }) => getSellerPaymentTotals(ctx.seller.id)),
-  detail: sellerProcedure.input(z.object({ id: paymentId })).query(({ ctx, input }) => getPaymentDetail(ctx.seller.id, input.id)),
+  // Totals of the filtered set the list pages through (the same filter, no cursor).
+  summary: sellerProcedure
+    .input(paymentFilter)
+    .output(summaryOutput)
+    .query(({ ctx, input }) => summarizeSellerPayments(ctx.seller.id, input)),
+  filterOptions: sellerProcedure.output(filterOptionsOutput).query(({ ctx }) => getPaymentFilterOptions(ctx.seller.id)),
+  totals: sellerProcedure.output(totalsOutput).query(({ ctx }) => getSellerPaymentTotals(ctx.seller.id)),
+  detail: sellerProcedure
+    .input(z.object({ id: paymentId }))
+    .output(detailOutput)
+    .query(({ ctx, input }) => getPaymentDetail(ctx.seller.id, input.id)),
   refunds: sellerProcedure
     .input(z.object({ cursor: z.string().max(100).nullish() }).prefault({}))
+    .output(refundsOutput)
     .query(({ ctx, input }) => listSellerRefunds(ctx.seller.id, input)),
   // A refund, whatever the rail: the wallet rails record the transfer the seller sent back on chain from their payTo
   // wallet (`transaction`; its format is checked by the domain, so every caller gets the same message), the card rail
@@ -24,6 +41,7 @@ export const paymentsRouter = router({
   // first result.
   refund: sellerProcedure
     .input(z.object({ paymentId, transaction: z.string().max(200).optional() }))
+    .output(refundOutput)
     .mutation(({ ctx, input }) =>
       refundPayment({ sellerId: ctx.seller.id, actorId: ctx.seller.userId, paymentId: input.paymentId, transaction: input.transaction }),
     ),

@@ -3,31 +3,58 @@
 // The console's charts (recharts, a charting library for React). They draw in the browser once the page has its data;
 // each is paired with the same numbers as a table (for screen readers, exact values and copying), so a chart never holds
 // a figure the page does not also print.
-import { Bar, BarChart, CartesianGrid, Cell, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
+import { Bar, BarChart, CartesianGrid, Cell, ComposedChart, Legend, Line, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import { count, plot, usd } from "./format";
 
 const AXIS = { fontSize: 12, fill: "#475569" };
 
-/** Net revenue per day (or per hour for a single day). */
-export function RevenueChart({ series, bucket }: { series: { bucket: string; netUsd: string; calls: number }[]; bucket: "hour" | "day" }) {
+type RevenuePoint = { bucket: string; netUsd: string; calls: number; previousBucket?: string; previousNetUsd?: string };
+
+/** Net revenue per day (or per hour for a single day), with the previous period's as a dashed line. */
+export function RevenueChart({ series, bucket }: { series: RevenuePoint[]; bucket: "hour" | "day" }) {
   const data = series.map((s) => ({
     label: bucket === "hour" ? `${s.bucket.slice(11, 13)}h` : s.bucket.slice(5),
     net: plot(s.netUsd),
+    previous: s.previousNetUsd === undefined ? null : plot(s.previousNetUsd),
     exact: s.netUsd,
+    previousExact: s.previousNetUsd,
+    previousBucket: s.previousBucket,
     calls: s.calls,
   }));
   return (
-    <figure data-testid="chart-revenue" aria-label={`Net revenue per ${bucket}`} className="h-64 w-full">
+    <figure data-testid="chart-revenue" aria-label={`Net revenue per ${bucket}, with the previous period`} className="h-64 w-full">
       <ResponsiveContainer width="100%" height="100%">
-        <BarChart data={data} margin={{ top: 8, right: 8, bottom: 0, left: 0 }}>
+        <ComposedChart data={data} margin={{ top: 8, right: 8, bottom: 0, left: 0 }}>
           <CartesianGrid strokeDasharray="3 3" vertical={false} stroke="#e2e8f0" />
           <XAxis dataKey="label" tick={AXIS} interval="preserveStartEnd" minTickGap={12} />
           <YAxis tick={AXIS} width={56} tickFormatter={(v: number) => `$${v}`} />
           <Tooltip
-            formatter={(_v, _n, item) => [usd((item.payload as { exact: string }).exact), "Net revenue"]}
+            formatter={(_v, name, item) => {
+              const p = item.payload as { exact: string; previousExact?: string; previousBucket?: string };
+              return name === "previous" ? [usd(p.previousExact), `Previous period (${p.previousBucket ?? ""})`] : [usd(p.exact), "Net revenue"];
+            }}
             labelFormatter={(l) => (bucket === "hour" ? `Hour ${String(l)} UTC` : `${String(l)} (UTC)`)}
           />
-          <Bar dataKey="net" fill="#4f46e5" radius={[3, 3, 0, 0]} isAnimationActive={false} />
+          <Bar dataKey="net" name="net" fill="#4f46e5" radius={[3, 3, 0, 0]} isAnimationActive={false} />
+          <Line dataKey="previous" name="previous" stroke="#64748b" strokeDasharray="4 3" dot={false} isAnimationActive={false} />
+        </ComposedChart>
+      </ResponsiveContainer>
+    </figure>
+  );
+}
+
+/** Net revenue per operation (or rail), most first. */
+export function RevenueBarsChart({ rows, testId, label }: { rows: { name: string; netUsd: string }[]; testId: string; label: string }) {
+  const data = rows.map((r) => ({ name: r.name, net: plot(r.netUsd), exact: r.netUsd }));
+  return (
+    <figure data-testid={testId} aria-label={label} className="w-full" style={{ height: Math.max(120, rows.length * 34 + 24) }}>
+      <ResponsiveContainer width="100%" height="100%">
+        <BarChart data={data} layout="vertical" margin={{ top: 0, right: 16, bottom: 0, left: 0 }}>
+          <CartesianGrid strokeDasharray="3 3" horizontal={false} stroke="#e2e8f0" />
+          <XAxis type="number" tick={AXIS} tickFormatter={(v: number) => `$${v}`} />
+          <YAxis type="category" dataKey="name" tick={AXIS} width={130} />
+          <Tooltip formatter={(_v, _n, item) => [usd((item.payload as { exact: string }).exact), "Net revenue"]} />
+          <Bar dataKey="net" fill="#4f46e5" radius={[0, 3, 3, 0]} isAnimationActive={false} />
         </BarChart>
       </ResponsiveContainer>
     </figure>
@@ -54,10 +81,10 @@ export function CallsByOperationChart({ rows }: { rows: { operation: string; cal
 
 const FUNNEL_COLORS = ["#94a3b8", "#6366f1", "#4f46e5", "#4338ca", "#059669"];
 
-/** The funnel's steps as bars, left to right. */
+/** The funnel's stages as bars, left to right (each a subset of the one before). */
 export function FunnelChart({ steps }: { steps: { label: string; count: number }[] }) {
   return (
-    <figure data-testid="chart-funnel" aria-label="402 funnel" className="h-64 w-full">
+    <figure data-testid="chart-funnel" aria-label="402 funnel stages" className="h-64 w-full">
       <ResponsiveContainer width="100%" height="100%">
         <BarChart data={steps} margin={{ top: 8, right: 8, bottom: 0, left: 0 }}>
           <CartesianGrid strokeDasharray="3 3" vertical={false} stroke="#e2e8f0" />

@@ -44,3 +44,17 @@ export function change(percent: string | null): string {
 export function plot(value: string): number {
   return Number(value);
 }
+
+/** What the console calls an operation: its catalog key, except the storefront's own purchase operations. */
+export function operationLabel(key: string | null | undefined): string {
+  if (!key) return "—";
+  if (key === "plan_purchase") return "Plan purchases";
+  if (key === "plan_extend") return "Plan top-ups";
+  return key;
+}
+
+/** What the console calls a rail (the registry's name is the protocol's). */
+export function railLabel(rail: string | null | undefined): string {
+  if (!rail) return "—";
+  return ({ x402: "x402 (USDC)", mpp: "MPP (USDC)", card: "Card", credits: "Prepaid credit" } as Record<string, string>)[rail] ?? rail;
+}

@@ -5,6 +5,7 @@ export const NAV: { group: string; items: { href: string; label: string }[] }[] 
     items: [
       { href: "/console", label: "Overview" },
       { href: "/console/payments", label: "Payments" },
+      { href: "/console/usage", label: "Usage" },
       { href: "/console/refunds", label: "Refunds" },
       { href: "/console/customers", label: "Customers" },
     ],

@@ -6,20 +6,21 @@ import { rangeFrom, useSearchState } from "./use-search-state";
 
 const PRESETS = [
   { preset: "today", label: "Today" },
+  { preset: "mtd", label: "Month to date" },
   { preset: "7d", label: "7 days" },
   { preset: "30d", label: "30 days" },
   { preset: "90d", label: "90 days" },
 ] as const;
 
-/** Today, the last 7, 30 or 90 UTC days, or a custom range of days; kept in the URL (range=, or from= and to=). */
-export function RangePicker({ fallback = "30d" }: { fallback?: "today" | "7d" | "30d" | "90d" }) {
+/** Today, month to date, the last 7, 30 or 90 UTC days, or a custom range of days; kept in the URL (range=, or from= and to=). */
+export function RangePicker({ fallback = "30d" }: { fallback?: "today" | "mtd" | "7d" | "30d" | "90d" }) {
   const { params, set } = useSearchState();
   const range = rangeFrom(params, fallback);
   const [from, setFrom] = useState(range.from ?? "");
   const [to, setTo] = useState(range.to ?? "");
   return (
     <div className="flex flex-wrap items-center gap-2" data-testid="range-picker">
-      <div role="group" aria-label="Date range (UTC days)" className="inline-flex overflow-hidden rounded border border-slate-300">
+      <div role="group" aria-label="Date range (UTC days)" className="inline-flex flex-wrap overflow-hidden rounded border border-slate-300">
         {PRESETS.map((p) => {
           const active = range.preset === p.preset;
           return (
@@ -28,7 +29,7 @@ export function RangePicker({ fallback = "30d" }: { fallback?: "today" | "7d" | 
               type="button"
               aria-pressed={active}
               data-testid={`range-${p.preset}`}
-              className={`border-r border-slate-300 px-3 py-1.5 text-sm last:border-r-0 ${active ? "bg-indigo-600 text-white" : "bg-white text-slate-700 hover:bg-slate-50"}`}
+              className={`min-h-8 border-r border-slate-300 px-3 py-1.5 text-sm last:border-r-0 ${active ? "bg-indigo-600 text-white" : "bg-white text-slate-700 hover:bg-slate-50"}`}
               onClick={() => set({ range: p.preset === fallback ? null : p.preset, from: null, to: null })}
             >
               {p.label}
@@ -74,6 +75,7 @@ export function RangePicker({ fallback = "30d" }: { fallback?: "today" | "7d" | 
 export function describeRange(r: { preset: string; from: string; to: string; days: number }): string {
   const span = r.from === r.to ? `${r.from}, UTC` : `${r.from} to ${r.to}, UTC`;
   if (r.preset === "today") return `Today (${span})`;
+  if (r.preset === "mtd") return `Month to date (${span})`;
   if (r.preset === "custom") return r.days === 1 ? `${r.from} (UTC)` : `${r.days} days (${span})`;
   return `Last ${r.days} days (${span})`;
 }

@@ -26,14 +26,17 @@ export function PageHeader({ title, children, actions }: { title: string; childr
   );
 }
 
-/** The console's data tables. */
+/** The console's data tables; `stack` turns each row into a labelled card on phones (cells carry data-label). */
 export const TABLE_CLASS = "w-full text-left text-sm [&_td]:pr-4 [&_th]:pr-4 [&_th]:font-medium";
+export const STACKED_TABLE_CLASS = `${TABLE_CLASS} stack`;
 
-/** A wide table scrolls inside its card instead of widening the page (phones); `relative` keeps its screen-reader-only
- * labels (absolutely positioned) inside the scrolling box too. */
-export function TableScroll({ children }: { children: ReactNode }) {
+/**
+ * A wide table scrolls inside its card instead of widening the page; the scrolling box is a labelled region in the tab
+ * order, so a keyboard can reach and scroll it. `relative` keeps its screen-reader-only labels inside the box.
+ */
+export function TableScroll({ children, label }: { children: ReactNode; label: string }) {
   return (
-    <div className="relative -mx-4 overflow-x-auto px-4 md:mx-0 md:px-0" data-scrolls>
+    <div className="relative -mx-4 overflow-x-auto px-4 md:mx-0 md:px-0" data-scrolls role="region" aria-label={`${label} (table)`} tabIndex={0}>
       {children}
     </div>
   );
@@ -105,9 +108,18 @@ export function Kpi({
   );
 }
 
-export const BUTTON = "rounded bg-indigo-600 px-3 py-1.5 text-sm font-medium text-white hover:bg-indigo-700 disabled:opacity-50";
-export const BUTTON_SECONDARY = "rounded border border-slate-300 bg-white px-3 py-1.5 text-sm font-medium text-slate-700 hover:bg-slate-50 disabled:opacity-50";
-export const INPUT = "rounded border border-slate-300 bg-white px-2 py-1 text-sm";
+// Controls are at least 32 px tall (44 on phones where they stand alone), so a thumb hits them.
+export const BUTTON =
+  "inline-flex min-h-8 items-center rounded bg-indigo-600 px-3 py-1.5 text-sm font-medium text-white hover:bg-indigo-700 disabled:opacity-50";
+export const BUTTON_SECONDARY =
+  "inline-flex min-h-8 items-center rounded border border-slate-300 bg-white px-3 py-1.5 text-sm font-medium text-slate-700 hover:bg-slate-50 disabled:opacity-50";
+export const BUTTON_DANGER =
+  "inline-flex min-h-8 items-center rounded bg-red-700 px-3 py-1.5 text-sm font-medium text-white hover:bg-red-800 disabled:opacity-50";
+/** A small action inside a table row or a sentence: underlined (never told apart by colour alone), still 24 px tall. */
+export const LINK_BUTTON = "inline-flex min-h-6 items-center text-sm text-indigo-700 underline underline-offset-2 hover:text-indigo-900 disabled:opacity-50";
+export const INPUT = "min-h-8 rounded border border-slate-300 bg-white px-2 py-1 text-sm";
+/** A link in running text or a table: underlined, so it is not told apart by colour alone. */
+export const LINK = "text-indigo-700 underline underline-offset-2 hover:text-indigo-900";
 
 /** The next page of a keyset-paged list, while there is one ("Show older refunds"). */
 export function ShowOlder({

@@ -3,10 +3,40 @@
 import { useQuery } from "@tanstack/react-query";
 import { signOut } from "next-auth/react";
 import Link from "next/link";
-import { usePathname } from "next/navigation";
+import { usePathname, useRouter } from "next/navigation";
 import { useState, type ReactNode } from "react";
 import { useTRPC } from "../providers";
 import { NAV, isActive } from "./nav";
+import { INPUT } from "./section";
+
+/** The shell's search: a payment id, wallet, transaction, credential, email, plan... on its own results page. */
+function GlobalSearch() {
+  const router = useRouter();
+  const [q, setQ] = useState("");
+  return (
+    <form
+      role="search"
+      className="flex min-w-0 grow items-center gap-2 md:max-w-md"
+      onSubmit={(e) => {
+        e.preventDefault();
+        if (q.trim()) router.push(`/console/search?q=${encodeURIComponent(q.trim())}`);
+      }}
+    >
+      <label htmlFor="console-search" className="sr-only">
+        Search payments, wallets, credentials, emails, plans
+      </label>
+      <input
+        id="console-search"
+        type="search"
+        className={`${INPUT} w-full min-w-0`}
+        placeholder="Search: pay_…, 0x…, agt_…, email, plan"
+        value={q}
+        onChange={(e) => setQ(e.target.value)}
+        data-testid="global-search"
+      />
+    </form>
+  );
+}
 
 function NavLinks({ pathname, onNavigate }: { pathname: string; onNavigate?: () => void }) {
   return (
@@ -23,7 +53,7 @@ function NavLinks({ pathname, onNavigate }: { pathname: string; onNavigate?: () 
                     href={item.href}
                     onClick={onNavigate}
                     aria-current={active ? "page" : undefined}
-                    className={`block rounded px-3 py-1.5 text-sm ${active ? "bg-indigo-50 font-medium text-indigo-800" : "text-slate-700 hover:bg-slate-100"}`}
+                    className={`block rounded px-3 py-2 text-sm md:py-1.5 ${active ? "bg-indigo-50 font-medium text-indigo-800" : "text-slate-700 hover:bg-slate-100"}`}
                   >
                     {item.label}
                   </Link>
@@ -68,7 +98,7 @@ export function Shell({ email, children }: { email: string; children: ReactNode 
           <div className="flex min-w-0 items-center gap-2 md:hidden">
             <button
               type="button"
-              className="rounded border border-slate-300 px-2 py-1 text-sm"
+              className="min-h-10 rounded border border-slate-300 px-3 py-1 text-sm"
               aria-expanded={menuOpen}
               aria-controls="console-menu"
               onClick={() => setMenuOpen((o) => !o)}
@@ -76,13 +106,18 @@ export function Shell({ email, children }: { email: string; children: ReactNode 
             >
               {menuOpen ? "Close" : "Menu"}
             </button>
-            <span className="truncate font-semibold">{name}</span>
+            <span className="hidden truncate font-semibold sm:inline">{name}</span>
           </div>
-          <div className="ml-auto flex min-w-0 items-center gap-3 text-sm">
+          <GlobalSearch />
+          <div className="ml-auto flex shrink-0 items-center gap-3 text-sm">
             <span className="hidden truncate text-slate-600 sm:inline" data-testid="signed-in-email">
               {email}
             </span>
-            <button type="button" className="shrink-0 text-indigo-700 hover:underline" onClick={() => signOut({ callbackUrl: "/console/sign-in" })}>
+            <button
+              type="button"
+              className="min-h-10 shrink-0 text-indigo-700 underline underline-offset-2 md:min-h-6"
+              onClick={() => signOut({ callbackUrl: "/console/sign-in" })}
+            >
               Sign out
             </button>
           </div>
@@ -92,7 +127,7 @@ export function Shell({ email, children }: { email: string; children: ReactNode 
             <NavLinks pathname={pathname} onNavigate={() => setMenuOpen(false)} />
           </nav>
         )}
-        <main id="content" tabIndex={-1} className="mx-auto max-w-6xl px-4 py-6 outline-none md:px-8">
+        <main id="content" tabIndex={-1} className="mx-auto max-w-7xl px-4 py-6 outline-none md:px-8">
           {children}
         </main>
       </div>

@@ -1,19 +1,23 @@
-const STATE_STYLE: Record<string, string> = {
-  challenged: "bg-slate-100 text-slate-700",
-  verified: "bg-amber-100 text-amber-900",
-  settled: "bg-emerald-100 text-emerald-900",
-  consumed: "bg-emerald-100 text-emerald-900",
-  released: "bg-slate-100 text-slate-700",
-  refunded: "bg-sky-100 text-sky-900",
-  failed: "bg-red-100 text-red-900",
-};
+import { STATE_VIEW, stateLabel, type PaymentStatus } from "./payment-states";
 
-/** A payment's state as a badge; `verified (settling)` while the charge is decided but not yet recorded. */
-export function StateBadge({ status, settling, title }: { status: string; settling?: boolean; title?: string }) {
+/** A payment's state as a badge in a seller's words, the protocol word and its meaning on hover (and in data-state). */
+export function StateBadge({
+  status,
+  settling,
+  expired,
+  reason,
+}: {
+  status: PaymentStatus;
+  settling?: boolean;
+  /** A 402 past its expiry time. */
+  expired?: boolean;
+  /** Why it was released or failed (a card checkout that expired unpaid reads "Expired"). */
+  reason?: string | null;
+}) {
+  const { label, title } = stateLabel({ status, settling, expired, reason });
   return (
-    <span className={`whitespace-nowrap rounded px-2 py-0.5 text-xs ${STATE_STYLE[status] ?? ""}`} title={title} data-testid="payment-state">
-      {status}
-      {settling ? " (settling)" : ""}
+    <span className={`rounded px-2 py-0.5 text-xs whitespace-nowrap ${STATE_VIEW[status].tone}`} title={title} data-testid="payment-state" data-state={status}>
+      {label}
     </span>
   );
 }

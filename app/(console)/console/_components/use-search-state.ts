@@ -49,15 +49,20 @@ export function useSearchField(key: string): [string, (value: string) => void] {
   ];
 }
 
-export type RangeParams = { preset: "today" | "7d" | "30d" | "90d" | "custom"; from?: string; to?: string };
-
-const PRESETS = ["today", "7d", "30d", "90d"] as const;
-
-/** The date range in the URL: `?range=7d`, or `?from=2025-06-01&to=2025-06-02`; 30 days when none. */
-export function rangeFrom(params: URLSearchParams, fallback: RangeParams["preset"] = "30d"): RangeParams {
-  const from = params.get("from") ?? undefined;
-  const to = params.get("to") ?? undefined;
-  if (from && to) return { preset: "custom", from, to };
-  const r = params.get("range");
-  return { preset: (PRESETS as readonly string[]).includes(r ?? "") ? (r as RangeParams["preset"]) : fallback };
+/**
+ * A text field kept in the URL only when committed (Enter, leaving the field), so typing does not query per keystroke;
+ * taken from the URL again whenever the URL changes on its own ("Clear filters", Back).
+ */
+export function useCommittedSearchField(key: string): [string, (value: string) => void, () => void] {
+  const { params, set } = useSearchState();
+  const fromUrl = params.get(key) ?? "";
+  const [seen, setSeen] = useState(fromUrl);
+  const [value, setValue] = useState(fromUrl);
+  if (fromUrl !== seen) {
+    setSeen(fromUrl);
+    setValue(fromUrl);
+  }
+  return [value, setValue, () => set({ [key]: value.trim() || null })];
 }
+
+export { rangeFrom, type RangeParams } from "./range";

@@ -1,11 +1,24 @@
 import { Suspense } from "react";
+import { Prefetched, urlParams } from "../../_components/prefetch";
+import { paymentFilterFrom, summaryInput } from "./_components/payment-filter-input";
 import { PaymentsPage } from "./_components/payments-page";
 
-// /console/payments - every payment, filterable (state, rail, operation, payer, days), with a CSV export
-export default function Payments() {
+// /console/payments - every payment (money that moved), filterable (state, rail, operation, payer, search, days), sortable,
+// with totals of the filtered set and a CSV export
+export default async function Payments({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+  const filter = paymentFilterFrom(await urlParams(searchParams));
   return (
-    <Suspense>
-      <PaymentsPage />
-    </Suspense>
+    <Prefetched
+      load={(trpc, qc) => [
+        qc.prefetchInfiniteQuery(trpc.payments.list.infiniteQueryOptions(filter, { getNextPageParam: (last) => last.nextCursor })),
+        qc.prefetchQuery(trpc.payments.summary.queryOptions(summaryInput(filter))),
+        qc.prefetchQuery(trpc.payments.totals.queryOptions()),
+        qc.prefetchQuery(trpc.payments.filterOptions.queryOptions()),
+      ]}
+    >
+      <Suspense>
+        <PaymentsPage />
+      </Suspense>
+    </Prefetched>
   );
 }

@@ -1,6 +1,16 @@
+import { Prefetched } from "../../_components/prefetch";
 import { Settings } from "./_components/settings";
 
-// /console/settings - the storefront, transaction links per network, the ETH/USD rate for gas costs
+// /console/settings - the storefront, transaction links per network, the ETH/USD rate gas is shown at
 export default function SettingsPage() {
-  return <Settings />;
+  return (
+    <Prefetched
+      load={(trpc, qc) => [
+        qc.prefetchQuery(trpc.settings.get.queryOptions()),
+        qc.prefetchQuery(trpc.audit.list.queryOptions({ targetType: "seller_settings" })),
+      ]}
+    >
+      <Settings />
+    </Prefetched>
+  );
 }

@@ -20,9 +20,9 @@ export function ArchiveCoverage() {
             data.feeds.length === 0 ? (
               <Empty testId="archive-empty">No archive feeds.</Empty>
             ) : (
-              <TableScroll>
+              <TableScroll label="Archive coverage per feed and entity">
                 <table className={TABLE_CLASS} data-testid="archive-coverage">
-                  <thead className="text-slate-500">
+                  <thead className="text-slate-600">
                     <tr>
                       <th className="py-1">Feed</th>
                       <th>Entity</th>
@@ -41,7 +41,7 @@ export function ArchiveCoverage() {
                           </td>
                           <td className="font-mono">{e.entity}</td>
                           {e.days === 0 ? (
-                            <td colSpan={4} className="text-slate-500">
+                            <td colSpan={4} className="text-slate-600">
                               no captured day (not captured yet, or the provider does not include this data)
                             </td>
                           ) : (

@@ -1,113 +1,63 @@
 "use client";
 
-import { useInfiniteQuery, useQuery } from "@tanstack/react-query";
+import { useInfiniteQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useTRPC } from "../../../providers";
 import { utcCell } from "../../../_components/format";
-import { BUTTON_SECONDARY, Empty, INPUT, Loaded, PageHeader, Section, TABLE_CLASS, TableScroll, ShowOlder } from "../../../_components/section";
-import { useSearchField, useSearchState } from "../../../_components/use-search-state";
+import { isPaymentStatus, STATE_VIEW } from "../../../_components/payment-states";
+import { Empty, LINK, Loaded, PageHeader, Section, STACKED_TABLE_CLASS, TableScroll, ShowOlder } from "../../../_components/section";
+import { useSearchState } from "../../../_components/use-search-state";
+import { AuditFilters } from "./audit-filters";
+import { auditInput } from "./audit-input";
 
-function Target({ type, id }: { type: string; id: string }) {
+/** What a change was made to, by name (a payment by its id, linked); the kind of thing and its id on hover. */
+function Target({ type, id, name }: { type: string; id: string; name: string }) {
   if (type === "payment")
     return (
-      <Link href={`/console/payments/${id}`} className="font-mono text-xs text-indigo-700 hover:underline">
+      <Link href={`/console/payments/${id}`} className={`${LINK} font-mono text-xs`}>
         {id}
       </Link>
     );
   return (
-    <span className="font-mono text-xs break-all">
-      {type}:{id}
+    <span className="break-words" title={`${type.replaceAll("_", " ")} ${id}`}>
+      {name}
     </span>
   );
 }
 
+/** A value as the log shows it: a payment's state in the console's words (the protocol word on hover). */
+function Value({ text, format }: { text: string; format: "text" | "payment_state" }) {
+  if (format === "payment_state" && isPaymentStatus(text))
+    return (
+      <span title={text} data-state={text}>
+        {STATE_VIEW[text].label}
+      </span>
+    );
+  return <>{text}</>;
+}
+
 export function AuditLog() {
   const trpc = useTRPC();
-  const { params, set } = useSearchState();
-  const [action, setAction] = useSearchField("action");
-  const [target, setTarget] = useSearchField("target");
-  const [actor, setActor] = useSearchField("actor");
-  const [from, setFrom] = useSearchField("from");
-  const [to, setTo] = useSearchField("to");
-  const input = {
-    actions: params.get("action") ? [params.get("action")!] : undefined,
-    actorId: params.get("actor") || undefined,
-    targetType: params.get("target") || undefined,
-    from: params.get("from") || undefined,
-    to: params.get("to") || undefined,
-  };
-  const options = useQuery(trpc.audit.filterOptions.queryOptions());
-  const q = useInfiniteQuery(trpc.audit.list.infiniteQueryOptions(input, { getNextPageParam: (last) => last.nextCursor }));
+  const { params } = useSearchState();
+  const q = useInfiniteQuery(trpc.audit.list.infiniteQueryOptions(auditInput(params), { getNextPageParam: (last) => last.nextCursor }));
   const rows = q.data?.pages.flatMap((p) => p.entries) ?? [];
-  const targets = [...new Set((options.data?.actions ?? []).map((a) => a.target))];
   return (
     <>
       <PageHeader title="Audit log">
         Every change made in the console, written in the same transaction as the change: who made it, when, and each field before and after. Read-only: nothing
         here can be edited or deleted.
       </PageHeader>
-      <form
-        className="mt-4 flex flex-wrap items-end gap-3 rounded-lg border border-slate-200 bg-white p-3 text-sm"
-        aria-label="Filter the audit log"
-        data-testid="audit-filters"
-      >
-        <label className="grid gap-1">
-          <span className="text-slate-600">Change</span>
-          <select className={INPUT} value={action} onChange={(e) => setAction(e.target.value)} data-testid="audit-filter-action">
-            <option value="">All changes</option>
-            {(options.data?.actions ?? []).map((a) => (
-              <option key={a.action} value={a.action}>
-                {a.label}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label className="grid gap-1">
-          <span className="text-slate-600">Of</span>
-          <select className={INPUT} value={target} onChange={(e) => setTarget(e.target.value)} data-testid="audit-filter-target">
-            <option value="">Anything</option>
-            {targets.map((t) => (
-              <option key={t} value={t}>
-                {t.replaceAll("_", " ")}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label className="grid gap-1">
-          <span className="text-slate-600">By</span>
-          <select className={INPUT} value={actor} onChange={(e) => setActor(e.target.value)} data-testid="audit-filter-actor">
-            <option value="">Anyone</option>
-            {(options.data?.actors ?? []).map((a) => (
-              <option key={a.id} value={a.id}>
-                {a.email}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label className="grid gap-1">
-          <span className="text-slate-600">From (UTC)</span>
-          <input type="date" className={INPUT} value={from} onChange={(e) => setFrom(e.target.value)} data-testid="audit-filter-from" />
-        </label>
-        <label className="grid gap-1">
-          <span className="text-slate-600">To (UTC)</span>
-          <input type="date" className={INPUT} value={to} onChange={(e) => setTo(e.target.value)} data-testid="audit-filter-to" />
-        </label>
-        {["action", "target", "actor", "from", "to"].some((k) => params.get(k)) && (
-          <button type="button" className={BUTTON_SECONDARY} onClick={() => set({ action: null, target: null, actor: null, from: null, to: null })}>
-            Clear filters
-          </button>
-        )}
-      </form>
+      <AuditFilters />
       <Section title="Changes" testId="section-audit">
         <Loaded query={q} what="the audit log">
           {() =>
             rows.length === 0 ? (
-              <Empty testId="audit-empty">No change matches. Price changes, recorded refunds, identity providers and settings are audited here.</Empty>
+              <Empty testId="audit-empty">No change matches. Prices, plans, meters, refunds, identity providers and settings are audited here.</Empty>
             ) : (
               <>
-                <TableScroll>
-                  <table className={TABLE_CLASS} data-testid="audit-table">
-                    <thead className="text-slate-500">
+                <TableScroll label="Audited changes">
+                  <table className={STACKED_TABLE_CLASS} data-testid="audit-table">
+                    <thead className="text-slate-600">
                       <tr>
                         <th className="py-1">When (UTC)</th>
                         <th>Who</th>
@@ -120,7 +70,7 @@ export function AuditLog() {
                     </thead>
                     <tbody>
                       {rows.flatMap((a) => {
-                        const changes = a.changes.length ? a.changes : [{ field: "—", before: "—", after: "—" }];
+                        const changes = a.fields.length ? a.fields : [{ field: "—", label: "—", before: "—", after: "—", format: "text" as const }];
                         return changes.map((c, i) => (
                           <tr
                             key={`${a.id}-${c.field}`}
@@ -130,26 +80,28 @@ export function AuditLog() {
                           >
                             {i === 0 && (
                               <>
-                                <td rowSpan={changes.length} className="py-1.5 font-mono text-xs whitespace-nowrap">
+                                <td rowSpan={changes.length} className="py-1.5 font-mono text-xs whitespace-nowrap" data-label="When (UTC)">
                                   {utcCell(a.at)}
                                 </td>
-                                <td rowSpan={changes.length} className="break-all">
+                                <td rowSpan={changes.length} className="break-all" data-label="Who">
                                   {a.actor ?? "system"}
                                 </td>
-                                <td rowSpan={changes.length}>
-                                  {a.label} <span className="block font-mono text-xs text-slate-500">{a.action}</span>
+                                <td rowSpan={changes.length} data-label="Change" title={a.action}>
+                                  {a.label}
                                 </td>
-                                <td rowSpan={changes.length}>
-                                  <Target type={a.targetType} id={a.targetId} />
+                                <td rowSpan={changes.length} data-label="Of">
+                                  <Target type={a.targetType} id={a.targetId} name={a.targetName} />
                                 </td>
                               </>
                             )}
-                            <td className="py-1.5 font-mono text-xs">{c.field}</td>
-                            <td className="font-mono text-xs break-all" data-testid="audit-before">
-                              {c.before}
+                            <td className="py-1.5 text-xs" data-label="Field" title={c.field}>
+                              {c.label}
                             </td>
-                            <td className="font-mono text-xs break-all" data-testid="audit-after">
-                              {c.after}
+                            <td className="text-xs break-all" data-testid="audit-before" data-label="Before">
+                              <Value text={c.before} format={c.format} />
+                            </td>
+                            <td className="text-xs break-all" data-testid="audit-after" data-label="After">
+                              <Value text={c.after} format={c.format} />
                             </td>
                           </tr>
                         ));

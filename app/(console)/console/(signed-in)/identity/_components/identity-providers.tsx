@@ -81,7 +81,7 @@ function AddProviderForm() {
         />
         <FieldError field="issuer" messages={fieldErrors.issuer} />
       </label>
-      <p className="text-slate-500">Its public keys: give exactly one of a JWKS URL or a pasted JWKS.</p>
+      <p className="text-slate-600">Its public keys: give exactly one of a JWKS URL or a pasted JWKS.</p>
       <label className="grid gap-1">
         <span className="text-slate-600">JWKS URL (https)</span>
         <input
@@ -148,7 +148,7 @@ function ProviderRow({ p }: { p: { id: string; issuer: string; keySourceLabel: s
       <td className="whitespace-nowrap text-right">
         <button
           data-testid="idp-toggle"
-          className="text-indigo-700 hover:underline disabled:opacity-50"
+          className="text-indigo-700 underline underline-offset-2 disabled:opacity-50"
           disabled={toggle.isPending}
           onClick={() => toggle.mutate({ id: p.id, enabled: !p.enabled })}
         >
@@ -201,9 +201,9 @@ export function IdentityProviders() {
               {data.providers.length === 0 ? (
                 <Empty testId="idp-empty">No trusted identity providers.</Empty>
               ) : (
-                <TableScroll>
+                <TableScroll label="Trusted identity providers">
                   <table className={TABLE_CLASS} data-testid="idp-table">
-                    <thead className="text-slate-500">
+                    <thead className="text-slate-600">
                       <tr>
                         <th className="py-1">Issuer</th>
                         <th>Keys</th>

@@ -1,7 +1,12 @@
+import { Prefetched } from "../../../_components/prefetch";
 import { PaymentDetail } from "./_components/payment-detail";
 
-// /console/payments/{id} - one payment: its states over time, the request it paid for, the on-chain transactions, refund
+// /console/payments/{id} - one payment: its states over time, the request it paid for, where the money moved, refund
 export default async function PaymentPage({ params }: { params: Promise<{ id: string }> }) {
   const { id } = await params;
-  return <PaymentDetail id={id} />;
+  return (
+    <Prefetched load={(trpc, qc) => [qc.prefetchQuery(trpc.payments.detail.queryOptions({ id }))]}>
+      <PaymentDetail id={id} />
+    </Prefetched>
+  );
 }

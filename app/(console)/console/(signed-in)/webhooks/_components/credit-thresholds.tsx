@@ -68,7 +68,7 @@ export function CreditThresholds() {
           plans.length === 0 ? (
             <Empty testId="thresholds-empty">No credit plan: create one under Plans and meters.</Empty>
           ) : (
-            <TableScroll>
+            <TableScroll label="Credit-low thresholds per plan">
               <table className={TABLE_CLASS} data-testid="credit-thresholds">
                 <thead className="text-slate-500">
                   <tr>

@@ -52,7 +52,7 @@ export function Deliveries({ endpointId }: { endpointId: string }) {
           rows.length === 0 ? (
             <Empty testId="deliveries-empty">No delivery{status ? ` ${status}` : ""} yet: events made from now on are sent here.</Empty>
           ) : (
-            <TableScroll>
+            <TableScroll label="Webhook deliveries">
               <table className={TABLE_CLASS} data-testid="webhook-deliveries">
                 <thead className="text-slate-500">
                   <tr>

@@ -17,7 +17,7 @@ export function Endpoints({ selected, onSelect }: { selected: string | null; onS
           endpoints.length === 0 ? (
             <Empty testId="webhooks-empty">No endpoint yet: add one below and events start flowing to it at once.</Empty>
           ) : (
-            <TableScroll>
+            <TableScroll label="Webhook endpoints">
               <table className={TABLE_CLASS} data-testid="webhook-endpoints">
                 <thead className="text-slate-500">
                   <tr>

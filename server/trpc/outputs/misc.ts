@@ -1,0 +1,123 @@
+// Output schemas of the smaller routers: archive, customers, identity, settings, search, audit's filter menus.
+import { z } from "zod";
+import { iso, rangeView, usd } from "./common";
+
+export const archiveCoverageOutput = z.object({
+  asOf: z.string(),
+  note: z.string(),
+  feeds: z.array(
+    z.object({
+      feed: z.string(),
+      description: z.string().nullable(),
+      entities: z.array(
+        z.object({
+          entity: z.string(),
+          firstDate: z.string().nullable(),
+          lastDate: z.string().nullable(),
+          days: z.number().int(),
+          lastCapturedAt: iso.nullable(),
+        }),
+      ),
+    }),
+  ),
+});
+
+export const auditFilterOptionsOutput = z.object({
+  actions: z.array(z.object({ action: z.string(), label: z.string(), target: z.string() })),
+  actors: z.array(z.object({ id: z.string(), email: z.string() })),
+});
+
+export const payersOutput = z.object({
+  range: rangeView,
+  page: z.number().int(),
+  pages: z.number().int(),
+  total: z.number().int(),
+  payers: z.array(
+    z.object({
+      payer: z.string(),
+      kind: z.string(),
+      rails: z.array(z.string()),
+      calls: z.number().int(),
+      refunds: z.number().int(),
+      netUsd: usd,
+      firstAt: iso,
+      lastAt: iso.nullable(),
+    }),
+  ),
+});
+
+const money = { plans: z.array(z.string()), balanceUsd: usd, spentUsd: usd, drawnUsd: usd, calls: z.number().int(), lastCallAt: iso.nullable() };
+
+export const credentialsOutput = z.object({
+  credentials: z.array(
+    z.object({
+      id: z.string(),
+      kind: z.string(),
+      state: z.string(),
+      human: z.string().nullable(),
+      createdAt: iso,
+      claimedAt: iso.nullable(),
+      expiresAt: iso.nullable(),
+      ...money,
+    }),
+  ),
+  nextCursor: z.string().nullable(),
+});
+
+export const humansOutput = z.object({
+  humans: z.array(
+    z.object({
+      id: z.string(),
+      email: z.string(),
+      since: iso,
+      credentials: z.array(z.object({ id: z.string(), kind: z.string(), state: z.string() })),
+      purchasedUsd: usd,
+      ...money,
+    }),
+  ),
+  nextCursor: z.string().nullable(),
+});
+
+const provider = z.object({
+  id: z.string(),
+  issuer: z.string(),
+  keySource: z.discriminatedUnion("type", [
+    z.object({ type: z.literal("jwks_uri"), jwksUri: z.string() }),
+    z.object({ type: z.literal("inline"), keyCount: z.number().int(), kids: z.array(z.string()) }),
+  ]),
+  keySourceLabel: z.string(),
+  enabled: z.boolean(),
+  createdAt: iso,
+});
+export const providerOutput = provider;
+export const providersOutput = z.object({
+  providers: z.array(provider),
+  hosts: z.array(z.object({ hostname: z.string(), createdAt: iso })),
+  audience: z.string(),
+});
+export const providerRemovedOutput = z.object({ id: z.string(), issuer: z.string() });
+
+export const settingsOutput = z.object({
+  storefront: z.object({
+    name: z.string(),
+    slug: z.string(),
+    hosts: z.array(z.string()),
+    payTo: z.string().nullable(),
+    signingSecretSet: z.boolean(),
+  }),
+  explorers: z.array(z.object({ network: z.string(), name: z.string(), format: z.string().nullable(), defaultFormat: z.string().nullable() })),
+  ethUsd: z.object({ usd: usd, setAt: iso.nullable() }).nullable(),
+});
+
+export const searchOutput = z.object({
+  q: z.string(),
+  hits: z.array(
+    z.object({
+      kind: z.enum(["payment", "wallet", "credential", "person", "plan", "meter", "operation"]),
+      id: z.string(),
+      label: z.string(),
+      detail: z.string(),
+      href: z.string(),
+    }),
+  ),
+});
