@@ -11,8 +11,7 @@ import { x402Client, x402HTTPClient } from "@x402/core/client";
 import { decodePaymentRequiredHeader } from "@x402/core/http";
 import { registerExactEvmScheme } from "@x402/evm/exact/client";
 import { wrapFetchWithPayment } from "@x402/fetch";
-import { privateKeyToAccount } from "viem/accounts";
-import { anvilPrivateKey } from "../../scripts/lib/local-chain";
+import { mnemonicToAccount } from "viem/accounts";
 import { startAppInstance } from "../stack";
 
 const base = Number(process.env.E2E_PORT ?? 3100);
@@ -46,9 +45,12 @@ function fetchFrom(localAddress: string): typeof fetch {
   }) as typeof fetch;
 }
 
-function x402(key: `0x${string}`) {
+/** anvil's default account `index` (1-9: the stack's funded demo payers; public test keys). */
+const anvilAccount = (index: number) => mnemonicToAccount("test test test test test test test test test test test junk", { addressIndex: index });
+
+function x402(index: number) {
   const c = new x402Client();
-  registerExactEvmScheme(c, { signer: privateKeyToAccount(key) });
+  registerExactEvmScheme(c, { signer: anvilAccount(index) });
   return c;
 }
 
@@ -87,7 +89,7 @@ test.describe("a flood of unpaid calls from one client", () => {
     expect((await flooder(url)).status).toBe(429);
 
     // A paying agent at 127.0.0.3: its first (unpaid) call gets the 402, its paid retry the data.
-    const paying = await wrapFetchWithPayment(fetchFrom("127.0.0.3"), x402(anvilPrivateKey(4)))(url);
+    const paying = await wrapFetchWithPayment(fetchFrom("127.0.0.3"), x402(4))(url);
     const paidBody = await paying.text();
     expect(paying.status, paidBody).toBe(200);
     expect(JSON.parse(paidBody).ticker).toBe("AAPL");
@@ -101,7 +103,7 @@ test.describe("a flood of unpaid calls from one client", () => {
     // A valid proof from the flooding address itself (challenge fetched elsewhere): its payer's budget, served.
     const challenge = await fetchFrom("127.0.0.5")(url);
     expect(challenge.status).toBe(402);
-    const httpClient = new x402HTTPClient(x402(anvilPrivateKey(5)));
+    const httpClient = new x402HTTPClient(x402(5));
     const required = decodePaymentRequiredHeader(challenge.headers.get("payment-required")!);
     const proof = httpClient.encodePaymentSignatureHeader(await httpClient.createPaymentPayload(required));
     const fromFlooder = await flooder(url, { headers: proof });
