@@ -21,7 +21,7 @@ import { rateLimitError, rateLimits } from "./rate-limit";
 import { servePaidCall, type Delivery } from "./serve-paid-call";
 
 export type Priced =
-  /** Free: served with no proof asked (the seller-wide limit still counts it). */
+  /** Free: served with no proof asked (the client's budget still counts it: docs/rate-limits.md). */
   | { type: "free"; sellerId: string; operationKey: string; delivery: Delivery }
   /** Paid: a proof on any rail buys the delivery. `challenge`: what this entry point's 402 says beyond the price. */
   | { type: "paid"; call: PaidCall; delivery: Delivery; challenge?: ChallengeOptions }
