@@ -10,6 +10,7 @@
 // Server-Timing on paid answers splits the time into the upstream, the chain (RPC round trips, receipt waits) and
 // the gateway's own work (everything else), and says how much of the own work was waiting on PostgreSQL (`db`).
 import { recordPaymentRefusal } from "../analytics/record-payment-refusal";
+import { env } from "../env";
 import { AppError, isAppError } from "../errors";
 import { chainMsSoFar, dbMsSoFar } from "../lib/request-timing";
 import { createChallenge, type ChallengeOptions } from "../payments/create-challenge";
@@ -64,7 +65,8 @@ export async function runPaidCall<R>(entry: PaidEntry<R>): Promise<R> {
     }
   // Who pays, where the proof's rail can tell (a wallet once its signature recovers; a bearer's credential): that
   // payer's budget, never the client's, so no amount of anonymous traffic from anywhere refuses a valid proof.
-  const payer = proof.type === "proof" && proof.rail.payer ? await proof.rail.payer(proof.proof) : null;
+  // (Finding a wallet costs a signature recovery, which limits turned off must not spend on the paid path.)
+  const payer = proof.type === "proof" && proof.rail.payer && !env().RATE_LIMIT_DISABLED ? await proof.rail.payer(proof.proof) : null;
   const verdict = payer ? await rateLimits.admitPayer({ sellerId, payer }) : await anonymous();
   if (verdict.type === "limited") {
     const error = rateLimitError(verdict);
