@@ -213,7 +213,19 @@ export async function run(ctx: BenchContext) {
   // Throughput with CONCURRENCY callers. Each case's load runs alone, in a window the profile summary can slice.
   const floorLoad = await profileWindow("floor", N, () => pool(N, CONCURRENCY, () => timed(floor, 200)));
   const directLoad = await profileWindow("direct", N, () => pool(N, CONCURRENCY, () => timed(direct, 200)));
+  // Issue 22: what an unpaid 402 writes. Only 402s run in this window, so the rows the payments table gained are theirs.
+  const paymentRows = async () => {
+    const db = createDb(ctx.env.DATABASE_URL!, 1);
+    try {
+      return await db.payment.count();
+    } finally {
+      await db.$disconnect();
+    }
+  };
+  const rowsBefore402 = await paymentRows();
   const freeLoad = await profileWindow("free", N, () => pool(N, CONCURRENCY, () => timed(challenge, 402)));
+  const rowsPer402 = ((await paymentRows()) - rowsBefore402) / N;
+  ctx.log(`402 load: ${N} challenges wrote ${(rowsPer402 * N).toFixed(0)} payments rows (${rowsPer402.toFixed(2)} per 402)`);
   const loadProofs = { x402: await proofs("x402", N), mpp: await proofs("mpp", N) };
   const x402Load = await profileWindow("x402", N, () => pool(N, CONCURRENCY, (i) => timed(paid(loadProofs.x402[i]!), 200)));
   const mppLoad = await profileWindow("mpp", N, () => pool(N, CONCURRENCY, (i) => timed(paid(loadProofs.mpp[i]!), 200)));
@@ -224,7 +236,11 @@ export async function run(ctx: BenchContext) {
 
   ctx.record("floor: a Next.js route doing no work (JWKS)", seq.floor, { rps_8conn: floorLoad.rps, rps_vs_x402: (floorLoad.rps / x402Load.rps).toFixed(1) });
   ctx.record("upstream direct GET aggregates (signed)", seq.direct, { rps_8conn: directLoad.rps });
-  ctx.record("gateway free: unpaid call -> 402 challenge", seq.free, { rps_8conn: freeLoad.rps });
+  ctx.record("gateway free: unpaid call -> 402 challenge", seq.free, {
+    rps_8conn: freeLoad.rps,
+    rps_vs_direct: (freeLoad.rps / directLoad.rps).toFixed(2),
+    payments_rows_per_402: rowsPer402.toFixed(2),
+  });
   ctx.record("gateway paid x402: verify+lock+proxy+settle", seq.x402, { rps_8conn: x402Load.rps, ...breakdown(phases.x402) });
   ctx.record("gateway paid mpp: verify+lock+proxy+settle", seq.mpp, { rps_8conn: mppLoad.rps, ...breakdown(phases.mpp) });
   const directP = (p: number) => pct(seq.direct, p);

@@ -46,6 +46,7 @@ export async function servePaidToolCall(
   }
   return runPaidCall<ToolAnswer>({
     proofs: callCtx.req.headers,
+    client: callCtx.clientAddress,
     price: async () => priced,
     render: (o) => renderPaidOutcome(o, render),
   });
