@@ -274,8 +274,16 @@ export async function run(ctx: BenchContext) {
       over_direct_p99_ms: (pct(xs, 99) - blockDirectP(99)).toFixed(2),
     });
     ctx.record(`upstream direct GET aggregates, beside the ${BLOCK_TIME} s block rows`, block.direct, {});
-    ctx.record(`gateway paid x402, a block every ${BLOCK_TIME} s`, block.x402, { rps_8conn: blockLoad.x402.rps, ...over(block.x402), ...breakdown(blockPhases.x402) });
-    ctx.record(`gateway paid mpp, a block every ${BLOCK_TIME} s`, block.mpp, { rps_8conn: blockLoad.mpp.rps, ...over(block.mpp), ...breakdown(blockPhases.mpp) });
+    ctx.record(`gateway paid x402, a block every ${BLOCK_TIME} s`, block.x402, {
+      rps_8conn: blockLoad.x402.rps,
+      ...over(block.x402),
+      ...breakdown(blockPhases.x402),
+    });
+    ctx.record(`gateway paid mpp, a block every ${BLOCK_TIME} s`, block.mpp, {
+      rps_8conn: blockLoad.mpp.rps,
+      ...over(block.mpp),
+      ...breakdown(blockPhases.mpp),
+    });
   }
   const httpDirectP = (p: number) => pct(seq.httpDirect, p);
   ctx.record("http upstream direct GET (its own process)", seq.httpDirect, { rps_8conn: httpDirectLoad.rps });
