@@ -23,6 +23,9 @@ import {
   type GatewaySeller,
   type TestChain,
 } from "../testing/gateway";
+import { getPaymentDetail } from "./get-payment-detail";
+import { listSellerPayments } from "./list-seller-payments";
+import { getFacilitator, setFacilitatorForTests } from "./eip3009/facilitator";
 import { reconcileOnce } from "./reconciler";
 import { setInclusionEstimateForTests } from "./settle-payment";
 
@@ -85,11 +88,21 @@ async function settleEverything(): Promise<void> {
     const open = await db.settlement.count({ where: { payment: { sellerId: seller.sellerId }, status: "pending" } });
     if (open === 0) return;
     await db.settlement.updateMany({ where: { status: "pending" }, data: { claimedUntil: new Date(0), nextAttemptAt: new Date(0) } });
-    await reconcileOnce();
-    await mineAll();
+    await reconcileWhileMining();
     await new Promise((r) => setTimeout(r, 50));
   }
   throw new Error("settlements still pending");
+}
+
+/** A reconciler pass, mining meanwhile: its settlements wait for their block. */
+async function reconcileWhileMining(): Promise<void> {
+  let done = false;
+  const pass = reconcileOnce().finally(() => (done = true));
+  while (!done) {
+    await mineAll();
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  await pass;
 }
 
 beforeAll(async () => {
@@ -234,6 +247,16 @@ it("worst case: a payer empties its wallet while its calls are in flight; the lo
   const exposure = await db.payerExposure.findUniqueOrThrow({ where: { sellerId_payer: { sellerId: seller.sellerId, payer: wallet } } });
   expect(exposure.outstandingMicros).toBe(0n);
   expect(exposure.unpaidAt).not.toBeNull();
+  // The console shows each unpaid delivery, in the list and on the payment's page, and nothing else as one.
+  const listed = (await listSellerPayments(seller.sellerId, { limit: 100 })).payments.filter((p) => p.payer === wallet);
+  const unpaidIds = payments.filter((p) => p.status === "failed" && p.settlement?.deliveredFirst).map((p) => p.id);
+  expect(
+    listed
+      .filter((p) => p.unpaidDelivery)
+      .map((p) => p.id)
+      .sort(),
+  ).toEqual([...unpaidIds].sort());
+  expect((await getPaymentDetail(seller.sellerId, unpaidIds[0]!)).unpaidDelivery).toBe(true);
 
   // From now on this wallet waits for inclusion, whatever its balance.
   await walletClient(chain.rpcUrl, anvilPrivateKey(8)).writeContract({
@@ -257,3 +280,38 @@ it("worst case: a payer empties its wallet while its calls are in flight; the lo
 function rail(i: number): "x402" | "mpp" {
   return i % 2 === 0 ? "x402" : "mpp";
 }
+
+it("a charge that never lands after delivery (the instance died once it was signed) is the reconciler's: it ends consumed, the exposure back to zero", async () => {
+  const payer = 5;
+  const wallet = anvilAddress(payer).toLowerCase();
+  const real = getFacilitator();
+  // Signed, then the process "dies": nothing is broadcast and no outcome is recorded.
+  setFacilitatorForTests({
+    kind: real.kind,
+    verify: (payload, requirements) => real.verify(payload, requirements),
+    supported: () => real.supported(),
+    settle: (_payload, _requirements, opts) => {
+      opts?.onSubmitted?.(`0x${"ab".repeat(32)}`);
+      return new Promise(() => {});
+    },
+  });
+  let res: Response;
+  try {
+    res = await call(await payOn("x402", await call(), payer));
+  } finally {
+    setFacilitatorForTests(undefined);
+  }
+  expect(res.status).toBe(200);
+  const id = res.headers.get("svc-payment-id")!;
+  expect(await db.settlement.findUniqueOrThrow({ where: { paymentId: id } })).toMatchObject({ status: "pending", deliveredFirst: true });
+  expect((await db.payerExposure.findUniqueOrThrow({ where: { sellerId_payer: { sellerId: seller.sellerId, payer: wallet } } })).outstandingMicros).toBe(PRICE);
+
+  // The lease runs out; the reconciler asks the chain (not used), submits it, and records the charge as delivered.
+  await db.settlement.updateMany({ where: { paymentId: id }, data: { claimedUntil: new Date(0), nextAttemptAt: new Date(0) } });
+  await reconcileWhileMining();
+  const p = await db.payment.findUniqueOrThrow({ where: { id } });
+  expect(p.status).toBe("consumed");
+  expect(p.transaction).toMatch(/^0x[0-9a-f]{64}$/);
+  expect(await db.ledgerEntry.count({ where: { paymentId: id, kind: "charge" } })).toBe(1);
+  expect((await db.payerExposure.findUniqueOrThrow({ where: { sellerId_payer: { sellerId: seller.sellerId, payer: wallet } } })).outstandingMicros).toBe(0n);
+});
