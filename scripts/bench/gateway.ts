@@ -26,6 +26,7 @@ import { seedMarketSeller } from "../../prisma/seed";
 import { createDb } from "../../server/db/client";
 import { anvilAddress, anvilPrivateKey, setBlockTime } from "../lib/local-chain";
 import { startHttpUpstream } from "./lib/http-upstream";
+import { withPgStats } from "./lib/pg-stats";
 import { signUpstreamRequest } from "../../server/upstream-auth/signature";
 import type { BenchContext } from "./types";
 
@@ -222,7 +223,12 @@ export async function run(ctx: BenchContext) {
   const loadProofs = { x402: await proofs("x402", N), mpp: await proofs("mpp", N) };
   const x402Load = await profileWindow("x402", N, () => pool(N, CONCURRENCY, (i) => timed(paid(loadProofs.x402[i]!), 200)));
   const mppLoad = await profileWindow("mpp", N, () => pool(N, CONCURRENCY, (i) => timed(paid(loadProofs.mpp[i]!), 200)));
-  const planLoad = await profileWindow("plan", N, () => pool(N, CONCURRENCY, () => timed(plan, 200)));
+  // PostgreSQL's side of the covered call against the direct one (same load): statements, commits, WAL per call.
+  const { result: planLoad, stats: planPg } = await withPgStats(ctx.env.DATABASE_URL!, N, () =>
+    profileWindow("plan", N, () => pool(N, CONCURRENCY, () => timed(plan, 200))),
+  );
+  ctx.log(`postgres, plan-covered load, per call: ${JSON.stringify(planPg.perCall)}`);
+  for (const line of planPg.statements) ctx.log(`  ${line}`);
   const httpDirectLoad = await profileWindow("http-direct", N, () => pool(N, CONCURRENCY, () => timed(httpDirect, 200)));
   const httpPlanLoad = await profileWindow("http-plan", N, () => pool(N, CONCURRENCY, () => timed(httpPlan, 200)));
   upstream.stop();
@@ -265,6 +271,9 @@ export async function run(ctx: BenchContext) {
     over_direct_p50_ms: (pct(seq.plan, 50) - directP(50)).toFixed(2),
     over_direct_p99_ms: (pct(seq.plan, 99) - directP(99)).toFixed(2),
     rps_vs_x402: (planLoad.rps / x402Load.rps).toFixed(1),
+    rps_vs_direct: (planLoad.rps / directLoad.rps).toFixed(2),
+    pg_commits_per_call: planPg.perCall.commits!,
+    pg_wal_bytes_per_call: planPg.perCall.wal_bytes!,
     ...breakdown(phases.plan),
   });
   if (blockLoad) {
