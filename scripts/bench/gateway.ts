@@ -272,7 +272,7 @@ export async function run(ctx: BenchContext) {
     over_direct_p99_ms: (pct(seq.plan, 99) - directP(99)).toFixed(2),
     rps_vs_x402: (planLoad.rps / x402Load.rps).toFixed(1),
     rps_vs_direct: (planLoad.rps / directLoad.rps).toFixed(2),
-    pg_commits_per_call: planPg.perCall.commits!,
+    pg_write_xacts_per_call: planPg.perCall.write_transactions!,
     pg_wal_bytes_per_call: planPg.perCall.wal_bytes!,
     ...breakdown(phases.plan),
   });

@@ -1,29 +1,23 @@
 // PostgreSQL's own account of a bench case: the statements it ran (pg_stat_statements, when the server preloads it:
-// EMBEDDED_POSTGRES_FLAGS="-c shared_preload_libraries=pg_stat_statements"), its commits and the WAL they wrote
-// (pg_stat_database, pg_stat_wal), taken as differences around the case's load. Nothing is printed when the
-// extension is missing, apart from the commit and WAL counts every server has.
+// EMBEDDED_POSTGRES_FLAGS="-c shared_preload_libraries=pg_stat_statements"), the transactions that wrote and the WAL
+// they wrote (exact: transaction ids and WAL positions), and WAL flushes (pg_stat_io, approximate), taken as
+// differences around the case's load.
 import pg from "pg";
 
-type Snapshot = { commits: number; walRecords: number; walBytes: number; walSyncs: number; walSyncMs: number };
+type Snapshot = { lsn: string; xid: number; walSyncs: number; walSyncMs: number };
 
 export type PgCaseStats = { calls: number; perCall: Record<string, string>; statements: string[] };
 
 async function snapshot(c: pg.Client): Promise<Snapshot> {
-  const db = await c.query<{ xact_commit: string }>("select xact_commit::text from pg_stat_database where datname = current_database()");
-  // PostgreSQL 18 moved the sync counters to pg_stat_io; wal_records and wal_bytes stay in pg_stat_wal.
-  const wal = await c.query<{ wal_records: string; wal_bytes: string }>("select wal_records::text, wal_bytes::text from pg_stat_wal");
+  // Exact, whenever read: the WAL position and the next transaction id (transactions that wrote, i.e. commits of
+  // writes). The I/O counters are flushed by each backend now and then, so they lag: approximate.
+  const pos = await c.query<{ lsn: string; xid: string }>("select pg_current_wal_lsn()::text as lsn, pg_snapshot_xmax(pg_current_snapshot())::text as xid");
   const io = await c
     .query<{ fsyncs: string; fsync_time: string }>(
       "select coalesce(sum(fsyncs), 0)::text as fsyncs, coalesce(sum(fsync_time), 0)::text as fsync_time from pg_stat_io where object = 'wal'",
     )
     .catch(() => ({ rows: [{ fsyncs: "0", fsync_time: "0" }] }));
-  return {
-    commits: Number(db.rows[0]?.xact_commit ?? 0),
-    walRecords: Number(wal.rows[0]?.wal_records ?? 0),
-    walBytes: Number(wal.rows[0]?.wal_bytes ?? 0),
-    walSyncs: Number(io.rows[0]?.fsyncs ?? 0),
-    walSyncMs: Number(io.rows[0]?.fsync_time ?? 0),
-  };
+  return { lsn: pos.rows[0]!.lsn, xid: Number(pos.rows[0]!.xid), walSyncs: Number(io.rows[0]?.fsyncs ?? 0), walSyncMs: Number(io.rows[0]?.fsync_time ?? 0) };
 }
 
 /** Run `load` (`calls` requests) and say what PostgreSQL did for it, per call. */
@@ -31,8 +25,6 @@ export async function withPgStats<T>(databaseUrl: string, calls: number, load: (
   const c = new pg.Client({ connectionString: databaseUrl });
   await c.connect();
   try {
-    // Stats are flushed to the shared counters now and then; force it so the differences are this case's.
-    const flush = () => c.query("select pg_stat_force_next_flush()").catch(() => {});
     let statements = false;
     try {
       await c.query("create extension if not exists pg_stat_statements");
@@ -41,19 +33,18 @@ export async function withPgStats<T>(databaseUrl: string, calls: number, load: (
     } catch {
       /* not preloaded: commits and WAL only */
     }
-    await flush();
-    await new Promise((r) => setTimeout(r, 1100));
     const before = await snapshot(c);
     const result = await load();
     await new Promise((r) => setTimeout(r, 1100));
     const after = await snapshot(c);
+    const walBytes = await c.query<{ bytes: string }>("select pg_wal_lsn_diff($1, $2)::text as bytes", [after.lsn, before.lsn]);
     const per = (a: number, b: number) => ((a - b) / calls).toFixed(2);
     const perCall = {
-      commits: per(after.commits, before.commits),
-      wal_records: per(after.walRecords, before.walRecords),
-      wal_bytes: per(after.walBytes, before.walBytes),
-      wal_fsyncs: per(after.walSyncs, before.walSyncs),
-      wal_fsync_ms: per(after.walSyncMs, before.walSyncMs),
+      // Every transaction that wrote in that time (this case's, and the background work of the same seconds).
+      write_transactions: per(after.xid, before.xid),
+      wal_bytes: per(Number(walBytes.rows[0]!.bytes), 0),
+      wal_fsyncs_approx: per(after.walSyncs, before.walSyncs),
+      wal_fsync_ms_approx: per(after.walSyncMs, before.walSyncMs),
     };
     const lines: string[] = [];
     if (statements) {
