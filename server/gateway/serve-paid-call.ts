@@ -8,9 +8,8 @@ import type { CatalogMeter } from "../catalog/catalog";
 import { env } from "../env";
 import { AppError } from "../errors";
 import type { PaidCall } from "../payments/paid-call";
-import { scheduleSettlement } from "../payments/payments.queries";
 import type { Rail } from "../payments/rails/rail";
-import { chargeHeldPayment } from "../payments/settle-payment";
+import { chargeServedPayment, scheduleCharge } from "../payments/settle-payment";
 import type { ServedOutcome } from "./paid-outcome";
 import type { UpstreamResult } from "./proxy-upstream";
 import { parseUsageHeader } from "./usage-header";
@@ -95,13 +94,26 @@ export async function servePaidCall(call: PaidCall, rail: Rail, proof: unknown, 
     const reference = hold.prepaid.reference;
     return { type: "charged", call, rail, hold, delivered, transaction: reference, units, receipt: rail.charge?.receipt?.(hold, reference) ?? NO_RECEIPT };
   }
-  if (!(await scheduleSettlement(hold.payment.id, delivered.status, units, env().PAYMENT_LEASE_SECONDS)))
-    return { type: "released", call, rail, hold, delivered, reason: "released_meanwhile" };
+  // Whether the answer waits for the charge's inclusion is settlement's decision (settle-payment.ts), made with the outbox row.
+  const scheduled = await scheduleCharge(rail, hold.payment, delivered.status, units, env().PAYMENT_LEASE_SECONDS);
+  if (!scheduled) return { type: "released", call, rail, hold, delivered, reason: "released_meanwhile" };
   faultPoint("exit_after_outbox");
   timings.lap("schedule");
 
-  const settled = await chargeHeldPayment(rail, hold.payment, { retry: false, attempts: 1, then: "consumed" });
+  const settled = await chargeServedPayment(rail, hold.payment, scheduled);
   timings.lap("settle");
+  // Signed and on its way, delivered before inclusion: the receipt says so in the rail's own words.
+  if (settled.type === "submitted")
+    return {
+      type: "settlement_pending",
+      call,
+      rail,
+      hold,
+      delivered,
+      units,
+      transaction: settled.transaction,
+      receipt: rail.charge?.receipt?.(hold, settled.transaction, true),
+    };
   if (settled.type === "failed") return { type: "settlement_failed", call, rail, hold, reason: settled.reason };
   // Served; the charge did not confirm in time. The outbox row stays pending and the reconciler finishes it.
   if (settled.type !== "settled") return { type: "settlement_pending", call, rail, hold, delivered, units };

@@ -78,6 +78,8 @@ export function paymentView(p: ConsolePaymentRow) {
     chain: chainName(p.network),
     transaction: p.transaction,
     failureReason: p.failureReason,
+    // Served before its charge was included on chain, and the charge then failed: delivered and never paid for.
+    unpaidDelivery: p.status === "failed" && p.deliveredFirst,
     expiresAt: p.expiresAt.toISOString(),
     settledAt: p.settledAt?.toISOString() ?? null,
     // A refund (server/payments/refund-payment.ts) only of money actually taken, by a rail that refunds: a draw on prepaid

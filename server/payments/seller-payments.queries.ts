@@ -97,6 +97,8 @@ export type ConsolePaymentRow = {
   settledAt: Date | null;
   /** The settlement outbox row's state, if the charge was decided. */
   settlementStatus: string | null;
+  /** The paid answer went out before the charge was included on chain (server/payments/settle-payment.ts). */
+  deliveredFirst: boolean;
   refundTransaction: string | null;
   refundedAt: Date | null;
   /** Card payments: what a seller used to Stripe looks for (never a card number: there is none to read). */
@@ -130,6 +132,7 @@ type RawRow = {
   expires_at: string;
   settled_at: string | null;
   settlement_status: string | null;
+  delivered_first: boolean | null;
   refund_tx: string | null;
   refunded_at: string | null;
   card_processor: string | null;
@@ -147,6 +150,7 @@ const COLUMNS = `p.id, to_char(p.created_at, 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as
   p.amount_micros::text as amount_micros, p.currency, p.rail, p.payer, p.status, p.network, p.transaction, p.failure_reason,
   to_char(p.expires_at, 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as expires_at, to_char(p.settled_at, 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as settled_at,
   (select s.status from settlements s where s.payment_id = p.id) as settlement_status,
+  (select s.delivered_first from settlements s where s.payment_id = p.id) as delivered_first,
   r.transaction as refund_tx, to_char(r.created_at, 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as refunded_at,
   c.processor as card_processor, c.flow as card_flow, c.card_brand, c.card_last4, c.processor_payment_id as card_processor_payment_id,
   c.refund_status as card_refund_status, c.refund_cause as card_refund_cause, c.refund_id as card_refund_id`;
@@ -169,6 +173,7 @@ const toRow = (r: RawRow): ConsolePaymentRow => ({
   expiresAt: new Date(r.expires_at),
   settledAt: r.settled_at ? new Date(r.settled_at) : null,
   settlementStatus: r.settlement_status,
+  deliveredFirst: r.delivered_first === true,
   refundTransaction: r.refund_tx,
   refundedAt: r.refunded_at ? new Date(r.refunded_at) : null,
   card: r.card_processor
@@ -284,7 +289,9 @@ export async function findPaymentDetail(sellerId: string, id: string) {
       updatedAt: true,
       verifiedAt: true,
       settledAt: true,
-      settlement: { select: { status: true, attempts: true, units: true, transaction: true, lastError: true, createdAt: true, updatedAt: true } },
+      settlement: {
+        select: { status: true, attempts: true, units: true, transaction: true, lastError: true, deliveredFirst: true, createdAt: true, updatedAt: true },
+      },
       card: {
         select: {
           processor: true,

@@ -125,9 +125,18 @@ export interface Offers {
 /** Charged from the settlement outbox once the upstream answered below 500, and by the reconciler after a crash. */
 export interface Charges {
   readonly charge: {
-    settle(payment: HeldPayment, opts: { retry: boolean }): Promise<SettleOutcome>;
-    /** Response headers of a charged call (PAYMENT-RESPONSE, Payment-Receipt, ...). Never on errors. */
-    receipt?(hold: Hold, transaction: string | null): Record<string, string>;
+    /** `onSubmitted`: the charge is signed and on its way (its transaction, where known), before it is included. */
+    settle(payment: HeldPayment, opts: { retry: boolean; onSubmitted?: (transaction: string | null) => void }): Promise<SettleOutcome>;
+    /**
+     * Response headers of a charged call (PAYMENT-RESPONSE, Payment-Receipt, ...). Never on errors. `pending`: the
+     * answer goes out before the charge is included (submitted, in the protocol's own words).
+     */
+    receipt?(hold: Hold, transaction: string | null, pending?: boolean): Record<string, string>;
+    /**
+     * Its charge is a transfer that is signed before it lands (a chain's), so a served call may be answered before
+     * inclusion, within the seller's cap per payer (server/payments/settle-payment.ts).
+     */
+    readonly deliversFirst?: boolean;
   };
 }
 

@@ -30,6 +30,8 @@ export const paymentRow = z.object({
   chain: z.string().nullable(),
   transaction: z.string().nullable(),
   failureReason: z.string().nullable(),
+  /** Answered before its on-chain charge was included, and the charge failed: delivered, never paid for. */
+  unpaidDelivery: z.boolean(),
   expiresAt: iso,
   settledAt: iso.nullable(),
   refundable: z.boolean(),
@@ -88,6 +90,8 @@ export const detailOutput = z.object({
   id: z.string(),
   status: paymentStatus,
   settling: z.boolean(),
+  /** Answered before its on-chain charge was included, and the charge failed: delivered, never paid for. */
+  unpaidDelivery: z.boolean(),
   rail: z.string().nullable(),
   operation: z.string(),
   meter: z.string().nullable(),

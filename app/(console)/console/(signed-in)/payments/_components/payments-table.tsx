@@ -55,6 +55,15 @@ function PaymentRow({ p, refunding, onRefund, now }: { p: Row; refunding: boolea
         </td>
         <td data-label="State">
           <StateBadge status={p.status} settling={p.settling} expired={Date.parse(p.expiresAt) < now} reason={p.failureReason} />
+          {p.unpaidDelivery && (
+            <span
+              className="ml-1 rounded bg-red-100 px-2 py-0.5 text-xs whitespace-nowrap text-red-900"
+              data-testid="unpaid-delivery"
+              title="The answer went out before the on-chain charge was included, and the charge failed: delivered, never paid for"
+            >
+              Unpaid delivery
+            </span>
+          )}
           {p.failureReason && <span className="sr-only"> ({p.failureReason})</span>}
         </td>
         <td title={`${p.method} ${p.path}${p.query ? `?${p.query}` : ""}`} data-label="Operation">

@@ -43,6 +43,15 @@ export function PaymentDetail({ id }: { id: string }) {
                   {p.id}
                 </span>{" "}
                 <StateBadge status={p.status} settling={p.settling} expired={Date.parse(p.expiresAt) < now} reason={p.failure?.reason} />{" "}
+                {p.unpaidDelivery && (
+                  <span
+                    className="ml-1 rounded bg-red-100 px-2 py-0.5 text-xs whitespace-nowrap text-red-900"
+                    data-testid="unpaid-delivery"
+                    title="The answer went out before the on-chain charge was included, and the charge failed: delivered, never paid for"
+                  >
+                    Unpaid delivery
+                  </span>
+                )}{" "}
                 {p.rail ? `on ${p.rail}` : "not paid"} · created {utc(p.createdAt)}
               </PageHeader>
             </div>
