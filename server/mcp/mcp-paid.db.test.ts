@@ -15,7 +15,16 @@ import * as purchaseRoute from "../../app/plans/[planId]/purchase/route";
 import { anvilAddress, anvilPrivateKey } from "../../scripts/lib/local-chain";
 import { db } from "../db/client";
 import { flushCaptures } from "../payments/rails/credits/capture-queue";
-import { payChallenge, startGatewayStack, stopGatewayStack, usdcBalance, type FakeUpstream, type GatewaySeller, type TestChain } from "../testing/gateway";
+import {
+  callGateway,
+  payChallenge,
+  startGatewayStack,
+  stopGatewayStack,
+  usdcBalance,
+  type FakeUpstream,
+  type GatewaySeller,
+  type TestChain,
+} from "../testing/gateway";
 import { registerAnonymous, routedStore } from "../testing/identity-harness";
 import { callToolWithX402, x402McpPayload } from "../testing/x402-mcp-client";
 
@@ -102,7 +111,14 @@ describe("a paid tool call with the official clients", () => {
     expect(await usdc(payer)).toBe(before - 20_000n);
     expect(await usdc(PAY_TO)).toBe(sellerBefore + 20_000n);
     const payment = await db.payment.findUniqueOrThrow({ where: { id: res._meta?.["svc-payment-id"] as string } });
-    expect(payment).toMatchObject({ status: "consumed", rail: "mpp", payer: payer.toLowerCase(), transaction: receipt.reference, operationKey: "aggregates" });
+    expect(payment).toMatchObject({
+      status: "consumed",
+      rail: "mpp",
+      payer: payer.toLowerCase(),
+      transaction: receipt.reference,
+      operationKey: "aggregates",
+      transport: "mcp",
+    });
     expect(await db.ledgerEntry.findMany({ where: { paymentId: payment.id } })).toMatchObject([{ kind: "charge", amountMicros: 20_000n }]);
     // The upstream was asked the HTTP call the tool stands for, without any of the payment.
     expect(upstream.state.lastHeaders.authorization).toBeUndefined();
@@ -125,7 +141,7 @@ describe("a paid tool call with the official clients", () => {
     expect(res._meta?.["svc-billing"]).toMatchObject({ rail: "x402", status: "charged", amount_usd: "0.020000" });
     expect(await usdc(payer)).toBe(before - 20_000n);
     const payment = await db.payment.findUniqueOrThrow({ where: { id: res._meta?.["svc-payment-id"] as string } });
-    expect(payment).toMatchObject({ status: "consumed", rail: "x402", transaction: settlement.transaction });
+    expect(payment).toMatchObject({ status: "consumed", rail: "x402", transaction: settlement.transaction, transport: "mcp" });
   });
 
   it("a plan bearer on the MCP requests pays from credit bought first: no challenge, the credit drawn", async () => {
@@ -158,7 +174,24 @@ describe("a paid tool call with the official clients", () => {
     // Credit, not a wallet: nothing moved on chain for the call.
     expect(await usdc(payer)).toBe(before);
     const payment = await db.payment.findUniqueOrThrow({ where: { id: res._meta?.["svc-payment-id"] as string } });
-    expect(payment).toMatchObject({ rail: "credits", credentialId: agent.credentialId, operationKey: "aggregates" });
+    expect(payment).toMatchObject({ rail: "credits", credentialId: agent.credentialId, operationKey: "aggregates", transport: "mcp" });
+  });
+});
+
+describe("the transport on the payment", () => {
+  it("a tool call's payment says mcp from its challenge on; the same call over HTTP says http", async () => {
+    const client = await connect();
+    const unpaid = await call(client, "aggregates", ARGS);
+    expect(await db.payment.findUniqueOrThrow({ where: { id: unpaid._meta?.["svc-payment-id"] as string } })).toMatchObject({
+      status: "challenged",
+      transport: "mcp",
+    });
+    const path = `/api/v1/aggregates/AAPL?from=${ARGS.from}&to=${ARGS.to}`;
+    const challenge = await callGateway(seller.host, path);
+    expect(challenge.status).toBe(402);
+    const paid = await callGateway(seller.host, path, { headers: await payChallenge(challenge, 8) });
+    expect(paid.status).toBe(200);
+    expect(await db.payment.findUniqueOrThrow({ where: { id: paid.headers.get("svc-payment-id")! } })).toMatchObject({ status: "consumed", transport: "http" });
   });
 });
 
@@ -191,7 +224,7 @@ describe("one payment serves one tool call", () => {
     const client = await connect();
     const unpaid = await call(client, "aggregates", ARGS);
     const [challenge] = (unpaid._meta?.["org.paymentauth/payment-required"] as { challenges: Record<string, unknown>[] }).challenges;
-    const credential = Credential.deserialize(await mppMethod(4).createCredential({ challenge: challenge as never }));
+    const credential = Credential.deserialize(await mppMethod(4).createCredential({ challenge: challenge as never, context: {} }));
     const payer = anvilAddress(4);
     const [before, callsBefore] = [await usdc(payer), upstream.state.calls];
 
@@ -251,7 +284,7 @@ describe("one payment serves one tool call", () => {
     // A well-formed credential for another call's challenge (another tool's price and request): refused, not served.
     const other = await call(client, "avg_interest_rates", {});
     const [challenge] = (other._meta?.["org.paymentauth/payment-required"] as { challenges: Record<string, unknown>[] }).challenges;
-    const credential = Credential.deserialize(await mppMethod(6).createCredential({ challenge: challenge as never }));
+    const credential = Credential.deserialize(await mppMethod(6).createCredential({ challenge: challenge as never, context: {} }));
     const wrong = await settle(call(client, "aggregates", ARGS, { "org.paymentauth/credential": credential }));
     expect(wrong).toBeInstanceOf(McpError);
     expect((wrong as McpError).code).toBe(-32043);
