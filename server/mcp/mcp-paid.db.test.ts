@@ -26,6 +26,7 @@ import {
   type TestChain,
 } from "../testing/gateway";
 import { registerAnonymous, routedStore } from "../testing/identity-harness";
+import { createCaller, sessionFor } from "../testing/trpc";
 import { callToolWithX402, x402McpPayload } from "../testing/x402-mcp-client";
 
 type RouteModule = Record<string, (req: Request, seg: { params: Promise<Record<string, string>> }) => Promise<Response>>;
@@ -289,5 +290,37 @@ describe("one payment serves one tool call", () => {
     expect(wrong).toBeInstanceOf(McpError);
     expect((wrong as McpError).code).toBe(-32043);
     expect(upstream.state.calls).toBe(callsBefore);
+  });
+});
+
+describe("the console tells HTTP calls from MCP tool calls", () => {
+  // Runs after the tests above, on this file's seller: MCP paid calls (not credit) served and charged: the mppx one,
+  // the x402 one, the upstream 404, one of each twenty replays = 5, plus one released (the upstream 503); over HTTP, the
+  // plan purchase and the HTTP call of the transport test = 2.
+  it("lists, filters and splits payments by transport: the payments list, the funnel and the overview", async () => {
+    const user = await db.sellerUser.findFirstOrThrow({ where: { sellerId: seller.sellerId } });
+    const caller = createCaller(sessionFor(user.id, seller.sellerId));
+    const mcp = (await caller.payments.list({ transport: "mcp", limit: 100 })).payments;
+    expect(mcp.length).toBe(6);
+    expect(mcp.every((p) => p.transport === "mcp")).toBe(true);
+    const http = (await caller.payments.list({ transport: "http", limit: 100 })).payments;
+    expect(http.map((p) => p.transport)).toEqual(["http", "http"]);
+    expect((await caller.payments.list({ limit: 100 })).payments).toHaveLength(8);
+    // Credit draws are usage: the Usage page's list filters by transport too.
+    expect((await caller.payments.list({ usage: true, transport: "mcp" })).payments).toMatchObject([{ rail: "credits", transport: "mcp" }]);
+    expect(await caller.payments.summary({ transport: "mcp" })).toMatchObject({ count: 6, paid: { count: 5, amountUsd: "0.100000" } });
+
+    const funnel = await caller.analytics.funnel({ preset: "today" });
+    expect(funnel.byTransport).toEqual([
+      { transport: "http", calls: 2, netUsd: "5.020000", answered: 2, served: 2, settled: 2 },
+      { transport: "mcp", calls: 6, netUsd: "0.100000", answered: 6, served: 5, settled: 5 },
+    ]);
+    const narrowed = await caller.analytics.funnel({ preset: "today", rail: "x402" });
+    expect(narrowed.byTransport.find((t) => t.transport === "mcp")).toMatchObject({ answered: 2, settled: 2 });
+    const overview = await caller.analytics.overview({ preset: "today" });
+    expect(overview.byTransport).toEqual([
+      { transport: "http", calls: 2, netUsd: "5.020000" },
+      { transport: "mcp", calls: 6, netUsd: "0.100000" },
+    ]);
   });
 });
