@@ -300,12 +300,12 @@ describe("the console tells HTTP calls from MCP tool calls", () => {
   it("lists, filters and splits payments by transport: the payments list, the funnel and the overview", async () => {
     const user = await db.sellerUser.findFirstOrThrow({ where: { sellerId: seller.sellerId } });
     const caller = createCaller(sessionFor(user.id, seller.sellerId));
-    const mcp = (await caller.payments.list({ transport: "mcp", limit: 100 })).payments;
+    const mcp = (await caller.payments.list({ transport: "mcp" })).payments;
     expect(mcp.length).toBe(6);
     expect(mcp.every((p) => p.transport === "mcp")).toBe(true);
-    const http = (await caller.payments.list({ transport: "http", limit: 100 })).payments;
+    const http = (await caller.payments.list({ transport: "http" })).payments;
     expect(http.map((p) => p.transport)).toEqual(["http", "http"]);
-    expect((await caller.payments.list({ limit: 100 })).payments).toHaveLength(8);
+    expect((await caller.payments.list({})).payments).toHaveLength(8);
     // Credit draws are usage: the Usage page's list filters by transport too.
     expect((await caller.payments.list({ usage: true, transport: "mcp" })).payments).toMatchObject([{ rail: "credits", transport: "mcp" }]);
     expect(await caller.payments.summary({ transport: "mcp" })).toMatchObject({ count: 6, paid: { count: 5, amountUsd: "0.100000" } });
