@@ -69,6 +69,8 @@ export function paymentView(p: ConsolePaymentRow) {
     amountUsd: microsToUsd(p.amountMicros),
     currency: p.currency,
     rail: p.rail,
+    /** http: an API call; mcp: a tool call at /mcp. */
+    transport: p.transport,
     payer: p.payer,
     status: p.status,
     // Verified with a pending outbox row: the charge is decided and being submitted (or retried).

@@ -48,6 +48,8 @@ export type NewChallenge = {
   expiresAt: Date;
   /** The agent credential the payment is for (plan purchases). */
   credentialId?: string | null;
+  /** How the call came (paid-call.ts `Transport`); absent: http. */
+  transport?: "http" | "mcp";
   /** A plan purchase: what the payment buys, written in the same statement (the grant is made from it when charged). */
   purchase?: { planId: string; kind: "purchase" | "extend" } | null;
 };
@@ -55,8 +57,8 @@ export type NewChallenge = {
 export async function createChallengedPayment(p: NewChallenge): Promise<void> {
   await sql(
     `with p as (
-       insert into payments (id, seller_id, status, from_challenge, method, path, query, operation_key, meter_key, amount_micros, network, asset, pay_to, credential_id, expires_at, created_at, updated_at)
-       values ($1, $2, ${initialStateSql("challenged")}, true, $3, $4, $5, $6, $7, $8, $9, $10, $11, $13, $12::timestamptz at time zone 'UTC', now() at time zone 'UTC', now() at time zone 'UTC')
+       insert into payments (id, seller_id, status, from_challenge, method, path, query, operation_key, meter_key, amount_micros, network, asset, pay_to, credential_id, expires_at, created_at, updated_at, transport)
+       values ($1, $2, ${initialStateSql("challenged")}, true, $3, $4, $5, $6, $7, $8, $9, $10, $11, $13, $12::timestamptz at time zone 'UTC', now() at time zone 'UTC', now() at time zone 'UTC', $16)
        returning id
      )
      insert into plan_purchases (payment_id, seller_id, plan_id, credential_id, kind, amount_micros, created_at)
@@ -77,6 +79,7 @@ export async function createChallengedPayment(p: NewChallenge): Promise<void> {
       p.credentialId ?? null,
       p.purchase?.planId ?? null,
       p.purchase?.kind ?? "purchase",
+      p.transport ?? "http",
     ],
     "payments_create_challenged",
   );
@@ -145,9 +148,9 @@ export async function insertHeldPayment(
   try {
     await sql(
       `insert into payments (id, seller_id, status, rail, method, path, query, operation_key, meter_key, amount_micros, network, asset, pay_to, payer, lock_key, rail_data,
-         expires_at, verified_at, locked_until, created_at, updated_at)
+         expires_at, verified_at, locked_until, created_at, updated_at, transport)
        values ($1, $2, ${initialStateSql("verified")}, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15::jsonb, $16::timestamptz at time zone 'UTC', now() at time zone 'UTC',
-         (now() at time zone 'UTC') + make_interval(secs => $17), now() at time zone 'UTC', now() at time zone 'UTC')`,
+         (now() at time zone 'UTC') + make_interval(secs => $17), now() at time zone 'UTC', now() at time zone 'UTC', $18)`,
       [
         id,
         p.sellerId,
@@ -166,6 +169,7 @@ export async function insertHeldPayment(
         JSON.stringify(p.railData),
         utc(p.expiresAt),
         p.leaseSeconds,
+        p.transport ?? "http",
       ],
       "payments_insert_held",
     );

@@ -3,6 +3,7 @@
 // served by payments (seller_id, created_at desc) INCLUDE (id, status, rail, operation_key, payer, ...).
 import { db, sql } from "../db/client";
 import type { PaymentStatus } from "../db/generated/client";
+import type { Transport } from "./paid-call";
 import type { PaymentFilter } from "./payment-filter";
 import { PAID_STATES, stateSql, statesSql } from "./payment-state";
 
@@ -28,6 +29,7 @@ function filterSql(sellerId: string, f: ScopedPaymentFilter, params: unknown[]):
   else if (f.usage) where.push(`p.rail = any(${p(f.implicitRails)}::text[])`);
   else if (f.implicitRails.length) where.push(`(p.rail is null or p.rail <> all(${p(f.implicitRails)}::text[]))`);
   if (f.operation) where.push(`p.operation_key = ${p(f.operation)}`);
+  if (f.transport) where.push(`p.transport = ${p(f.transport)}`);
   if (f.payer) where.push(`p.payer = ${p(f.payer.trim().toLowerCase())}`);
   if (f.q) where.push(searchSql(sellerId, f.q, p));
   if (f.from) where.push(`p.created_at >= ${p(`${f.from}T00:00:00.000Z`)}::timestamptz at time zone 'UTC'`);
@@ -88,6 +90,7 @@ export type ConsolePaymentRow = {
   amountMicros: bigint;
   currency: string;
   rail: string | null;
+  transport: Transport;
   payer: string | null;
   status: PaymentStatus;
   network: string | null;
@@ -124,6 +127,7 @@ type RawRow = {
   amount_micros: string;
   currency: string;
   rail: string | null;
+  transport: string;
   payer: string | null;
   status: PaymentStatus;
   network: string | null;
@@ -147,7 +151,7 @@ type RawRow = {
 
 // `timestamp(3)` columns come back from pg as local-time Dates: read them as text in UTC instead.
 const COLUMNS = `p.id, to_char(p.created_at, 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as created_at, p.method, p.path, p.query, p.operation_key,
-  p.amount_micros::text as amount_micros, p.currency, p.rail, p.payer, p.status, p.network, p.transaction, p.failure_reason,
+  p.amount_micros::text as amount_micros, p.currency, p.rail, p.transport, p.payer, p.status, p.network, p.transaction, p.failure_reason,
   to_char(p.expires_at, 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as expires_at, to_char(p.settled_at, 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as settled_at,
   (select s.status from settlements s where s.payment_id = p.id) as settlement_status,
   (select s.delivered_first from settlements s where s.payment_id = p.id) as delivered_first,
@@ -165,6 +169,8 @@ const toRow = (r: RawRow): ConsolePaymentRow => ({
   amountMicros: BigInt(r.amount_micros),
   currency: r.currency,
   rail: r.rail,
+  // The column's check constraint holds it to these.
+  transport: r.transport as Transport,
   payer: r.payer,
   status: r.status,
   network: r.network,

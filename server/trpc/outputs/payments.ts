@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { TRANSPORTS } from "../../payments/paid-call";
 import { PAYMENT_SORTS } from "../../payments/payment-filter";
 import { explanation, iso, paymentStatus, usd } from "./common";
 
@@ -23,6 +24,7 @@ export const paymentRow = z.object({
   amountUsd: usd,
   currency: z.string(),
   rail: z.string().nullable(),
+  transport: z.enum(TRANSPORTS),
   payer: z.string().nullable(),
   status: paymentStatus,
   settling: z.boolean(),

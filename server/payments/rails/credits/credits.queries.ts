@@ -24,6 +24,8 @@ export type DrawRequest = {
   /** The meter's free units per claimed human (the catalog's current value). */
   includedUnits: number;
   leaseSeconds: number;
+  /** How the call came (paid-call.ts `Transport`); absent: http. */
+  transport?: "http" | "mcp";
 };
 
 export type DrawResult =
@@ -80,19 +82,33 @@ export async function reserveDraw(r: DrawRequest): Promise<DrawResult> {
        returning credit_grants.id, take.amount, take.total
      ), p as (
        insert into payments (id, seller_id, status, rail, method, path, query, operation_key, meter_key, amount_micros, credential_id, payer, lock_key, rail_data,
-         expires_at, verified_at, locked_until, created_at, updated_at)
+         expires_at, verified_at, locked_until, created_at, updated_at, transport)
        select $7, $2, ${initialStateSql("verified")}, 'credits', $8, $9, $10, $11, $4,
          case when exists (select 1 from inc) then 0 else $5::bigint end, $1, $1, 'credits:' || $7,
          case when exists (select 1 from inc) then jsonb_build_object('source', 'included', 'humanId', $3::text)
               else jsonb_build_object('source', 'credit', 'grants', (select jsonb_agg(jsonb_build_object('id', id, 'amount', amount::text)) from g)) end,
          (now() at time zone 'UTC') + interval '1 day', now() at time zone 'UTC', (now() at time zone 'UTC') + make_interval(secs => $12),
-         now() at time zone 'UTC', now() at time zone 'UTC'
+         now() at time zone 'UTC', now() at time zone 'UTC', $13
        where exists (select 1 from inc) or exists (select 1 from g)
        returning id
      )
      select exists (select 1 from c) as cred_ok, exists (select 1 from inc) as included,
        (select (min(total) - $5::bigint)::text from g) as remaining, (select id from p) as payment_id`,
-    [r.credentialId, r.sellerId, r.humanId, r.meterKey, r.priceMicros, r.includedUnits, r.paymentId, r.method, r.path, r.query, r.operationKey, r.leaseSeconds],
+    [
+      r.credentialId,
+      r.sellerId,
+      r.humanId,
+      r.meterKey,
+      r.priceMicros,
+      r.includedUnits,
+      r.paymentId,
+      r.method,
+      r.path,
+      r.query,
+      r.operationKey,
+      r.leaseSeconds,
+      r.transport ?? "http",
+    ],
     "billing_reserve_draw",
   );
   const row = rows[0]!;

@@ -35,6 +35,7 @@ export async function drawCredits(call: PaidCall, agent: AgentClaims, opts: { ea
       priceMicros: call.amountMicros,
       includedUnits: call.includedUnits,
       leaseSeconds: env().PAYMENT_LEASE_SECONDS,
+      transport: call.transport ?? "http",
     });
     if (r.type === "reserved" && r.source === "credit") noteCoverage(agent.sub, call.meterKey, r.remainingMicros);
     if (r.type !== "reserved") forgetCoverage(agent.sub, call.meterKey);

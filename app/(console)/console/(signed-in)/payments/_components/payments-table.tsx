@@ -70,6 +70,15 @@ function PaymentRow({ p, refunding, onRefund, now }: { p: Row; refunding: boolea
           <span className="font-mono text-xs" data-testid="payment-operation" title={operationLabel(p.operation)}>
             {p.operation}
           </span>
+          {p.transport === "mcp" && (
+            <span
+              className="ml-1.5 rounded bg-violet-50 px-1 py-0.5 text-xs font-medium text-violet-800"
+              title="an MCP tool call (at /mcp), not an HTTP API call"
+              data-testid="payment-transport"
+            >
+              MCP
+            </span>
+          )}
         </td>
         <td className="font-mono text-xs whitespace-nowrap" title={p.payer ?? undefined} data-testid="payment-payer" data-label="Payer">
           <PayerCell p={p} />
