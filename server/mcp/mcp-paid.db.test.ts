@@ -248,7 +248,7 @@ describe("one payment serves one tool call", () => {
     expect(upstream.state.calls - callsBefore).toBe(1);
     expect(await usdc(payer)).toBe(before - 20_000n);
     expect(await db.payment.count({ where: { id: challenge!.id as string } })).toBeLessThanOrEqual(1);
-    expect(await db.payment.count({ where: { payer: payer.toLowerCase(), status: "consumed" } })).toBe(1);
+    expect(await db.payment.count({ where: { sellerId: seller.sellerId, payer: payer.toLowerCase(), status: "consumed" } })).toBe(1);
   });
 
   it("twenty concurrent copies of one x402 payload: one served, the others x402's refusal with fresh requirements, never an internal error", async () => {
