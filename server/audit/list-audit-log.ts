@@ -59,6 +59,7 @@ const FIELD_LABELS: Record<string, string> = {
   logIndex: "Log index",
   rail: "Rail",
   refund: "Refund",
+  reason: "Reason",
 };
 
 /** A value for people: micro-USD as dollars ($0.05), lists joined, link formats by chain name, yes/no for flags. */

@@ -48,6 +48,8 @@ export type RefundInput = {
   transferredMicros: bigint;
   transaction: string;
   logIndex: number;
+  /** The seller's reason, for the audit row. */
+  reason?: string;
 };
 
 export type RefundWrite =
@@ -99,6 +101,7 @@ export async function insertRefund(input: RefundInput): Promise<RefundWrite> {
           currency: charge?.currency ?? "USD",
           transaction: input.transaction,
           logIndex: input.logIndex,
+          ...(input.reason ? { reason: input.reason } : {}),
         },
         select: { createdAt: true },
       });
