@@ -60,6 +60,9 @@ const FIELD_LABELS: Record<string, string> = {
   rail: "Rail",
   refund: "Refund",
   reason: "Reason",
+  contactEmail: "Contact email",
+  termsText: "Terms",
+  refundPolicy: "Refund policy",
 };
 
 /** A value for people: micro-USD as dollars ($0.05), lists joined, link formats by chain name, yes/no for flags. */
