@@ -187,7 +187,7 @@ test("the seller sees a card payment in Payments (rail, card, processor id) and 
   const dialog = page.getByTestId("payment-refund-dialog");
   await expect(dialog.getByTestId("payment-refund-payer-sees")).toContainText("ending 4242");
   await expect(dialog.getByTestId("payment-refund-payer-sees")).toContainText("5 to 10 business days");
-  await dialog.getByTestId("payment-refund-cancel").click();
+  await dialog.getByTestId("payment-refund-dialog-cancel").click();
   await expect(dialog).toHaveCount(0);
   await expect(row.getByTestId("payment-state")).toHaveAttribute("data-state", "settled");
   await row.getByTestId("payment-card-refund").click();

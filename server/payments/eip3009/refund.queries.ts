@@ -101,7 +101,6 @@ export async function insertRefund(input: RefundInput): Promise<RefundWrite> {
           currency: charge?.currency ?? "USD",
           transaction: input.transaction,
           logIndex: input.logIndex,
-          ...(input.reason ? { reason: input.reason } : {}),
         },
         select: { createdAt: true },
       });
@@ -118,6 +117,7 @@ export async function insertRefund(input: RefundInput): Promise<RefundWrite> {
           transferredMicros: input.transferredMicros.toString(),
           transaction: input.transaction,
           logIndex: input.logIndex,
+          ...(input.reason ? { reason: input.reason } : {}),
         },
       });
       return { type: "recorded", createdAt: row.createdAt };
