@@ -1,6 +1,7 @@
 // The whole claim, end to end: an agent registers service_auth, a human opens the verification link in
 // Chromium, signs in with the emailed code (demo outbox), confirms and reads the user code; the agent completes
 // the claim, exchanges the assertion and calls /agent/entitlements. Needs IDENTITY_DEV_OUTBOX=1 on the server.
+import AxeBuilder from "@axe-core/playwright";
 import { expect, test } from "@playwright/test";
 
 const JWT_BEARER = "urn:ietf:params:oauth:grant-type:jwt-bearer";
@@ -128,6 +129,9 @@ test.describe("in the reader's time zone", () => {
     await expect(ask.getByTestId("agent-id")).toHaveText(identity.id);
     await expect(ask.getByTestId("agent-registered")).toContainText(/EST/);
     await expect(page.getByRole("button", { name: "Confirm, this is my agent" })).toHaveCount(0);
+    // The question step passes axe too (the page before sign-in is checked in human-pages.spec.ts, at both widths).
+    const axe = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"]).analyze();
+    expect(axe.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => v.id)).toEqual([]);
     await page.getByRole("button", { name: "No, deny it" }).click();
     await expect(page.getByTestId("claim-state")).toContainText("You declined this claim.");
     const done = await request.post("/agent/identity/claim/complete", { data: { claim_token: claim.token, user_code: "BCDF-GHJK" } });
