@@ -4,6 +4,7 @@
 // svc-payment-id returns the backtest with its PNG, and a second retry is payment_consumed. The decline card ends in a
 // clear failed state; a storefront whose upstream never answers refunds the card in full, the ledger balanced; the
 // seller sees the card payment in the console and refunds it with one click.
+import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
 import { query } from "../stack";
 import { FLAKY as FLAKY_ACCOUNT } from "./sellers";
@@ -187,6 +188,8 @@ test("the seller sees a card payment in Payments (rail, card, processor id) and 
   const dialog = page.getByTestId("payment-refund-dialog");
   await expect(dialog.getByTestId("payment-refund-payer-sees")).toContainText("ending 4242");
   await expect(dialog.getByTestId("payment-refund-payer-sees")).toContainText("5 to 10 business days");
+  const axe = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"]).analyze();
+  expect(axe.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => v.id)).toEqual([]);
   await dialog.getByTestId("payment-refund-dialog-cancel").click();
   await expect(dialog).toHaveCount(0);
   await expect(row.getByTestId("payment-state")).toHaveAttribute("data-state", "settled");

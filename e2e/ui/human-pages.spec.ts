@@ -15,7 +15,7 @@ const BACKTEST = "/api/v1/backtest/AAPL?strategy=sma_cross&fast=20&slow=50&years
 
 async function openCheckout(request: APIRequestContext, res: Awaited<ReturnType<APIRequestContext["get"]>>): Promise<{ paymentId: string; url: string }> {
   expect(res.status()).toBe(402);
-  const { payment, card } = await res.json();
+  const { payment, card } = (await res.json()) as { payment: { id: string }; card: { payUrl: string } };
   const opened = await request.post(card.payUrl, { data: { checkout: true } });
   expect(opened.status()).toBe(200);
   return { paymentId: payment.id, url: (await opened.json()).checkout.url };

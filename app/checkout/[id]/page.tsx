@@ -233,7 +233,8 @@ function PlanTerms({ plan, amount }: { plan: NonNullable<CheckoutView["purchase"
         </p>
       ) : (
         <p className="mt-3 text-slate-600" data-testid="plan-unclaimed">
-          Credit bought for an agent nobody has claimed dies with it after 3 days; this agent is claimed, so the credit stays with its person.
+          Credit bought for an agent nobody has claimed dies with it after 3 days
+          {plan.agentClaimed ? "; this agent is claimed by a person, so the credit stays with them." : "."}
         </p>
       )}
     </section>

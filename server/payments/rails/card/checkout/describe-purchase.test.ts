@@ -47,6 +47,7 @@ describe("what a checkout says it buys", () => {
       ],
       validityDays: 90,
       unclaimedAgentExpiresAt: null,
+      agentClaimed: true,
     });
   });
 
@@ -54,6 +55,7 @@ describe("what a checkout says it buys", () => {
     const dies = new Date("2026-11-27T06:00:00Z");
     expect(describePurchase(catalog, purchase, { status: "unclaimed", expiresAt: dies }).plan!.unclaimedAgentExpiresAt).toBe(dies.toISOString());
     expect(purchasingCredential(purchase)).toBe("agt_1");
+    expect(describePurchase(catalog, purchase, null).plan).toMatchObject({ unclaimedAgentExpiresAt: null, agentClaimed: null });
   });
 
   it("a data call: the request the agent made, no plan terms", () => {

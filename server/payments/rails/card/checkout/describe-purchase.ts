@@ -14,6 +14,8 @@ export type PlanTerms = {
   validityDays: number;
   /** The buying agent is not claimed by a person: its credit dies with it at this instant (unless it is claimed first). */
   unclaimedAgentExpiresAt: string | null;
+  /** Whether the buying agent is claimed by a person (null: not known, e.g. the credential is gone). */
+  agentClaimed: boolean | null;
 };
 
 export type Purchase = { title: string; detail: string; kind: "call" | "plan"; plan: PlanTerms | null };
@@ -54,6 +56,7 @@ export function describePurchase(
         meters,
         validityDays: plan.creditValidityDays,
         unclaimedAgentExpiresAt: agent && agent.status !== "claimed" && agent.expiresAt ? agent.expiresAt.toISOString() : null,
+        agentClaimed: agent ? agent.status === "claimed" : null,
       },
     };
   }
