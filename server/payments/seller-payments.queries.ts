@@ -55,7 +55,9 @@ function searchSql(sellerId: string, raw: string, p: (v: unknown) => string): st
     return `exists (select 1 from card_payments c where c.payment_id = p.id and (c.processor_payment_id = ${p(q)} or c.checkout_id = ${p(q)}))`;
   if (/^agt_[A-Za-z0-9]+$/.test(q)) return `(p.credential_id = ${p(q)} or p.payer = ${p(q)})`;
   if (q.includes("@"))
-    return `p.credential_id in (select a.id from agent_credentials a join humans h on h.id = a.human_id where a.seller_id = ${p(sellerId)} and h.email = ${p(lower)})`;
+    // ... or the card payments whose payer gave this email at checkout.
+    return `(p.credential_id in (select a.id from agent_credentials a join humans h on h.id = a.human_id where a.seller_id = ${p(sellerId)} and h.email = ${p(lower)})
+      or exists (select 1 from card_payments c where c.payment_id = p.id and c.payer_email = ${p(lower)}))`;
   return `(p.id like ${p(prefix)} or p.payer like ${p(prefix)})`;
 }
 

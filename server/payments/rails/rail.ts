@@ -72,7 +72,15 @@ export type WalletProofBinding = { sellerId: string; method: string; path: strin
 export type DiscoveryOffer = { protocol: string; intent: "charge"; method: string; currency: string; amount: string | null; description: string };
 
 /** A seller's refund from the console (one procedure for every rail that refunds). */
-export type RefundRequest = { sellerId: string; actorId: string | null; paymentId: string; /** When the rail's `refund.needs` it. */ transaction?: string };
+export type RefundRequest = {
+  sellerId: string;
+  actorId: string | null;
+  paymentId: string;
+  /** When the rail's `refund.needs` it. */
+  transaction?: string;
+  /** Why the seller refunds, in their words: kept in the audit row. */
+  reason?: string;
+};
 
 /**
  * What a refund did: the common fields, and those its rail knows. A second submit returns the first result, saying so:
