@@ -198,7 +198,7 @@ export async function findCardPayers(sellerId: string, start: Date, end: Date, l
        from card_payments c join payments p on p.id = c.payment_id
       where p.seller_id = $1 and p.rail = 'card' and p.status in ${PAID_OR_REFUNDED} and p.created_at >= $2 and p.created_at < $3
       group by coalesce(c.payer_email, 'card:' || coalesce(c.card_brand, '') || ':' || coalesce(c.card_last4, c.payment_id))
-      order by 6 desc, 7 desc
+      order by sum(p.amount_micros) filter (where p.status in ${statesSql(["settled", "consumed"])}) desc nulls last, 7 desc
       limit $4`,
     [sellerId, start, end, limit],
   );

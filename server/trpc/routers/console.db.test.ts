@@ -303,6 +303,26 @@ const ISOLATION: Record<string, () => Promise<void>> = {
     await expect(b.caller.webhooks.setCreditThreshold({ planId, thresholdUsd: "9" })).rejects.toMatchObject({ code: "NOT_FOUND" });
     expect((await db.planCreditThreshold.findUniqueOrThrow({ where: { planId } })).lowMicros).toBe(1_000_000n);
   },
+  // Last, so the entries above see none of the rows they write: a card payment of A's with its payer's email.
+  "customers.cardPayers": async () => {
+    const id = newId("pay");
+    await db.$executeRawUnsafe(
+      `insert into payments select (jsonb_populate_record(s, $2::jsonb)).* from payments s where s.id = $1`,
+      aPayment,
+      JSON.stringify({ id, rail: "card", status: "consumed", lock_key: `card:${id}`, transaction: null }),
+    );
+    await db.$executeRawUnsafe(
+      `insert into card_payments (payment_id, processor, flow, card_brand, card_last4, payer_email, updated_at) values ($1, 'test', 'checkout', 'visa', '4242', 'payer@a.example', now())`,
+      id,
+    );
+    expect((await b.caller.customers.cardPayers(day)).payers).toEqual([]);
+    expect((await a.caller.customers.cardPayers(day)).payers).toMatchObject([{ email: "payer@a.example", payments: 1 }]);
+  },
+  "settings.updateMerchant": async () => {
+    await a.caller.settings.updateMerchant({ contactEmail: "help@a.example", termsText: null, refundPolicy: null });
+    await b.caller.settings.updateMerchant({ contactEmail: "help@b.example", termsText: "B's terms", refundPolicy: null });
+    expect((await a.caller.settings.get()).merchant).toMatchObject({ contactEmail: "help@a.example", termsText: null });
+  },
 };
 
 let aWebhookRows: Promise<{ endpointId: string; deliveryId: string; planId: string }> | undefined;
@@ -350,6 +370,7 @@ const INPUT: Record<string, unknown> = {
   "catalog.previewPrice": { meterId: "mtr_x", amountUsd: "1" },
   "catalog.previewPlan": { ...PLAN_TERMS, planId: "pln_x" },
   "search.global": { q: "x" },
+  "settings.updateMerchant": { contactEmail: null, termsText: null, refundPolicy: null },
 };
 
 const procedures = Object.keys(appRouter._def.procedures);
