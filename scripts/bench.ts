@@ -33,7 +33,15 @@ async function main() {
   });
   const port = Number(process.env.BENCH_PORT ?? 3300);
   // Logged as production logs (an access line per request at info), not as quietly as the tests.
-  const env = { ...TEST_ENV, NODE_ENV: "production", LOG_LEVEL: process.env.LOG_LEVEL ?? "info", ...stack.env, RATE_LIMIT_DISABLED: "1" };
+  const env = {
+    ...TEST_ENV,
+    NODE_ENV: "production",
+    LOG_LEVEL: process.env.LOG_LEVEL ?? "info",
+    ...stack.env,
+    RATE_LIMIT_DISABLED: "1",
+    // As in production: the block-time rows deliver before inclusion, the instant-mining rows wait (the chain is fast).
+    DELIVER_BEFORE_INCLUSION: "auto",
+  };
   const server = startNextServer({ port, env, quiet: true });
   const baseUrl = `http://127.0.0.1:${port}`;
   const rows: Row[] = [];

@@ -62,6 +62,9 @@ const schema = z.object({
   PAYMENT_CHALLENGE_TTL_SECONDS: z.coerce.number().int().min(30).max(3600).default(300),
   /** Lease on a verified payment; after it a crashed instance's payment is released (or settled) by the reconciler. */
   PAYMENT_LEASE_SECONDS: z.coerce.number().int().min(5).max(3600).default(60),
+  // auto: x402 and MPP data calls answer before inclusion when the chain is slow to include (docs/delivery-before-inclusion.md);
+  // off: every paid call waits for its settlement to be included.
+  DELIVER_BEFORE_INCLUSION: z.enum(["auto", "off"]).default("auto"),
   /** How often the settlement reconciler scans for pending settlements and abandoned payments. */
   SETTLEMENT_RECONCILE_INTERVAL_MS: z.coerce.number().int().min(200).max(3_600_000).default(15_000),
   /** Requests per minute per payer wallet (paid calls), shared by all instances through PostgreSQL. 0 disables. */

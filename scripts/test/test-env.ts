@@ -9,6 +9,9 @@ export const TEST_ENV = {
   NEXT_TELEMETRY_DISABLED: "1",
   // One access line per request would drown the test output; warnings and errors still show.
   LOG_LEVEL: "warn",
+  // Paid calls wait for inclusion, whatever the load does to the local chain's timings: a test that means to deliver
+  // first says so (setInclusionEstimateForTests); the bench's block-time rows run with auto.
+  DELIVER_BEFORE_INCLUSION: "off",
 } as const;
 
 /** What the end-to-end server adds for the operations specs: /metrics on, webhooks to receivers on loopback. */

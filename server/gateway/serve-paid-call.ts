@@ -95,7 +95,7 @@ export async function servePaidCall(call: PaidCall, rail: Rail, proof: unknown, 
     return { type: "charged", call, rail, hold, delivered, transaction: reference, units, receipt: rail.charge?.receipt?.(hold, reference) ?? NO_RECEIPT };
   }
   // Whether the answer waits for the charge's inclusion is settlement's decision (settle-payment.ts), made with the outbox row.
-  const scheduled = await scheduleCharge(rail, hold.payment, delivered.status, units, env().PAYMENT_LEASE_SECONDS);
+  const scheduled = await scheduleCharge(rail, hold.payment, delivered.status, units, env().PAYMENT_LEASE_SECONDS, call.purpose);
   if (!scheduled) return { type: "released", call, rail, hold, delivered, reason: "released_meanwhile" };
   faultPoint("exit_after_outbox");
   timings.lap("schedule");

@@ -12,6 +12,7 @@
 // delivery, shown in the console), calls wait for inclusion as before. Where the chain includes within a few
 // milliseconds (a local chain mining each transaction), waiting costs nothing and gives the agent a final receipt, so
 // calls wait there too: which kind of chain this is, the gateway learns from its own recent settlements.
+import { env } from "../env";
 import { DEFAULT_UNSETTLED_CAP_MICROS } from "../settings/unsettled-cap";
 import { findSettlement, recordSettlementFailure, recordSettlementRetry, recordSettlementSuccess, scheduleSettlementDeliveringFirst } from "./payments.queries";
 import { railFor } from "./rails";
@@ -39,8 +40,11 @@ function noteInclusion(ms: number): void {
   if (recentInclusionMs.length > 8) recentInclusionMs.shift();
 }
 
+let estimateSetByTest = false;
+
 /** Whether inclusion on this chain is slow enough to deliver first; unknown (no settlement yet) waits. */
 function inclusionIsSlow(): boolean {
+  if (env().DELIVER_BEFORE_INCLUSION === "off" && !estimateSetByTest) return false;
   if (recentInclusionMs.length === 0) return false;
   const sorted = [...recentInclusionMs].sort((a, b) => a - b);
   return sorted[Math.floor(sorted.length / 2)]! >= WAIT_FOR_INCLUSION_UNDER_MS;
@@ -48,6 +52,7 @@ function inclusionIsSlow(): boolean {
 
 /** Tests only: as if the last settlements took `ms` each to be included (null: none seen yet). */
 export function setInclusionEstimateForTests(ms: number | null): void {
+  estimateSetByTest = ms !== null;
   recentInclusionMs.length = 0;
   if (ms !== null) noteInclusion(ms);
 }
@@ -108,8 +113,12 @@ export async function scheduleCharge(
   upstreamStatus: number,
   units: number,
   leaseSeconds: number,
+  purpose: "call" | "purchase" = "call",
 ): Promise<{ deliveredFirst: boolean } | null> {
-  const deliverFirst = rail.charge?.deliversFirst && payment.payer && inclusionIsSlow() ? { defaultCapMicros: DEFAULT_UNSETTLED_CAP_MICROS } : null;
+  // A purchase waits: its credit is granted by the statement that records the charge, so answering first would answer
+  // a purchase with no credit yet.
+  const deliverFirst =
+    purpose === "call" && rail.charge?.deliversFirst && payment.payer && inclusionIsSlow() ? { defaultCapMicros: DEFAULT_UNSETTLED_CAP_MICROS } : null;
   return scheduleSettlementDeliveringFirst(payment.id, upstreamStatus, units, leaseSeconds, deliverFirst);
 }
 
