@@ -112,6 +112,10 @@ const REASONS: Record<string, Explanation> = {
   insufficient_funds: { meaning: "The wallet did not hold enough USDC.", payerCanDo: "Fund the wallet, then pay a fresh 402." },
   invalid_exact_evm_insufficient_balance: { meaning: "The wallet did not hold enough USDC.", payerCanDo: "Fund the wallet, then pay a fresh 402." },
   upstream_error: { meaning: "The data upstream answered with an error; nothing was charged.", payerCanDo: "Retry later with a fresh 402." },
+  upstream_rejected: {
+    meaning: "The data upstream refused the request (4xx: unknown ticker, not included); nothing was charged.",
+    payerCanDo: "Fix the request per the body, then pay a fresh 402.",
+  },
   upstream_timeout: { meaning: "The data upstream did not answer in time; nothing was charged.", payerCanDo: "Retry later with a fresh 402." },
   usage_error: { meaning: "The upstream's usage report could not be billed; nothing was charged.", payerCanDo: "Nothing; the seller must look." },
   checkout_expired: {

@@ -354,6 +354,21 @@ describe("drawing credit", () => {
     expect(failed.status).toBe(503);
     expect(failed.headers.get("svc-billing")).toContain("status=released");
     expect((await entitlements(agent.token)).body.plans[0].balanceUsd).toBe("5.000000");
+    // A 404 or 403 is not a delivery either: nothing drawn.
+    for (const [status, error] of [
+      [404, "unknown_ticker"],
+      [403, "not_included"],
+    ] as const) {
+      upstream.state.mode = { status, body: { error } };
+      const refused = await callGateway(seller.host, AAPL, { headers: bearer(agent.token) });
+      expect(refused.status).toBe(status);
+      expect(await refused.json()).toEqual({ error });
+      expect(refused.headers.get("svc-billing")).toMatch(
+        new RegExp(`status=released; charged_usd=0\\.000000; reason=upstream_rejected; upstream_status=${status}`),
+      );
+    }
+    await flushCaptures();
+    expect((await entitlements(agent.token)).body.plans[0].balanceUsd).toBe("5.000000");
     upstream.state.mode = { status: 200 };
 
     const stranger = await registerAnonymous(store);

@@ -299,6 +299,8 @@ describe("hosted checkout", () => {
 describe("automatic refund when a paid delivery fails", () => {
   for (const [name, mode, expectStatus] of [
     ["an upstream 500", { status: 500, body: { error: "boom" } }, 500],
+    ["an upstream 404", { status: 404, body: { error: "unknown_ticker" } }, 404],
+    ["an upstream 403", { status: 403, body: { error: "not_included" } }, 403],
     ["an upstream timeout", { status: 200, delayMs: 1500 }, 504],
   ] as const) {
     it(`${name}: refunded in full (processor refund, ledger balanced, statusUrl says so); a retry is payment_refunded`, async () => {
@@ -422,6 +424,24 @@ describe("the MPP card method", () => {
     expect(p.status).toBe("failed");
     expect(p.card).toMatchObject({ flow: "mpp", lastDeclineCode: "generic_decline" });
     expect((await ledger(p.id)).rows).toEqual([]);
+  });
+
+  it("an upstream 403 charges the token nothing (released): only a 2xx or 3xx confirms a PaymentIntent", async () => {
+    upstream.state.mode = { status: 403, body: { error: "not_included" } };
+    const spt = await testProcessor.issueSharedPaymentToken({
+      card: "4242424242424242",
+      maxAmountCents: 50,
+      currency: "usd",
+      expiresAt: new Date(Date.now() + 600_000),
+    });
+    const res = await call(BACKTEST, { authorization: await mppCardCredential(await call(BACKTEST), spt) });
+    expect(res.status).toBe(403);
+    expect(await res.json()).toEqual({ error: "not_included" });
+    expect(res.headers.get("payment-receipt")).toBeNull();
+    expect(res.headers.get("svc-billing")).toMatch(/status=released; charged_usd=0\.000000; reason=upstream_rejected; upstream_status=403/);
+    const token = await db.testProcessorObject.findUniqueOrThrow({ where: { id: spt } });
+    expect((token.data as { deactivated_reason: string | null }).deactivated_reason).toBeNull();
+    expect((await ledger(res.headers.get("svc-payment-id")!)).rows).toEqual([]);
   });
 
   it("an upstream failure charges the token nothing (released), and two different tokens in the two places are refused", async () => {

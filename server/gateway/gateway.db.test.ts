@@ -270,13 +270,35 @@ describe("upstream outcomes", () => {
     expect((await again.json()).error).toBe("payment_released");
   });
 
-  it("an upstream 4xx passes through unchanged and is charged", async () => {
-    upstream.state.mode = { status: 404, body: { error: "unknown_ticker" } };
+  // Issue 23 changed this rule: a 4xx was charged before ("an upstream 4xx passes through unchanged and is charged").
+  for (const [status, code] of [
+    [404, "unknown_ticker"],
+    [403, "not_included"],
+  ] as const)
+    it(`an upstream ${status} passes through unchanged and is not charged; svc-billing says why`, async () => {
+      upstream.state.mode = { status, body: { error: code } };
+      const payer = anvilAddress(5);
+      const before = await usdc(payer);
+      const res = await call(AAPL, { headers: await proofFor(await call(AAPL), 5) });
+      expect(res.status).toBe(status);
+      expect(await res.json()).toEqual({ error: code });
+      expect(res.headers.get("payment-response")).toBeNull();
+      expect(res.headers.get("svc-billing")).toMatch(
+        new RegExp(`status=released; charged_usd=0\\.000000; reason=upstream_rejected; upstream_status=${status}`),
+      );
+      expect(await usdc(payer)).toBe(before);
+      const payment = await db.payment.findUniqueOrThrow({ where: { id: res.headers.get("svc-payment-id")! } });
+      expect(payment).toMatchObject({ status: "released", failureReason: "upstream_rejected", upstreamStatus: status });
+      expect(await db.ledgerEntry.count({ where: { paymentId: payment.id } })).toBe(0);
+    });
+
+  it("an upstream 3xx is a success: charged", async () => {
+    upstream.state.mode = { status: 304 };
     const payer = anvilAddress(5);
     const before = await usdc(payer);
     const res = await call(AAPL, { headers: await proofFor(await call(AAPL), 5) });
-    expect(res.status).toBe(404);
-    expect(await res.json()).toEqual({ error: "unknown_ticker" });
+    expect(res.status).toBe(304);
+    expect(res.headers.get("svc-billing")).toContain("status=charged");
     expect(await usdc(payer)).toBe(before - 20_000n);
   });
 

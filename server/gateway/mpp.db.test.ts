@@ -159,6 +159,19 @@ describe("paying with MPP", () => {
     await expectProblem(await call(AAPL, { headers: credential }), 409, "payment_released", "invalid-challenge");
   });
 
+  it("an upstream 404 passes through and charges nothing: no receipt, released, svc-billing says why", async () => {
+    upstream.state.mode = { status: 404, body: { error: "unknown_ticker" } };
+    const payer = anvilAddress(4);
+    const before = await usdc(payer);
+    const res = await call(AAPL, { headers: await payChallengeMpp(await call(AAPL), 4) });
+    expect(res.status).toBe(404);
+    expect(await res.json()).toEqual({ error: "unknown_ticker" });
+    expect(res.headers.get("payment-receipt")).toBeNull();
+    expect(res.headers.get("svc-billing")).toMatch(/status=released; charged_usd=0\.000000; reason=upstream_rejected; upstream_status=404/);
+    expect(await usdc(payer)).toBe(before);
+    expect((await db.payment.findUniqueOrThrow({ where: { id: res.headers.get("svc-payment-id")! } })).status).toBe("released");
+  });
+
   it("refuses a tampered credential (terms, signature) and an expired challenge, each with a fresh challenge", async () => {
     const payer = anvilAddress(5);
     const before = await usdc(payer);

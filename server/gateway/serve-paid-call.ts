@@ -1,6 +1,7 @@
 // One paid call through whichever rail carried the proof: accept (verify + lock) -> proxy -> decide -> charge.
-// Pay only for success: an upstream 5xx, a timeout, an unreachable upstream or usage that cannot be billed releases
-// the hold and charges nothing. The decision to charge is written to the outbox before the rail is asked to charge,
+// Pay only for success: only an upstream 2xx or 3xx is charged. A 4xx (`unknown_ticker`, `not_included`: the caller
+// got no data), a 5xx, a timeout, an unreachable upstream or usage that cannot be billed releases the hold and charges
+// nothing, as x402's reference middleware does not settle a handler's 400 or above. The decision to charge is written to the outbox before the rail is asked to charge,
 // so a crash at any point ends settled once or released, never both (the reconciler finishes it).
 // A prepaid hold (a card checkout a human paid before this call) has nothing to charge: success marks it delivered
 // under its lease, and every failure above refunds it in full instead of releasing it.
@@ -64,9 +65,11 @@ export async function servePaidCall(call: PaidCall, rail: Rail, proof: unknown, 
     const refunded = await undo(reason);
     return { type: "released", call, rail, hold, delivered: null, reason, refunded };
   }
-  if (delivered.status >= 500) {
-    const refunded = await undo("upstream_error", delivered.status);
-    return { type: "released", call, rail, hold, delivered, reason: "upstream_error", refunded };
+  if (delivered.status >= 400) {
+    // The caller still gets the upstream's status and body (SERVICE.md part 1), uncharged.
+    const reason = delivered.status >= 500 ? "upstream_error" : "upstream_rejected";
+    const refunded = await undo(reason, delivered.status);
+    return { type: "released", call, rail, hold, delivered, reason, refunded };
   }
   const meterKey = call.meterKey;
   const usage = parseUsageHeader(delivered.usageHeader, delivery.meters, meterKey);

@@ -122,7 +122,7 @@ export interface Offers {
   };
 }
 
-/** Charged from the settlement outbox once the upstream answered below 500, and by the reconciler after a crash. */
+/** Charged from the settlement outbox once the upstream answered 2xx or 3xx, and by the reconciler after a crash. */
 export interface Charges {
   readonly charge: {
     settle(payment: HeldPayment, opts: { retry: boolean }): Promise<SettleOutcome>;
