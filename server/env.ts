@@ -62,6 +62,11 @@ const schema = z.object({
   PAYMENT_CHALLENGE_TTL_SECONDS: z.coerce.number().int().min(30).max(3600).default(300),
   /** Lease on a verified payment; after it a crashed instance's payment is released (or settled) by the reconciler. */
   PAYMENT_LEASE_SECONDS: z.coerce.number().int().min(5).max(3600).default(60),
+  /**
+   * Resumable delivery: the same request retried with the same proof of a payment charged this many hours ago or less
+   * is served again, never charged again (docs/paying.md). 0 turns it off (a retry is `payment_consumed`).
+   */
+  PAYMENT_REPLAY_HOURS: z.coerce.number().min(0).max(720).default(24),
   /** How often the settlement reconciler scans for pending settlements and abandoned payments. */
   SETTLEMENT_RECONCILE_INTERVAL_MS: z.coerce.number().int().min(200).max(3_600_000).default(15_000),
   /** Requests per minute per payer wallet (paid calls), shared by all instances through PostgreSQL. 0 disables. */

@@ -54,6 +54,10 @@ export const ERROR_EXPLANATIONS: Record<ErrorCode, Explanation> = {
     meaning: "A payment made for one request was sent with another.",
     payerCanDo: "Request a fresh 402 for this very request and pay it.",
   },
+  idempotency_key_reused: {
+    meaning: "A plan-credit call reused an Idempotency-Key the same credential had used for another request; nothing was drawn.",
+    payerCanDo: "Use a new key for each new request, the same key only for its retries.",
+  },
   payment_amount_mismatch: { meaning: "A purchase retry carried another amount than its 402.", payerCanDo: "Retry with the quoted amount." },
   usage_not_priced: {
     meaning: "The upstream reported usage at an unpriced rate; the call could not be billed.",

@@ -210,25 +210,36 @@ describe("paying with x402", () => {
     expect(timing.own + timing.chain + timing.upstream).toBeLessThanOrEqual(timing.total + 0.3);
   });
 
-  it("fifty concurrent requests carrying the same proof are served exactly once", async () => {
+  // Issue 23 changed this rule (resumable delivery): copies arriving after the charge are served again, never charged
+  // again, where before they were refused `payment_consumed` ("... are served exactly once", and "replayed after
+  // settlement, it is refused").
+  it("fifty concurrent requests carrying the same proof are charged exactly once; each is served or told to wait", async () => {
     const payer = anvilAddress(3);
     const before = await usdc(payer);
     const proof = await proofFor(await call(AAPL), 3);
     const callsBefore = upstream.state.calls;
     const results = await Promise.all(Array.from({ length: 50 }, () => call(AAPL, { headers: proof })));
-    const statuses = results.map((r) => r.status);
-    expect(statuses.filter((s) => s === 200)).toHaveLength(1);
+    const served = results.filter((r) => r.status === 200);
+    // One charge: exactly one answer is the charge itself; any other 200 is a replay of it.
+    expect(served.filter((r) => !r.headers.get("svc-billing")!.includes("replay=true"))).toHaveLength(1);
+    expect(new Set(served.map((r) => r.headers.get("svc-payment-id"))).size).toBe(1);
     const errors = await Promise.all(results.filter((r) => r.status !== 200).map(async (r) => [r.status, (await r.json()).error]));
     for (const [status, code] of errors) {
       expect(status).toBe(409);
-      expect(["payment_in_progress", "payment_consumed"]).toContain(code);
+      expect(code).toBe("payment_in_progress");
     }
-    expect(upstream.state.calls - callsBefore).toBe(1);
+    expect(upstream.state.calls - callsBefore).toBe(served.length);
     expect(await usdc(payer)).toBe(before - 20_000n);
-    // ... and replayed after settlement, it is refused.
+    // ... and retried after settlement, it is served again: replay=true, the original payment, no second charge.
     const replay = await call(AAPL, { headers: proof });
-    expect(replay.status).toBe(409);
-    expect((await replay.json()).error).toBe("payment_consumed");
+    expect(replay.status).toBe(200);
+    expect(await replay.json()).toMatchObject({ ticker: "AAPL" });
+    expect(replay.headers.get("svc-payment-id")).toBe(served[0]!.headers.get("svc-payment-id"));
+    expect(replay.headers.get("svc-billing")).toMatch(/status=charged; replay=true; charged_at=.*; tx=0x/);
+    expect(await usdc(payer)).toBe(before - 20_000n);
+    const paymentId = replay.headers.get("svc-payment-id")!;
+    expect(await db.ledgerEntry.count({ where: { paymentId } })).toBe(1);
+    expect(await db.settlement.count({ where: { paymentId } })).toBe(1);
   });
 
   it("a proof made for one request gets payment_request_mismatch on another", async () => {

@@ -27,6 +27,11 @@ export type ServedOutcome =
       transaction: string | null;
       units: number;
       receipt: Record<string, string>;
+      /**
+       * Served again for the proof that paid it before (resumable delivery): nothing was charged now; `hold` is the
+       * original payment and `transaction` its settlement. `chargedAt`: when it was charged.
+       */
+      replay?: { chargedAt: Date };
     }
   | { type: "settlement_pending"; call: PaidCall; rail: Rail; hold: Hold; delivered: Delivered; units: number }
   | { type: "settlement_failed"; call: PaidCall; rail: Rail; hold: Hold; reason: string }

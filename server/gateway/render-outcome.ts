@@ -65,11 +65,14 @@ export function renderOutcome(o: PaidOutcome, meta: OutcomeMeta = {}): Response 
         o.delivered,
         {
           ...o.receipt,
+          // A replay names the payment that was charged, and charges nothing now: `replay=true`.
           "svc-billing": billing({
             ...common,
-            units: o.units,
+            units: o.replay ? undefined : o.units,
             amount_usd: microsToUsd(hold.payment.amountMicros),
             status: "charged",
+            replay: o.replay ? "true" : undefined,
+            charged_at: o.replay?.chargedAt.toISOString(),
             tx: o.transaction,
             ...hold.billing,
           }),

@@ -9,8 +9,8 @@ import type { CatalogMeter } from "../catalog/catalog";
 import { env } from "../env";
 import { AppError } from "../errors";
 import type { PaidCall } from "../payments/paid-call";
-import { scheduleSettlement } from "../payments/payments.queries";
-import type { Rail } from "../payments/rails/rail";
+import { scheduleSettlement, type PaymentRow } from "../payments/payments.queries";
+import type { Hold, Rail } from "../payments/rails/rail";
 import { chargeHeldPayment } from "../payments/settle-payment";
 import type { ServedOutcome } from "./paid-outcome";
 import type { UpstreamResult } from "./proxy-upstream";
@@ -49,6 +49,10 @@ export async function servePaidCall(call: PaidCall, rail: Rail, proof: unknown, 
   timings.lap("accept");
   if (accepted.type === "refused") return { type: "refused", rail, error: accepted.error, freshChallenge: accepted.freshChallenge };
   if (accepted.type === "declined") return { type: "declined", reason: accepted.reason, detail: accepted.detail };
+  if (accepted.type === "replay") {
+    // An early start was for a new reservation; a replay asks the upstream itself, below.
+    return replayPaidCall(call, rail, accepted.payment, early ?? delivery.deliver, timings);
+  }
   const { hold } = accepted;
   faultPoint("exit_after_lock");
   // Undo the hold: release it (nothing moved), or refund a prepaid one in full. True when refunded.
@@ -117,6 +121,54 @@ export async function servePaidCall(call: PaidCall, rail: Rail, proof: unknown, 
     transaction: settled.transaction,
     units,
     receipt: rail.charge?.receipt?.(hold, settled.transaction) ?? NO_RECEIPT,
+  };
+}
+
+/**
+ * Resumable delivery (../payments/replay.ts): the proof that paid for this request, retried. A read is answered again
+ * from the upstream, and nothing is charged, released or refunded whatever it answers: the charge stands for the
+ * delivery the caller lost. Anything else (a purchase, whose own entry point answers its first result; a request that
+ * is not a read, which the upstream might act on twice) stays `payment_consumed`.
+ */
+async function replayPaidCall(
+  call: PaidCall,
+  rail: Rail,
+  payment: PaymentRow,
+  deliver: (() => Promise<UpstreamResult>) | Promise<UpstreamResult>,
+  timings: Timings,
+): Promise<ServeOutcome> {
+  const extra = { payment_id: payment.id };
+  if (call.purpose !== "call" || !SAFE_METHODS.has(call.method))
+    return {
+      type: "refused",
+      rail,
+      freshChallenge: false,
+      error: new AppError("payment_consumed", {
+        reason: call.purpose === "call" ? "not_replayable" : undefined,
+        detail: "this payment already bought a response, and only a read (GET) is delivered again; make a fresh unpaid request and pay its 402",
+        extra,
+      }),
+    };
+  const delivered = await (typeof deliver === "function" ? deliver() : deliver);
+  timings.lap("upstream");
+  // Nothing to undo: the caller keeps the charge's right to a delivery and may retry again.
+  if (delivered.type === "timeout")
+    throw new AppError("upstream_timeout", { detail: "the upstream did not answer in time; this payment stays valid for a retry of this request", extra });
+  if (delivered.type === "unreachable")
+    throw new AppError("upstream_unavailable", { detail: "the upstream could not be reached; this payment stays valid for a retry of this request", extra });
+  const hold: Hold = { rail: rail.name, payment };
+  const transaction = payment.transaction;
+  const receipt = rail.charge?.receipt?.(hold, transaction) ?? NO_RECEIPT;
+  return {
+    type: "charged",
+    call,
+    rail,
+    hold,
+    delivered,
+    transaction,
+    units: 0,
+    receipt,
+    replay: { chargedAt: payment.settledAt ?? payment.verifiedAt ?? payment.createdAt },
   };
 }
 

@@ -50,6 +50,11 @@ export type Hold = {
 
 export type AcceptOutcome =
   | { type: "held"; hold: Hold }
+  /**
+   * The very proof that already paid for this very request, charged within the replay window (../replay.ts): served
+   * again, never charged again. A rail answers it only after comparing the proof with the one it stored.
+   */
+  | { type: "replay"; payment: PaymentRow }
   /** `freshChallenge` overrides the rail's default for this one refusal (see ProofRead). */
   | { type: "refused"; error: AppError; freshChallenge?: boolean }
   /**
