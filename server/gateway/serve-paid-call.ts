@@ -9,10 +9,11 @@ import type { CatalogMeter } from "../catalog/catalog";
 import { env } from "../env";
 import { AppError } from "../errors";
 import type { PaidCall } from "../payments/paid-call";
-import { scheduleSettlement, type PaymentRow } from "../payments/payments.queries";
-import type { Hold, Rail } from "../payments/rails/rail";
+import { recordReceipt, scheduleSettlement, type PaymentRow } from "../payments/payments.queries";
+import type { HeldPayment, Hold, Rail } from "../payments/rails/rail";
+import { signReceipt } from "../receipts/sign-receipt";
 import { chargeHeldPayment } from "../payments/settle-payment";
-import type { ServedOutcome } from "./paid-outcome";
+import type { Delivered, ServedOutcome } from "./paid-outcome";
 import type { UpstreamResult } from "./proxy-upstream";
 import { parseUsageHeader } from "./usage-header";
 
@@ -86,7 +87,8 @@ export async function servePaidCall(call: PaidCall, rail: Rail, proof: unknown, 
     // Reserved before the call; charged off the response path (the reconciler releases it if that never lands).
     rail.capture(hold, { units, upstreamStatus: delivered.status });
     timings.lap("capture");
-    return { type: "charged", call, rail, hold, delivered, transaction: null, units, receipt: rail.charge?.receipt?.(hold, null) ?? NO_RECEIPT };
+    const receipt = await signed(call, rail, hold.payment, delivered, null, rail.charge?.receipt?.(hold, null) ?? NO_RECEIPT, false);
+    return { type: "charged", call, rail, hold, delivered, transaction: null, units, receipt };
   }
   if (hold.prepaid && rail.prepaid) {
     // Paid before the call: going out now, under the lease. A lost lease means another request took the delivery
@@ -100,7 +102,8 @@ export async function servePaidCall(call: PaidCall, rail: Rail, proof: unknown, 
       };
     timings.lap("deliver");
     const reference = hold.prepaid.reference;
-    return { type: "charged", call, rail, hold, delivered, transaction: reference, units, receipt: rail.charge?.receipt?.(hold, reference) ?? NO_RECEIPT };
+    const receipt = await signed(call, rail, hold.payment, delivered, reference, rail.charge?.receipt?.(hold, reference) ?? NO_RECEIPT, false);
+    return { type: "charged", call, rail, hold, delivered, transaction: reference, units, receipt };
   }
   if (!(await scheduleSettlement(hold.payment.id, delivered.status, units, env().PAYMENT_LEASE_SECONDS)))
     return { type: "released", call, rail, hold, delivered, reason: "released_meanwhile" };
@@ -120,8 +123,40 @@ export async function servePaidCall(call: PaidCall, rail: Rail, proof: unknown, 
     delivered,
     transaction: settled.transaction,
     units,
-    receipt: rail.charge?.receipt?.(hold, settled.transaction) ?? NO_RECEIPT,
+    receipt: await signed(call, rail, hold.payment, delivered, settled.transaction, rail.charge?.receipt?.(hold, settled.transaction) ?? NO_RECEIPT, false),
   };
+}
+
+/**
+ * The rail's receipt headers plus ours, `svc-receipt`: a JWS over the payment, the request and the SHA-256 of the body
+ * as it is sent (../receipts). The charge's is kept for GET /payments/{id}/receipt, off the response path.
+ */
+async function signed(
+  call: PaidCall,
+  rail: Rail,
+  payment: HeldPayment,
+  delivered: Delivered,
+  settlement: string | null,
+  railReceipt: Record<string, string>,
+  replay: boolean,
+): Promise<Record<string, string>> {
+  const jws = await signReceipt({
+    paymentId: payment.id,
+    rail: rail.name,
+    amountMicros: payment.amountMicros,
+    currency: "USD",
+    payer: payment.payer,
+    sellerId: call.sellerId,
+    request: { method: call.method, path: call.path, query: call.canonicalQuery },
+    upstreamStatus: delivered.status,
+    // What render-outcome sends: no body on 204 and 304.
+    body: delivered.status === 204 || delivered.status === 304 ? null : delivered.body,
+    settlement,
+    replay,
+  });
+  if (!replay)
+    recordReceipt(payment.id, jws).catch((e) => console.error(`[receipts] could not keep ${payment.id}'s receipt:`, e instanceof Error ? e.message : e));
+  return { ...railReceipt, "svc-receipt": jws };
 }
 
 /**
@@ -158,7 +193,7 @@ async function replayPaidCall(
     throw new AppError("upstream_unavailable", { detail: "the upstream could not be reached; this payment stays valid for a retry of this request", extra });
   const hold: Hold = { rail: rail.name, payment };
   const transaction = payment.transaction;
-  const receipt = rail.charge?.receipt?.(hold, transaction) ?? NO_RECEIPT;
+  const receipt = await signed(call, rail, payment, delivered, transaction, rail.charge?.receipt?.(hold, transaction) ?? NO_RECEIPT, true);
   return {
     type: "charged",
     call,
