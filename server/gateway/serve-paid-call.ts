@@ -1,8 +1,10 @@
 // One paid call through whichever rail carried the proof: accept (verify + lock) -> proxy -> decide -> charge.
 // Pay only for success: only an upstream 2xx or 3xx is charged. A 4xx (`unknown_ticker`, `not_included`: the caller
 // got no data), a 5xx, a timeout, an unreachable upstream or usage that cannot be billed releases the hold and charges
-// nothing, as x402's reference middleware does not settle a handler's 400 or above. The decision to charge is written to the outbox before the rail is asked to charge,
-// so a crash at any point ends settled once or released, never both (the reconciler finishes it).
+// nothing, as x402's reference middleware does not settle a handler's 400 or above. The decision to charge is written
+// to the outbox before the rail is asked to charge, so a crash at any point ends settled once or released, never both
+// (the reconciler finishes it). The proof that already paid for this very request is served again, never charged
+// again (replayPaidCall). Every charged or re-delivered answer carries a signed receipt over its body (`signed`).
 // A prepaid hold (a card checkout a human paid before this call) has nothing to charge: success marks it delivered
 // under its lease, and every failure above refunds it in full instead of releasing it.
 import type { CatalogMeter } from "../catalog/catalog";
