@@ -9,12 +9,15 @@
 //  - an upstream failure releases the hold (or refunds a prepaid one) and leaves the payment terminal;
 //  - a receipt only on a charge or a re-delivery of one;
 //  - discovery offers the rail exactly at the prices it can take, and so does the 402.
+import { createHash } from "node:crypto";
 import http from "node:http";
 import https from "node:https";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import * as openapiRoute from "../../app/openapi.json/route";
+import { compactVerify, createLocalJWKSet } from "jose";
 import { db } from "../db/client";
+import { publicJwks } from "../identity/signing-keys";
 import { discoveryOffers, railFor } from "../payments/rails";
 import type { Rail } from "../payments/rails/rail";
 import { rng, type Rng } from "./random";
@@ -131,7 +134,17 @@ async function answer(res: Response) {
   }
   const headers: Record<string, string> = {};
   res.headers.forEach((v, k) => (headers[k] = v));
-  return { status: res.status, body, headers, type: res.headers.get("content-type") ?? "" };
+  return { status: res.status, body, text, headers, type: res.headers.get("content-type") ?? "" };
+}
+
+/** `svc-receipt` verifies with the storefront's published keys, names the payment, and hashes the body received. */
+async function expectSignedReceipt(a: Awaited<ReturnType<typeof answer>>, paymentId: string): Promise<void> {
+  const jws = a.headers["svc-receipt"];
+  expect(jws, "svc-receipt").toBeTruthy();
+  const { payload } = await compactVerify(jws!, createLocalJWKSet(await publicJwks()));
+  const claims = JSON.parse(new TextDecoder().decode(payload));
+  expect(claims).toMatchObject({ payment_id: paymentId, upstream_status: a.status, replay: isReplay(a) });
+  expect(claims.body_sha256).toBe(createHash("sha256").update(Buffer.from(a.text, "utf8")).digest("base64url"));
 }
 
 /** A 200 that re-delivers a payment charged before (resumable delivery), not a charge. */
@@ -257,8 +270,10 @@ export function describeRailConformance(kits: RailKit[]): void {
             expect(charges, JSON.stringify(answers.map((a) => [a.status, a.body?.error]))).toHaveLength(1);
             for (const a of answers.filter((x) => x.status !== 200)) expect(isJsonError(a), JSON.stringify(a.body)).toBe(true);
             expect(stack.upstream.state.calls - callsBefore).toBe(served.length);
-            // A receipt on the charge and on each re-delivery of it, never on a refusal.
+            // A receipt on the charge and on each re-delivery of it, never on a refusal; ours is signed over the bytes received.
             for (const a of served) for (const h of way.receiptHeaders) expect(a.headers[h], h).toBeTruthy();
+            for (const a of served) await expectSignedReceipt(a, charges[0]!.headers["svc-payment-id"]!);
+            for (const a of answers.filter((x) => x.status !== 200)) expect(a.headers["svc-receipt"]).toBeUndefined();
             for (const a of answers.filter((x) => x.status !== 200)) for (const h of way.receiptHeaders) expect(a.headers[h], h).toBeUndefined();
             const paymentId = charges[0]!.headers["svc-payment-id"];
             const ledgerRows = await db.ledgerEntry.count({ where: { paymentId } });
