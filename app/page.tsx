@@ -1,5 +1,10 @@
+import { headers } from "next/headers";
 import Link from "next/link";
+import { isAppError } from "@/server/errors";
+import { storefrontOfHeaders } from "@/server/http/route";
 import { RAILS } from "@/server/payments/rails";
+import { getMerchantInfo, type MerchantInfo } from "@/server/settings/get-merchant-info";
+import { Merchant } from "./_components/merchant";
 
 export const dynamic = "force-dynamic";
 
@@ -10,8 +15,20 @@ const discovery = [
   { href: "/vendor/agent/guide?goal=daily%20stock%20prices", label: "/vendor/agent/guide", note: "Free advice for a goal" },
 ];
 
-// The storefront's front page, for people who land here.
-export default function Home() {
+/** This host's seller and what a payer reads about them; null on a host no seller serves (the page still explains the service). */
+async function seller(): Promise<{ name: string; merchant: MerchantInfo } | null> {
+  try {
+    const { catalog } = await storefrontOfHeaders(await headers());
+    return { name: catalog.seller.name, merchant: await getMerchantInfo(catalog.seller.id) };
+  } catch (e) {
+    if (isAppError(e) && e.code === "seller_not_found") return null;
+    throw e;
+  }
+}
+
+// The storefront's front page, for people who land here: what it sells, how agents pay, and who the seller is.
+export default async function Home() {
+  const s = await seller();
   return (
     <main className="mx-auto max-w-3xl px-6 py-16">
       <h1 className="text-3xl font-semibold tracking-tight">Market and economic data, paid per request</h1>
@@ -34,6 +51,11 @@ export default function Home() {
           </li>
         ))}
       </ul>
+      {s && (
+        <div className="mt-10">
+          <Merchant sellerName={s.name} m={s.merchant} />
+        </div>
+      )}
       <h2 className="mt-10 text-lg font-medium">For sellers</h2>
       <p className="mt-3">
         <Link className="text-indigo-700 hover:underline" href="/console">

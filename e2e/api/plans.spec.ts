@@ -58,17 +58,22 @@ test("an agent buys credit with the official x402 client and draws it down with 
 
 test.describe("two app instances sharing the database", () => {
   let second: { url: string; stop: () => void } | undefined;
+  let third: { url: string; stop: () => void } | undefined;
   const port = Number(process.env.E2E_PORT ?? 3100) + 7;
 
   test.afterAll(() => {
     second?.stop();
+    third?.stop();
   });
 
   test("1,000 concurrent plan-covered calls split between them, against credit for exactly 37: 37 served, 0 left", async ({ baseURL }) => {
     test.setTimeout(120_000);
     const stack = stackEnv();
-    second = await startAppInstance(port);
-    const other = second.url;
+    // One credential's 1,000 calls within seconds pass its per-payer budget (issue 22: a bearer's credential is a payer,
+    // 600 a minute by default, shared by every instance): two instances of their own with that budget raised, so every
+    // call reaches the draw this test races.
+    const roomy = { RATE_LIMIT_PAYER_PER_MINUTE: "100000" };
+    [second, third] = await Promise.all([startAppInstance(port, roomy), startAppInstance(port + 2, roomy)]);
 
     const a = await agent(baseURL!);
     await buy(baseURL!, a.token, "5.00");
@@ -77,7 +82,7 @@ test.describe("two app instances sharing the database", () => {
     await db.connect();
     try {
       await db.query("update credit_grants set remaining_micros = 740000 where credential_id = $1", [a.id]);
-      const urls = [baseURL!, other];
+      const urls = [second.url, third.url];
       const results = await Promise.all(
         Array.from({ length: 1000 }, (_, i) =>
           fetch(`${urls[i % 2]}/api/v1/aggregates/AAPL?from=2017-03-01&to=2017-03-31`, { headers: { authorization: `Bearer ${a.token}` } }).then(async (r) => {

@@ -4,6 +4,7 @@
 // svc-payment-id returns the backtest with its PNG, and a second retry is served again, charged once. The decline card ends in a
 // clear failed state; a storefront whose upstream never answers refunds the card in full, the ledger balanced; the
 // seller sees the card payment in the console and refunds it with one click.
+import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
 import { query } from "../stack";
 import { FLAKY as FLAKY_ACCOUNT } from "./sellers";
@@ -185,8 +186,20 @@ test("the seller sees a card payment in Payments (rail, card, processor id) and 
   await expect(row.getByTestId("payment-state")).toHaveAttribute("data-state", "settled");
   const before = await micros();
 
-  // One click; a double click is one refund too.
-  await row.getByTestId("payment-card-refund").dblclick();
+  // The click opens the confirmation (amount, reason, what the payer sees); nothing happens until Confirm, and a
+  // double click on Confirm is one refund too.
+  await row.getByTestId("payment-card-refund").click();
+  const dialog = page.getByTestId("payment-refund-dialog");
+  await expect(dialog.getByTestId("payment-refund-payer-sees")).toContainText("ending 4242");
+  await expect(dialog.getByTestId("payment-refund-payer-sees")).toContainText("5 to 10 business days");
+  const axe = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"]).analyze();
+  expect(axe.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => v.id)).toEqual([]);
+  await dialog.getByTestId("payment-refund-dialog-cancel").click();
+  await expect(dialog).toHaveCount(0);
+  await expect(row.getByTestId("payment-state")).toHaveAttribute("data-state", "settled");
+  await row.getByTestId("payment-card-refund").click();
+  await dialog.getByTestId("payment-refund-reason").selectOption("Requested by the payer");
+  await dialog.getByTestId("payment-refund-submit").dblclick();
   await expect(row.getByTestId("payment-state")).toHaveAttribute("data-state", "refunded");
   await expect(row.getByTestId("payment-card-refund-state")).toHaveText("refund succeeded (seller)");
   await expect(row.getByTestId("payment-card-refund")).toHaveCount(0);
@@ -194,6 +207,11 @@ test("the seller sees a card payment in Payments (rail, card, processor id) and 
   const ledger = await query<{ kind: string }>("select kind from ledger_entries where payment_id = $1 order by created_at", [opened.paymentId]);
   expect(ledger.map((l) => l.kind)).toEqual(["charge", "refund"]);
   expect(await query("select 1 from audit_logs where target_id = $1 and action = 'payment.refund'", [opened.paymentId])).toHaveLength(1);
+  expect(
+    await query("select 1 from audit_logs where target_id = $1 and action = 'payment.refund' and after->>'reason' = 'Requested by the payer'", [
+      opened.paymentId,
+    ]),
+  ).toHaveLength(1);
   // The person's page says so, and the agent's retry is payment_refunded.
   await human.reload();
   await expect(human.getByTestId("checkout-refunded")).toContainText("by the seller");

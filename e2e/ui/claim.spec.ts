@@ -1,6 +1,7 @@
 // The whole claim, end to end: an agent registers service_auth, a human opens the verification link in
 // Chromium, signs in with the emailed code (demo outbox), confirms and reads the user code; the agent completes
 // the claim, exchanges the assertion and calls /agent/entitlements. Needs IDENTITY_DEV_OUTBOX=1 on the server.
+import AxeBuilder from "@axe-core/playwright";
 import { expect, test } from "@playwright/test";
 
 const JWT_BEARER = "urn:ietf:params:oauth:grant-type:jwt-bearer";
@@ -39,6 +40,9 @@ test("service_auth claim: register, human confirms in the browser, agent complet
   await expect(page.getByTestId("signed-in-as")).toHaveText(email);
 
   // Confirm and read the user code off the page.
+  // "Is this your agent?" comes first, with the agent's details; the confirm button only after the answer.
+  await expect(page.getByTestId("is-this-your-agent")).toBeVisible();
+  await page.getByRole("button", { name: "Yes, I started this agent" }).click();
   await page.getByRole("button", { name: "Confirm, this is my agent" }).click();
   const userCode = (await page.getByTestId("user-code").innerText()).trim();
   expect(userCode).toMatch(/^[A-Z]{4}-[A-Z]{4}$/);
@@ -87,4 +91,50 @@ test("plus aliases are refused, and a human signed in with another address canno
   await page.getByRole("button", { name: "Sign in" }).click();
   await expect(page.getByTestId("wrong-human")).toContainText(`This claim is for ${owner}`);
   await expect(page.getByRole("button", { name: "Confirm, this is my agent" })).toHaveCount(0);
+});
+
+test.describe("in the reader's time zone", () => {
+  test.use({ timezoneId: "America/New_York", locale: "en-US" });
+
+  test("the page says what confirming grants, warns, names the seller and the time left; a signed-in person is asked first", async ({ page, request }) => {
+    const email = `signed-in-${Date.now().toString(36)}@example.com`;
+    // This person signs in on a claim of their own first, so they arrive at the next link already signed in.
+    const own = await request.post("/agent/identity", { data: { type: "service_auth", login_hint: email } });
+    await page.goto((await own.json()).claim.attempt.verification_uri);
+    await expect(page.getByTestId("claim-grants")).toContainText("your plans, your prepaid credit and your free included units");
+    await expect(page.getByTestId("claim-warning")).toContainText("never share the code");
+    await expect(page.getByTestId("claim-seller")).toContainText("An AI agent asks to be linked to you at");
+    // The link's expiry in the reader's zone (New York in November: EST), with the minutes left.
+    await expect(page.getByTestId("claim-expires-at")).toContainText(/EST/);
+    await expect(page.getByTestId("claim-time-left")).toHaveText(/, in (9|10) minutes/);
+    await page.getByRole("button", { name: "Email me a sign-in code" }).click();
+    await expect(page.getByTestId("code-sent")).toContainText(email);
+    const outbox = await page.context().newPage();
+    await outbox.goto("/outbox");
+    const subject = await outbox.getByTestId("outbox-message").filter({ hasText: email }).first().getByTestId("outbox-subject").innerText();
+    await outbox.close();
+    await page.getByLabel("Sign-in code").fill(/(\d{6})/.exec(subject)![1]!);
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await expect(page.getByTestId("signed-in-as")).toHaveText(email);
+
+    // Someone else's agent (anonymous: any signed-in person could confirm it) sends this person its link.
+    const stranger = await request.post("/agent/identity", { data: { type: "anonymous" } });
+    const { claim, identity } = await stranger.json();
+    const start = await request.post("/agent/identity/claim", { data: { claim_token: claim.token } });
+    const { attempt } = await start.json();
+    await page.goto(attempt.verification_uri);
+    await expect(page.getByTestId("signed-in-as")).toHaveText(email);
+    const ask = page.getByTestId("is-this-your-agent");
+    await expect(ask).toContainText("Is this your agent?");
+    await expect(ask.getByTestId("agent-id")).toHaveText(identity.id);
+    await expect(ask.getByTestId("agent-registered")).toContainText(/EST/);
+    await expect(page.getByRole("button", { name: "Confirm, this is my agent" })).toHaveCount(0);
+    // The question step passes axe too (the page before sign-in is checked in human-pages.spec.ts, at both widths).
+    const axe = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"]).analyze();
+    expect(axe.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => v.id)).toEqual([]);
+    await page.getByRole("button", { name: "No, deny it" }).click();
+    await expect(page.getByTestId("claim-state")).toContainText("You declined this claim.");
+    const done = await request.post("/agent/identity/claim/complete", { data: { claim_token: claim.token, user_code: "BCDF-GHJK" } });
+    expect((await done.json()).error).toBe("claim_denied");
+  });
 });

@@ -86,13 +86,19 @@ test("the seller sees a paid call in Payments, unpaid 402s only on request, the 
   const seller = createWalletClient({ account: PAY_TO, chain: base, transport: http(rpcUrl()) }).extend(publicActions);
   const refundTx = await seller.writeContract({ address: USDC, abi: erc20Abi, functionName: "transfer", args: [payer, 20_000n] });
   expect((await seller.waitForTransactionReceipt({ hash: refundTx })).status).toBe("success");
+  // The refund is confirmed in the console's one dialog: amount, reason, what the payer sees, then the transaction.
   await row.getByTestId("payment-refund-open").click();
-  const form = page.getByTestId(`payment-refund-row-${paymentId}`);
+  const form = page.getByTestId("payment-refund-dialog");
+  await expect(form.getByTestId("payment-refund-amount")).toContainText("$0.02");
+  await expect(form.getByTestId("payment-refund-payer-sees")).toContainText("USDC transfer you sent");
+  await expect(form.getByTestId("payment-refund-submit")).toBeDisabled();
+  await form.getByTestId("payment-refund-reason").selectOption("Data was wrong or missing");
   await form.getByTestId("payment-refund-hash").fill(`0x${"0".repeat(64)}`);
   await form.getByTestId("payment-refund-submit").click();
-  await expect(form.getByTestId("payment-refund-error")).toContainText("not found on chain yet");
+  await expect(form.getByTestId("payment-refund-dialog-error")).toContainText("not found on chain yet");
   await form.getByTestId("payment-refund-hash").fill(refundTx);
   await form.getByTestId("payment-refund-submit").click();
+  await expect(form).toHaveCount(0);
   await expect(row.getByTestId("payment-state")).toHaveAttribute("data-state", "refunded");
   await expect(row.getByTestId("payment-refund-tx")).toHaveAttribute("title", refundTx);
   await expect(row.getByTestId("payment-refund-open")).toHaveCount(0);

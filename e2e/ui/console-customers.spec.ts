@@ -57,6 +57,9 @@ async function claim(
     await page.getByRole("button", { name: "Sign in" }).click();
   }
   await expect(page.getByTestId("signed-in-as")).toHaveText(email);
+  // "Is this your agent?" comes first, with the agent's details; the confirm button only after the answer.
+  await expect(page.getByTestId("is-this-your-agent")).toBeVisible();
+  await page.getByRole("button", { name: "Yes, I started this agent" }).click();
   await page.getByRole("button", { name: "Confirm, this is my agent" }).click();
   const userCode = (await page.getByTestId("user-code").innerText()).trim();
   await page.close();

@@ -8,6 +8,9 @@
 //  - paid x402: the same call with a fresh x402 proof from the official client (verify + lock + proxy + settle on anvil)
 //  - paid mpp:  the same call with a fresh MPP credential from the official mppx client
 //  - plan:      the same call with an agent's bearer, drawn from plan credit bought beforehand (the credits rail)
+//  - block time: the paid x402 and MPP calls again with anvil mining a block every BENCH_BLOCK_TIME seconds (2 unless
+//               set; 0 skips these rows), as on Base, where a transaction waits for its block; BENCH_BLOCK_N calls
+//               (40 unless set) sequentially, each next to a direct call, then as many at 8 connections
 //  - http:      a seller whose upstream is an HTTP API in a process of its own (as most sellers' are; the built-in
 //               market upstream above is called in process): that upstream called directly, and a plan-covered call
 //               through the gateway to it (seller host 127.0.0.2, same bytes answered)
@@ -21,8 +24,9 @@ import { Mppx, evm } from "mppx/client";
 import { privateKeyToAccount } from "viem/accounts";
 import { seedMarketSeller } from "../../prisma/seed";
 import { createDb } from "../../server/db/client";
-import { anvilAddress, anvilPrivateKey } from "../lib/local-chain";
+import { anvilAddress, anvilPrivateKey, setBlockTime } from "../lib/local-chain";
 import { startHttpUpstream } from "./lib/http-upstream";
+import { withPgStats } from "./lib/pg-stats";
 import { signUpstreamRequest } from "../../server/upstream-auth/signature";
 import type { BenchContext } from "./types";
 
@@ -30,6 +34,8 @@ const PATH = "/aggregates/AAPL";
 const QUERY = "from=2017-01-03&to=2017-03-31";
 const N = Number(process.env.BENCH_GATEWAY_N ?? 150);
 const CONCURRENCY = 8;
+const BLOCK_TIME = Number(process.env.BENCH_BLOCK_TIME ?? 2);
+const BLOCK_N = Number(process.env.BENCH_BLOCK_N ?? 40);
 
 type Phases = Map<string, number[]>;
 
@@ -213,18 +219,66 @@ export async function run(ctx: BenchContext) {
   // Throughput with CONCURRENCY callers. Each case's load runs alone, in a window the profile summary can slice.
   const floorLoad = await profileWindow("floor", N, () => pool(N, CONCURRENCY, () => timed(floor, 200)));
   const directLoad = await profileWindow("direct", N, () => pool(N, CONCURRENCY, () => timed(direct, 200)));
+  // Issue 22: what an unpaid 402 writes. Only 402s run in this window, so the rows the payments table gained are theirs.
+  const paymentRows = async () => {
+    const db = createDb(ctx.env.DATABASE_URL!, 1);
+    try {
+      return await db.payment.count();
+    } finally {
+      await db.$disconnect();
+    }
+  };
+  const rowsBefore402 = await paymentRows();
   const freeLoad = await profileWindow("free", N, () => pool(N, CONCURRENCY, () => timed(challenge, 402)));
+  const rowsPer402 = ((await paymentRows()) - rowsBefore402) / N;
+  ctx.log(`402 load: ${N} challenges wrote ${(rowsPer402 * N).toFixed(0)} payments rows (${rowsPer402.toFixed(2)} per 402)`);
   const loadProofs = { x402: await proofs("x402", N), mpp: await proofs("mpp", N) };
   const x402Load = await profileWindow("x402", N, () => pool(N, CONCURRENCY, (i) => timed(paid(loadProofs.x402[i]!), 200)));
   const mppLoad = await profileWindow("mpp", N, () => pool(N, CONCURRENCY, (i) => timed(paid(loadProofs.mpp[i]!), 200)));
-  const planLoad = await profileWindow("plan", N, () => pool(N, CONCURRENCY, () => timed(plan, 200)));
+  // PostgreSQL's side of the covered call against the direct one (same load): statements, commits, WAL per call.
+  const { result: planLoad, stats: planPg } = await withPgStats(ctx.env.DATABASE_URL!, N, () =>
+    profileWindow("plan", N, () => pool(N, CONCURRENCY, () => timed(plan, 200))),
+  );
+  ctx.log(`postgres, plan-covered load, per call: ${JSON.stringify(planPg.perCall)}`);
+  for (const line of planPg.statements) ctx.log(`  ${line}`);
   const httpDirectLoad = await profileWindow("http-direct", N, () => pool(N, CONCURRENCY, () => timed(httpDirect, 200)));
   const httpPlanLoad = await profileWindow("http-plan", N, () => pool(N, CONCURRENCY, () => timed(httpPlan, 200)));
   upstream.stop();
 
+  // The same paid calls on a chain that makes a block every BLOCK_TIME seconds (the rows above mine at once).
+  const block = { direct: [] as number[], x402: [] as number[], mpp: [] as number[] };
+  const blockPhases = { x402: new Map() as Phases, mpp: new Map() as Phases };
+  let blockLoad: { x402: { rps: number }; mpp: { rps: number } } | null = null;
+  if (BLOCK_TIME > 0) {
+    await setBlockTime(ctx.env.RPC_URL!, BLOCK_TIME);
+    try {
+      // Warm-up on the slow chain: the first settlements show the gateway how long inclusion takes here.
+      for (const rail of ["x402", "mpp"] as const) for (const p of await proofs(rail, 5)) await timed(paid(p), 200);
+      const seqBlock = { x402: await proofs("x402", BLOCK_N), mpp: await proofs("mpp", BLOCK_N) };
+      for (let i = 0; i < BLOCK_N; i++) {
+        block.direct.push(await timed(direct, 200));
+        block.x402.push(await timed(paid(seqBlock.x402[i]!), 200, blockPhases.x402));
+        block.mpp.push(await timed(paid(seqBlock.mpp[i]!), 200, blockPhases.mpp));
+      }
+      const loadBlock = { x402: await proofs("x402", BLOCK_N), mpp: await proofs("mpp", BLOCK_N) };
+      blockLoad = {
+        x402: await profileWindow("x402-block", BLOCK_N, () => pool(BLOCK_N, CONCURRENCY, (i) => timed(paid(loadBlock.x402[i]!), 200))),
+        mpp: await profileWindow("mpp-block", BLOCK_N, () => pool(BLOCK_N, CONCURRENCY, (i) => timed(paid(loadBlock.mpp[i]!), 200))),
+      };
+      // Let the last blocks land before the chain goes back to instant mining.
+      await new Promise((r) => setTimeout(r, BLOCK_TIME * 1000 + 500));
+    } finally {
+      await setBlockTime(ctx.env.RPC_URL!, 0);
+    }
+  }
+
   ctx.record("floor: a Next.js route doing no work (JWKS)", seq.floor, { rps_8conn: floorLoad.rps, rps_vs_x402: (floorLoad.rps / x402Load.rps).toFixed(1) });
   ctx.record("upstream direct GET aggregates (signed)", seq.direct, { rps_8conn: directLoad.rps });
-  ctx.record("gateway free: unpaid call -> 402 challenge", seq.free, { rps_8conn: freeLoad.rps });
+  ctx.record("gateway free: unpaid call -> 402 challenge", seq.free, {
+    rps_8conn: freeLoad.rps,
+    rps_vs_direct: (freeLoad.rps / directLoad.rps).toFixed(2),
+    payments_rows_per_402: rowsPer402.toFixed(2),
+  });
   ctx.record("gateway paid x402: verify+lock+proxy+settle", seq.x402, { rps_8conn: x402Load.rps, ...breakdown(phases.x402) });
   ctx.record("gateway paid mpp: verify+lock+proxy+settle", seq.mpp, { rps_8conn: mppLoad.rps, ...breakdown(phases.mpp) });
   const directP = (p: number) => pct(seq.direct, p);
@@ -233,8 +287,29 @@ export async function run(ctx: BenchContext) {
     over_direct_p50_ms: (pct(seq.plan, 50) - directP(50)).toFixed(2),
     over_direct_p99_ms: (pct(seq.plan, 99) - directP(99)).toFixed(2),
     rps_vs_x402: (planLoad.rps / x402Load.rps).toFixed(1),
+    rps_vs_direct: (planLoad.rps / directLoad.rps).toFixed(2),
+    pg_write_xacts_per_call: planPg.perCall.write_transactions!,
+    pg_wal_bytes_per_call: planPg.perCall.wal_bytes!,
     ...breakdown(phases.plan),
   });
+  if (blockLoad) {
+    const blockDirectP = (p: number) => pct(block.direct, p);
+    const over = (xs: number[]) => ({
+      over_direct_p50_ms: (pct(xs, 50) - blockDirectP(50)).toFixed(2),
+      over_direct_p99_ms: (pct(xs, 99) - blockDirectP(99)).toFixed(2),
+    });
+    ctx.record(`upstream direct GET aggregates, beside the ${BLOCK_TIME} s block rows`, block.direct, {});
+    ctx.record(`gateway paid x402, a block every ${BLOCK_TIME} s`, block.x402, {
+      rps_8conn: blockLoad.x402.rps,
+      ...over(block.x402),
+      ...breakdown(blockPhases.x402),
+    });
+    ctx.record(`gateway paid mpp, a block every ${BLOCK_TIME} s`, block.mpp, {
+      rps_8conn: blockLoad.mpp.rps,
+      ...over(block.mpp),
+      ...breakdown(blockPhases.mpp),
+    });
+  }
   const httpDirectP = (p: number) => pct(seq.httpDirect, p);
   ctx.record("http upstream direct GET (its own process)", seq.httpDirect, { rps_8conn: httpDirectLoad.rps });
   ctx.record("gateway plan-covered call, http upstream", seq.httpPlan, {

@@ -66,6 +66,9 @@ export async function startEmbeddedPostgres(opts: {
   const password = "postgres";
   const flags = ["-c", "max_connections=300", "-c", "listen_addresses=127.0.0.1"];
   if (opts.fast) flags.push("-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off");
+  // EMBEDDED_POSTGRES_FLAGS (`-c name=value ...`, applied last): measure with durable commits or pg_stat_statements
+  // (docs/benchmarks.md), without changing what tests and the demo run with.
+  flags.push(...(process.env.EMBEDDED_POSTGRES_FLAGS ?? "").split(/\s+/).filter(Boolean));
   const pg = new EmbeddedPostgres({
     databaseDir: dataDir,
     port,

@@ -70,7 +70,32 @@ export async function installUsdc(rpcUrl: string, payerIndexes = [1, 2, 3, 4, 5,
   for (const hash of hashes) await wallet.waitForTransactionReceipt({ hash, pollingInterval: 20 });
 }
 
-export async function startLocalChain(opts: { log: (line: string) => void; port?: number }): Promise<LocalChain | null> {
+/**
+ * Switch a running anvil between mining each transaction at once (`seconds` 0: the default, every test's chain) and a
+ * block every `seconds` (Base makes one every 2 s), as a chain that makes blocks would.
+ */
+export async function setBlockTime(rpcUrl: string, seconds: number): Promise<void> {
+  const rpc = (method: string, params: unknown[]) =>
+    fetch(rpcUrl, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }) }).then(
+      async (r) => {
+        const body = (await r.json()) as { error?: { message: string } };
+        if (body.error) throw new Error(`${method}: ${body.error.message}`);
+      },
+    );
+  if (seconds > 0) {
+    await rpc("evm_setAutomine", [false]);
+    await rpc("evm_setIntervalMining", [seconds]);
+  } else {
+    await rpc("evm_setIntervalMining", [0]);
+    await rpc("evm_setAutomine", [true]);
+  }
+}
+
+/**
+ * `blockTime` (seconds; or LOCAL_CHAIN_BLOCK_TIME): mine a block every so often instead of each transaction at once.
+ * The chain is set up (token, funding) while mining instantly, then switched.
+ */
+export async function startLocalChain(opts: { log: (line: string) => void; port?: number; blockTime?: number }): Promise<LocalChain | null> {
   const t0 = Date.now();
   // LOCAL_CHAIN_PORT pins the port (the e2e runner sets it, so the test process knows the RPC URL too);
   // otherwise 8545 if free, else any free port.
@@ -95,6 +120,8 @@ export async function startLocalChain(opts: { log: (line: string) => void; port?
   try {
     await waitForRpc(rpcUrl, child);
     await installUsdc(rpcUrl);
+    const blockTime = opts.blockTime ?? Number(process.env.LOCAL_CHAIN_BLOCK_TIME ?? 0);
+    if (blockTime > 0) await setBlockTime(rpcUrl, blockTime);
   } catch (e) {
     await stop();
     throw e;

@@ -108,18 +108,21 @@ describe("the 402 funnel", () => {
     expect((await getFunnel(seller.sellerId, week)).steps).toEqual(f.steps);
   });
 
+  // Issue 22: the seller's ceiling counts paying requests only, so the refused proof is one over it after a paid call.
   it("records a proof refused by the rate limit, with its rail", async () => {
-    await withEnvForTests({ RATE_LIMIT_SELLER_PER_MINUTE: "1" }, async () => {
+    await withEnvForTests({ RATE_LIMIT_SELLER_PER_MINUTE: "1", RATE_LIMIT_CLIENT_PER_MINUTE: "2" }, async () => {
       const left = 60_000 - (Date.now() % 60_000);
       if (left < 10_000) await new Promise((r) => setTimeout(r, left + 50));
       const s = await createGatewaySeller(upstream.url, { signingSecret: SECRET });
-      const challenge = await call(A, undefined, s.host);
-      expect(challenge.status).toBe(402);
-      await expectStatus(await call(A, await payChallenge(challenge, 7), s.host), 429, "rate_limit_exceeded");
-      // An unpaid call over the limit carries no proof: not a funnel refusal.
+      const first = await call(A, undefined, s.host);
+      const second = await call(A, undefined, s.host);
+      expect([first.status, second.status]).toEqual([402, 402]);
+      await expectStatus(await call(A, await payChallenge(first, 6), s.host), 200);
+      await expectStatus(await call(A, await payChallenge(second, 7), s.host), 429, "rate_limit_exceeded");
+      // An unpaid call over the client's limit carries no proof: not a funnel refusal.
       await expectStatus(await call(A, undefined, s.host), 429, "rate_limit_exceeded");
       const f = await getFunnel(s.sellerId, week);
-      expect(f.steps).toMatchObject({ issued: 1, neverPaid: 1, proofs: 1, refused: 1, verified: 0 });
+      expect(f.steps).toMatchObject({ issued: 2, neverPaid: 1, proofs: 2, refused: 1, verified: 1 });
       expect(f.reasons).toEqual([{ step: "proof", code: "rate_limit_exceeded", count: 1 }]);
       expect(f.byRail.find((r) => r.rail === "x402")).toMatchObject({ refused: 1 });
     });
@@ -170,14 +173,10 @@ describe("the 402 funnel", () => {
     }
     const statements = texts.filter((t) => !/^(begin|commit|rollback)\b/i.test(t.trim()));
     expect(statements.filter((t) => /payment_refusals|expired_challenge_counts/.test(t))).toEqual([]);
-    // The rate-limit counter (limits are on in tests), the lock (challenged -> verified), the outbox row, and the
-    // settlement with its ledger row in one statement: as before analytics (the ledger row's extra columns ride in
-    // that statement). Adding a statement here adds work to every paid call: make that a decision, not an accident.
-    expect(statements.map((t) => t.trim().split(/\s+/).slice(0, 3).join(" "))).toEqual([
-      "insert into rate_limit_buckets",
-      "update payments set",
-      "with p as",
-      "with s as",
-    ]);
+    // The rate-limit lease (limits are on in tests; issue 22: a new payer's first units, with the seller's if this
+    // instance holds none, in one statement), the lock (challenged -> verified), the outbox row, and the settlement
+    // with its ledger row in one statement: as before analytics (the ledger row's extra columns ride in that
+    // statement). Adding a statement here adds work to every paid call: make that a decision, not an accident.
+    expect(statements.map((t) => t.trim().split(/\s+/).slice(0, 3).join(" "))).toEqual(["with req (k,", "update payments set", "with p as", "with s as"]);
   });
 });

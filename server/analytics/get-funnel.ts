@@ -16,6 +16,7 @@ import { countChallengesIssued } from "./count-challenges-issued";
 import { explainFailure, explainRefusal, type Explanation } from "./explain-refusal";
 import { countSettling, groupPayments, groupRefusals, sumExpiredChallenges } from "./funnel.queries";
 import { findRolledThrough } from "./rollup.queries";
+import { splitByTransport } from "./split-by-transport";
 import { resolveRange, type RangeInput } from "./date-range";
 
 export type FunnelCounts = {
@@ -194,7 +195,11 @@ function stagesView(s: FunnelStages) {
 
 export async function getFunnel(sellerId: string, input: FunnelFilter = {}, now: Date = new Date()) {
   const range = resolveRange(input, now);
-  const { all, reasons } = tally(await readFacts(sellerId, range));
+  const [facts, byTransport] = await Promise.all([
+    readFacts(sellerId, range),
+    splitByTransport(sellerId, range, { operation: input.operation || null, rail: input.rail || null }),
+  ]);
+  const { all, reasons } = tally(facts);
   const operations = [...new Set(all.map((c) => c.operation))].sort();
   const rails = [...new Set([...RAILS.filter((r) => !r.implicit).map((r) => r.name as string), ...all.flatMap((c) => (c.rail ? [c.rail] : []))])];
   const opFilter = input.operation || null;
@@ -244,6 +249,8 @@ export async function getFunnel(sellerId: string, input: FunnelFilter = {}, now:
     stages: stagesView(selected.stages),
     byOperation,
     byRail,
+    /** HTTP API calls beside MCP tool calls: the stages a proof reaches, per transport (split-by-transport.ts). */
+    byTransport,
     // Most frequent first; ties in funnel order (a refused proof before a failed serve before a failed settlement).
     reasons: [...topReasons.values()].sort((a, b) => b.count - a.count || STEP_ORDER[a.step] - STEP_ORDER[b.step] || a.code.localeCompare(b.code)),
     /** What each reason means and what the payer can do, by `${step}:${code}`. */

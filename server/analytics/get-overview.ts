@@ -221,6 +221,8 @@ export async function getOverview(sellerId: string, input: RangeInput = {}, now:
       reasons: funnel.reasons.slice(0, 5).map((r) => ({ ...r, ...funnel.explanations[`${r.step}:${r.code}`]! })),
     },
     conversion: { issued: funnel.stages.issued, settled: funnel.stages.settled, percent: funnel.stages.conversionPercent },
+    // Paid calls and net money per transport (HTTP API, MCP tool calls), from the funnel's split.
+    byTransport: funnel.byTransport.map(({ transport, calls, netUsd }) => ({ transport, calls, netUsd })),
     margin: { ...margin, rateSet: settings.ethUsdMicros !== null },
   };
 }

@@ -59,6 +59,10 @@ const FIELD_LABELS: Record<string, string> = {
   logIndex: "Log index",
   rail: "Rail",
   refund: "Refund",
+  reason: "Reason",
+  contactEmail: "Contact email",
+  termsText: "Terms",
+  refundPolicy: "Refund policy",
 };
 
 /** A value for people: micro-USD as dollars ($0.05), lists joined, link formats by chain name, yes/no for flags. */

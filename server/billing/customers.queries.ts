@@ -1,7 +1,7 @@
 // The Customers page's money: per agent credential and per human who claimed credentials at the seller, in one
 // statement each, every figure scoped to the seller. Read-only.
 import { sql } from "../db/client";
-import { statesSql } from "../payments/payment-state";
+import { stateSql, statesSql } from "../payments/payment-state";
 
 /** A credential's calls that were paid (and perhaps refunded since). */
 const PAID_OR_REFUNDED = statesSql(["settled", "consumed", "refunded"]);
@@ -161,5 +161,54 @@ export async function findSellerHumans(sellerId: string, q: { cursor: { since: D
     drawnMicros: BigInt(r.drawn),
     calls: r.calls,
     lastCallAt: r.last_call ? new Date(r.last_call) : null,
+  }));
+}
+
+export type CardPayerRow = {
+  email: string | null;
+  cards: string[];
+  payments: number;
+  refunds: number;
+  paidMicros: bigint;
+  refundedMicros: bigint;
+  lastAt: Date | null;
+};
+
+/**
+ * Card payers in a range: one row per email given at checkout, or per card (brand and last four) for a payer who gave
+ * none. Paid is what stayed paid (settled or consumed); refunded is counted apart. Biggest payers first.
+ */
+export async function findCardPayers(sellerId: string, start: Date, end: Date, limit: number): Promise<CardPayerRow[]> {
+  const { rows } = await sql<{
+    email: string | null;
+    cards: string[];
+    payments: number;
+    refunds: number;
+    paid_micros: string;
+    refunded_micros: string;
+    last_at: Date | null;
+  }>(
+    `select max(c.payer_email) as email,
+            array_agg(distinct upper(coalesce(c.card_brand, 'card')) || ' •••• ' || coalesce(c.card_last4, '????')) as cards,
+            count(*)::int as payments,
+            count(*) filter (where p.status = ${stateSql("refunded")})::int as refunds,
+            coalesce(sum(p.amount_micros) filter (where p.status in ${statesSql(["settled", "consumed"])}), 0)::text as paid_micros,
+            coalesce(sum(p.amount_micros) filter (where p.status = ${stateSql("refunded")}), 0)::text as refunded_micros,
+            max(coalesce(p.settled_at, p.created_at)) as last_at
+       from card_payments c join payments p on p.id = c.payment_id
+      where p.seller_id = $1 and p.rail = 'card' and p.status in ${PAID_OR_REFUNDED} and p.created_at >= $2 and p.created_at < $3
+      group by coalesce(c.payer_email, 'card:' || coalesce(c.card_brand, '') || ':' || coalesce(c.card_last4, c.payment_id))
+      order by 6 desc, 7 desc
+      limit $4`,
+    [sellerId, start, end, limit],
+  );
+  return rows.map((r) => ({
+    email: r.email,
+    cards: r.cards,
+    payments: r.payments,
+    refunds: r.refunds,
+    paidMicros: BigInt(r.paid_micros),
+    refundedMicros: BigInt(r.refunded_micros),
+    lastAt: r.last_at,
   }));
 }

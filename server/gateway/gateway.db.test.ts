@@ -434,21 +434,48 @@ describe("rate limits", () => {
     });
   });
 
-  it("answers 429 rate_limit_exceeded with retry_after and Retry-After past the per-seller limit", async () => {
-    await withEnvForTests({ RATE_LIMIT_SELLER_PER_MINUTE: "3" }, async () => {
+  // Issue 22: unpaid calls spend their client's budget, never the seller's ceiling, so they cannot lock payers out.
+  it("answers 429 rate_limit_exceeded with retry_after and Retry-After past the per-client limit of unpaid calls, and still serves a valid proof", async () => {
+    await withEnvForTests({ RATE_LIMIT_CLIENT_PER_MINUTE: "3", RATE_LIMIT_SELLER_PER_MINUTE: "3" }, async () => {
       await awayFromMinuteBoundary();
       const s = await createGatewaySeller(upstream.url, { signingSecret: SECRET });
       const statuses: number[] = [];
-      let last: Response | undefined;
+      const answers: Response[] = [];
       for (let i = 0; i < 4; i++) {
-        last = await call(AAPL, { host: s.host });
-        statuses.push(last.status);
+        const res = await call(AAPL, { host: s.host });
+        answers.push(res);
+        statuses.push(res.status);
       }
       expect(statuses).toEqual([402, 402, 402, 429]);
-      const body = await last!.json();
-      expect(body.error).toBe("rate_limit_exceeded");
+      const last = answers[3]!;
+      const body = await last.json();
+      expect(body).toMatchObject({ error: "rate_limit_exceeded", scope: "client", limit: 3 });
       expect(body.retry_after).toBeGreaterThan(0);
-      expect(Number(last!.headers.get("retry-after"))).toBe(body.retry_after);
+      expect(Number(last.headers.get("retry-after"))).toBe(body.retry_after);
+      // Same client, budget spent, seller ceiling 3 passed by unpaid calls: a valid proof is served all the same.
+      const paid = await call(AAPL, { host: s.host, headers: await proofFor(answers[0]!, 9) });
+      expect(paid.status).toBe(200);
+    });
+  });
+
+  it("counts only paying requests against the seller's ceiling: unpaid calls and refused proofs never fill it", async () => {
+    await withEnvForTests({ RATE_LIMIT_SELLER_PER_MINUTE: "1" }, async () => {
+      await awayFromMinuteBoundary();
+      const s = await createGatewaySeller(upstream.url, { signingSecret: SECRET });
+      const challenges: Response[] = [];
+      for (let i = 0; i < 5; i++) challenges.push(await call(AAPL, { host: s.host }));
+      expect(challenges.map((r) => r.status)).toEqual([402, 402, 402, 402, 402]);
+      // A forged proof (wallet 7 signs, naming wallet 6) does not recover to a payer: anonymous, its unit never taken.
+      const forged = await call(AAPL, { host: s.host, headers: claimingFrom(await proofFor(challenges[0]!, 7), anvilAddress(6)) });
+      expect((await forged.json()).error).toBe("payment_invalid");
+      // A valid signature sent with another request: its payer is known and spends a unit, given back on refusal.
+      const mismatched = await call("/api/v1/aggregates/AAPL?from=2024-01-02&to=2024-02-29", { host: s.host, headers: await proofFor(challenges[3]!, 9) });
+      expect((await mismatched.json()).error).toBe("payment_request_mismatch");
+      const first = await call(AAPL, { host: s.host, headers: await proofFor(challenges[1]!, 9) });
+      expect(first.status).toBe(200);
+      const second = await call(AAPL, { host: s.host, headers: await proofFor(challenges[2]!, 8) });
+      expect(second.status).toBe(429);
+      expect(await second.json()).toMatchObject({ error: "rate_limit_exceeded", scope: "seller", limit: 1 });
     });
   });
 });

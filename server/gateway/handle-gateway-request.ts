@@ -8,6 +8,8 @@ import { renderOutcome } from "./render-outcome";
 import { runPaidCall } from "./run-paid-call";
 
 export async function handleGatewayRequest(ctx: RouteContext): Promise<Response> {
-  const { result } = await timeRequest(() => runPaidCall({ proofs: ctx.req.headers, price: () => priceDataCall(ctx), render: renderOutcome }));
+  const { result } = await timeRequest(() =>
+    runPaidCall({ proofs: ctx.req.headers, client: ctx.clientAddress, price: () => priceDataCall(ctx), render: renderOutcome }),
+  );
   return result;
 }

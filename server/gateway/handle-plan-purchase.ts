@@ -75,6 +75,7 @@ export async function handlePlanPurchase(ctx: RouteContext, kind: Kind): Promise
   let agent: AgentPrincipal;
   return runPaidCall({
     proofs: ctx.req.headers,
+    client: ctx.clientAddress,
     async price(): Promise<Priced> {
       const seller = await ctx.seller();
       const catalog = await ctx.catalog();

@@ -33,7 +33,17 @@ export type ServedOutcome =
        */
       replay?: { chargedAt: Date };
     }
-  | { type: "settlement_pending"; call: PaidCall; rail: Rail; hold: Hold; delivered: Delivered; units: number }
+  | {
+      type: "settlement_pending";
+      call: PaidCall;
+      rail: Rail;
+      hold: Hold;
+      delivered: Delivered;
+      units: number;
+      /** Delivered before inclusion: the transaction as submitted, and the rail's receipt saying it is pending. */
+      transaction?: string | null;
+      receipt?: Record<string, string>;
+    }
   | { type: "settlement_failed"; call: PaidCall; rail: Rail; hold: Hold; reason: string }
   | {
       type: "released";

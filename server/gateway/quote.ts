@@ -16,6 +16,7 @@ export async function handleQuote(ctx: RouteContext): Promise<Response> {
   let body: { goal: string; budget_usd?: string | null };
   return runPaidCall({
     proofs: ctx.req.headers,
+    client: ctx.clientAddress,
     async price() {
       body = parseWith(advisorQuoteBody, await readJson(ctx.req));
       const call = paidCall(await ctx.seller(), ctx.origin, {

@@ -13,7 +13,7 @@
 // admitted per window (a lease never passes the limit); what an instance leased and did not spend is lost with the
 // window, which can refuse a client slightly early when several instances serve it (at most one block each).
 //
-// Call it at two moments (handle-gateway-request, MCP tool calls alike):
+// Called at two moments, by the one paid-call pipeline (run-paid-call.ts: data calls, purchases, the quote, MCP tool calls):
 //   1. a request with no payment proof and no bearer: `admitAnonymous` before any work;
 //   2. a request with a proof or bearer: `admitPayer` once the payer is known (from the proof's signature, the
 //      token's subject), before accepting it; if the proof then turns out invalid, `refund()` the seller unit and
@@ -21,7 +21,7 @@
 // A `limited` verdict becomes 429 rate_limit_exceeded with `retry_after` (`rateLimitError`).
 import { env } from "../env";
 import { AppError } from "../errors";
-import { hitWindows, leaseWindowUnits, type LeaseRequest } from "./rate-limit.queries";
+import { leaseWindowUnits, type LeaseRequest } from "./rate-limit.queries";
 
 const WINDOW_MS = 60_000;
 /** Keys remembered per instance; past this the map starts afresh (only unspent leases are lost: clients are refused earlier, never later). */
@@ -219,32 +219,3 @@ export function rateLimitError(v: Extract<RateLimitVerdict, { type: "limited" }>
 
 /** This process's limiter (one per instance; the budgets themselves live in PostgreSQL). */
 export const rateLimits: RateLimiter = ((globalThis as unknown as { __rateLimits?: RateLimiter }).__rateLimits ??= createRateLimiter());
-
-/**
- * Today's pipeline call (until the pipeline is rewired to `rateLimits`): per payer wallet and per seller, every
- * request counted in PostgreSQL. `payer` is asked for only when the per-payer limit is on: finding the paying wallet
- * costs a signature recovery that a disabled limit should not pay for on the paid path.
- */
-export async function enforceRateLimits(opts: { sellerId: string; payer?: () => Promise<string | null>; now?: number }): Promise<void> {
-  const e = env();
-  const now = opts.now ?? Date.now();
-  if (e.RATE_LIMIT_DISABLED) return;
-  const limits: { key: string; limit: number; scope: string }[] = [];
-  if (e.RATE_LIMIT_SELLER_PER_MINUTE > 0) limits.push({ key: `seller:${opts.sellerId}`, limit: e.RATE_LIMIT_SELLER_PER_MINUTE, scope: "seller" });
-  const payer = opts.payer && e.RATE_LIMIT_PAYER_PER_MINUTE > 0 ? await opts.payer() : null;
-  if (payer) limits.push({ key: `payer:${opts.sellerId}:${payer.toLowerCase()}`, limit: e.RATE_LIMIT_PAYER_PER_MINUTE, scope: "payer" });
-  if (!limits.length) return;
-  const windowStart = Math.floor(now / WINDOW_MS) * WINDOW_MS;
-  const counts = await hitWindows(
-    limits.map((l) => l.key),
-    new Date(windowStart),
-  );
-  const over = limits.find((l) => (counts.get(l.key) ?? 0) > l.limit);
-  if (!over) return;
-  const retryAfter = Math.max(1, Math.ceil((windowStart + WINDOW_MS - now) / 1000));
-  throw new AppError("rate_limit_exceeded", {
-    detail: `more than ${over.limit} requests per minute for this ${over.scope}; wait retry_after seconds`,
-    extra: { retry_after: retryAfter, scope: over.scope, limit: over.limit },
-    headers: { "retry-after": String(retryAfter) },
-  });
-}

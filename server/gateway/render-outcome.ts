@@ -85,7 +85,8 @@ export function renderOutcome(o: PaidOutcome, meta: OutcomeMeta = {}): Response 
       return passThrough(
         o.delivered,
         {
-          "svc-billing": billing({ ...common, units: o.units, amount_usd: microsToUsd(call.amountMicros), status: "settlement_pending" }),
+          ...o.receipt,
+          "svc-billing": billing({ ...common, units: o.units, amount_usd: microsToUsd(call.amountMicros), status: "settlement_pending", tx: o.transaction }),
           "svc-payment-id": id,
           ...timing,
         },

@@ -67,18 +67,27 @@ async function awayFromMinuteBoundary(marginMs = 10_000): Promise<void> {
 const refusals = (sellerId: string, operationKey: string) => db.paymentRefusal.findMany({ where: { sellerId, operationKey }, orderBy: { id: "asc" } });
 
 describe("rate limits, for every entry point", () => {
-  it("a plan purchase and the quote count against the seller's limit, as a data call does", async () => {
-    await withEnvForTests({ RATE_LIMIT_SELLER_PER_MINUTE: "2" }, async () => {
+  // Issue 22: a request with a valid bearer spends its credential's budget (payer), an unpaid one its client's.
+  it("a plan purchase spends its buyer's budget (the bearer's credential), the quote's unpaid call the client's, as a data call does", async () => {
+    await withEnvForTests({ RATE_LIMIT_PAYER_PER_MINUTE: "2", RATE_LIMIT_CLIENT_PER_MINUTE: "3" }, async () => {
       await awayFromMinuteBoundary();
       const s = await createGatewaySeller(upstream.url, { signingSecret: SECRET });
+      // Registrations are unauthenticated: two units of the client's budget of 3.
       const agent = await registerAnonymous(routedStore(s.host));
+      const other = await registerAnonymous(routedStore(s.host));
       const planId = await planOf(s);
       const statuses: number[] = [];
       for (let i = 0; i < 3; i++) statuses.push((await purchase(s, planId, { authorization: `Bearer ${agent.token}` })).status);
       expect(statuses).toEqual([402, 402, 429]);
+      const purchaseLimited = await purchase(s, planId, { authorization: `Bearer ${agent.token}` });
+      expect(await purchaseLimited.json()).toMatchObject({ error: "rate_limit_exceeded", scope: "payer" });
+      // The purchases spent none of the client's budget: one quote still gets its 402, the next is over.
+      expect((await quote(s)).status).toBe(402);
       const limited = await quote(s);
       expect(limited.status).toBe(429);
-      expect(await limited.json()).toMatchObject({ error: "rate_limit_exceeded", scope: "seller" });
+      expect(await limited.json()).toMatchObject({ error: "rate_limit_exceeded", scope: "client" });
+      // The same client's budget is spent: a valid bearer is still answered (its purchase's 402), never refused for it.
+      expect((await purchase(s, planId, { authorization: `Bearer ${other.token}` })).status).toBe(402);
     });
   });
 });

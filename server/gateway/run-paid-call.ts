@@ -1,6 +1,6 @@
 // The one pipeline every paid entry point runs (a data call, a plan purchase or top-up, the $0 quote; an MCP tool call
 // next), for every rail alike:
-//   price the call -> which rail's proof it carries (the registry) -> rate limits
+//   price the call -> which rail's proof it carries (the registry) -> rate limits (docs/rate-limits.md)
 //   -> none: the 402, every rail's offer | malformed: refused | a proof: accept -> deliver -> charge or release
 //   -> the outcome, a value, rendered by the entry point into its transport's shape.
 // Each entry point supplies only what differs: how it prices the call (and what delivering means), where its proofs
@@ -10,6 +10,7 @@
 // Server-Timing on paid answers splits the time into the upstream, the chain (RPC round trips, receipt waits) and
 // the gateway's own work (everything else), and says how much of the own work was waiting on PostgreSQL (`db`).
 import { recordPaymentRefusal } from "../analytics/record-payment-refusal";
+import { env } from "../env";
 import { AppError, isAppError } from "../errors";
 import { chainMsSoFar, dbMsSoFar } from "../lib/request-timing";
 import { createChallenge, type ChallengeOptions } from "../payments/create-challenge";
@@ -17,11 +18,11 @@ import type { PaidCall } from "../payments/paid-call";
 import { readPaymentProof, type PaymentProof } from "../payments/rails";
 import type { Rail } from "../payments/rails/rail";
 import type { OutcomeMeta, PaidOutcome } from "./paid-outcome";
-import { enforceRateLimits } from "./rate-limit";
+import { rateLimitError, rateLimits } from "./rate-limit";
 import { servePaidCall, type Delivery } from "./serve-paid-call";
 
 export type Priced =
-  /** Free: served with no proof asked (the seller-wide limit still counts it). */
+  /** Free: served with no proof asked (the client's budget still counts it: docs/rate-limits.md). */
   | { type: "free"; sellerId: string; operationKey: string; delivery: Delivery }
   /** Paid: a proof on any rail buys the delivery. `challenge`: what this entry point's 402 says beyond the price. */
   | { type: "paid"; call: PaidCall; delivery: Delivery; challenge?: ChallengeOptions }
@@ -31,6 +32,8 @@ export type Priced =
 export type PaidEntry<R> = {
   /** Where the payment proofs are read from: the request's headers, or an MCP call's `_meta` adapted to Headers. */
   proofs: Headers;
+  /** The client's address (RouteContext.clientAddress): whose budget a request without a valid proof or bearer spends. */
+  client: string | null;
   /** Match, validate and price the call. What it throws (404, 400, 401, 409) is answered before any payment. */
   price(): Promise<Priced>;
   /** The outcome in this entry point's transport. */
@@ -47,30 +50,47 @@ const NO_PROOF: PaymentProof = { type: "none" };
 export async function runPaidCall<R>(entry: PaidEntry<R>): Promise<R> {
   const t0 = performance.now();
   const priced = await entry.price();
+  const sellerId = priced.type === "free" ? priced.sellerId : priced.call.sellerId;
+  const anonymous = () => rateLimits.admitAnonymous({ sellerId, client: entry.client });
   let proof = NO_PROOF;
   if (priced.type !== "free")
     try {
       proof = readPaymentProof(entry.proofs);
     } catch (e) {
-      // Refused before any rail looked at it (two rails' proofs at once, a combined Authorization): a funnel fact too.
+      // Refused before any rail looked at it (two rails' proofs at once, a combined Authorization): a funnel fact too,
+      // and anonymous traffic (no proof of it was valid).
       if (!isAppError(e)) throw e;
-      return refuse(entry, priced, null, e, false);
+      const v = await anonymous();
+      return refuse(entry, priced, null, v.type === "limited" ? rateLimitError(v) : e, false);
     }
-  try {
-    // The per-payer limit counts a proof's wallet only where its rail can tell (and only once its signature recovers).
-    const payer = proof.type === "proof" && proof.rail.payer ? () => proof.rail.payer!(proof.proof) : undefined;
-    await enforceRateLimits({ sellerId: priced.type === "free" ? priced.sellerId : priced.call.sellerId, payer });
-  } catch (e) {
-    if (priced.type === "free" || !isAppError(e)) throw e;
-    // Only a request that carried a proof is a refused payment; an unpaid one over the limit is just refused.
-    if (proof.type === "none") return entry.render({ type: "refused", call: priced.call, rail: null, error: e }, {});
-    return refuse(entry, priced, proof.rail, e, false);
+  // Who pays, where the proof's rail can tell (a wallet once its signature recovers; a bearer's credential): that
+  // payer's budget, never the client's, so no amount of anonymous traffic from anywhere refuses a valid proof.
+  // (Finding a wallet costs a signature recovery, which limits turned off must not spend on the paid path.)
+  const payer = proof.type === "proof" && proof.rail.payer && !env().RATE_LIMIT_DISABLED ? await proof.rail.payer(proof.proof) : null;
+  const verdict = payer ? await rateLimits.admitPayer({ sellerId, payer }) : await anonymous();
+  if (verdict.type === "limited") {
+    const error = rateLimitError(verdict);
+    if (priced.type === "free") throw error;
+    // Only a request that carried a proof is a refused payment (a funnel fact); an unpaid one over the limit is just refused.
+    if (proof.type === "none") return entry.render({ type: "refused", call: priced.call, rail: null, error }, {});
+    return refuse(entry, priced, proof.rail, error, false);
   }
+  // The seller's ceiling counts only requests that end holding a payment: anything else gives its unit back, and a
+  // proof that turned out invalid is anonymous traffic after all (signing throwaway proofs costs an attacker nothing).
+  const admitted = payer ? verdict : null;
+  const unpaid = async (invalid: boolean) => {
+    if (!admitted) return;
+    admitted.refund();
+    if (invalid) await anonymous();
+  };
   if (priced.type === "free") return serveFree(entry, priced.delivery);
   const { call } = priced;
   if (proof.type === "none") return entry.render({ type: "challenge", call, challenge: await createChallenge(call, priced.challenge) }, {});
   if (proof.type === "malformed") return refuse(entry, priced, proof.rail, proof.error, proof.freshChallenge);
-  if (priced.type === "wallet_proof") return proveWallet(entry, priced, proof.rail, proof.proof);
+  if (priced.type === "wallet_proof") {
+    // A $0 proof earns nothing: never the seller's ceiling.
+    return proveWallet(entry, priced, proof.rail, proof.proof, unpaid);
+  }
 
   const phases: string[] = [];
   let mark = performance.now();
@@ -84,9 +104,13 @@ export async function runPaidCall<R>(entry: PaidEntry<R>): Promise<R> {
     },
   };
   const served = await servePaidCall(call, proof.rail, proof.proof, priced.delivery, timings);
-  if (served.type === "refused") return refuse(entry, priced, served.rail, served.error, served.freshChallenge);
+  if (served.type === "refused") {
+    await unpaid(true);
+    return refuse(entry, priced, served.rail, served.error, served.freshChallenge);
+  }
   // An implicit rail that covers nothing here (no plan for this meter, credit used up): pay-as-you-go, as without it.
   if (served.type === "declined") {
+    await unpaid(false);
     const challenge = await createChallenge(call, { ...priced.challenge, reason: served.reason, detail: served.detail ?? priced.challenge?.detail });
     return entry.render({ type: "challenge", call, challenge }, {});
   }
@@ -133,9 +157,10 @@ async function refuse<R>(entry: PaidEntry<R>, priced: Payable, rail: Rail | null
 }
 
 /** The $0 quote: the proof's rail checks the signature and binding; nothing is locked, held or charged. */
-async function proveWallet<R>(entry: PaidEntry<R>, priced: Payable, rail: Rail, proof: unknown): Promise<R> {
+async function proveWallet<R>(entry: PaidEntry<R>, priced: Payable, rail: Rail, proof: unknown, unpaid: (invalid: boolean) => Promise<void>): Promise<R> {
   const { call } = priced;
-  if (!rail.verifyWalletProof)
+  if (!rail.verifyWalletProof) {
+    await unpaid(true);
     return refuse(
       entry,
       priced,
@@ -143,12 +168,15 @@ async function proveWallet<R>(entry: PaidEntry<R>, priced: Payable, rail: Rail, 
       new AppError("payment_invalid", { reason: "not_a_wallet_proof", detail: `a ${rail.name} proof cannot prove a wallet; sign the $0 offer of this 402` }),
       false,
     );
+  }
   try {
     const binding = { sellerId: call.sellerId, method: call.method, path: call.path, payTo: call.payTo, realm: call.realm };
     const { wallet } = await rail.verifyWalletProof(proof, binding);
+    await unpaid(false);
     return entry.render({ type: "proven", call, rail, wallet }, {});
   } catch (e) {
     if (!isAppError(e)) throw e;
+    await unpaid(true);
     return refuse(entry, priced, rail, e, undefined);
   }
 }

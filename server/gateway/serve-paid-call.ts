@@ -11,10 +11,10 @@ import type { CatalogMeter } from "../catalog/catalog";
 import { env } from "../env";
 import { AppError } from "../errors";
 import type { PaidCall } from "../payments/paid-call";
-import { recordReceipt, scheduleSettlement, type PaymentRow } from "../payments/payments.queries";
+import { recordReceipt, type PaymentRow } from "../payments/payments.queries";
 import type { HeldPayment, Hold, Rail } from "../payments/rails/rail";
 import { signReceipt } from "../receipts/sign-receipt";
-import { chargeHeldPayment } from "../payments/settle-payment";
+import { chargeServedPayment, scheduleCharge } from "../payments/settle-payment";
 import type { Delivered, ServedOutcome } from "./paid-outcome";
 import type { UpstreamResult } from "./proxy-upstream";
 import { parseUsageHeader } from "./usage-header";
@@ -107,13 +107,26 @@ export async function servePaidCall(call: PaidCall, rail: Rail, proof: unknown, 
     const receipt = await signed(call, rail, hold.payment, delivered, reference, rail.charge?.receipt?.(hold, reference) ?? NO_RECEIPT, false);
     return { type: "charged", call, rail, hold, delivered, transaction: reference, units, receipt };
   }
-  if (!(await scheduleSettlement(hold.payment.id, delivered.status, units, env().PAYMENT_LEASE_SECONDS)))
-    return { type: "released", call, rail, hold, delivered, reason: "released_meanwhile" };
+  // Whether the answer waits for the charge's inclusion is settlement's decision (settle-payment.ts), made with the outbox row.
+  const scheduled = await scheduleCharge(rail, hold.payment, delivered.status, units, env().PAYMENT_LEASE_SECONDS);
+  if (!scheduled) return { type: "released", call, rail, hold, delivered, reason: "released_meanwhile" };
   faultPoint("exit_after_outbox");
   timings.lap("schedule");
 
-  const settled = await chargeHeldPayment(rail, hold.payment, { retry: false, attempts: 1, then: "consumed" });
+  const settled = await chargeServedPayment(rail, hold.payment, scheduled);
   timings.lap("settle");
+  // Signed and on its way, delivered before inclusion: the receipt says so in the rail's own words.
+  if (settled.type === "submitted")
+    return {
+      type: "settlement_pending",
+      call,
+      rail,
+      hold,
+      delivered,
+      units,
+      transaction: settled.transaction,
+      receipt: await signed(call, rail, hold.payment, delivered, settled.transaction, rail.charge?.receipt?.(hold, settled.transaction, true) ?? NO_RECEIPT, false),
+    };
   if (settled.type === "failed") return { type: "settlement_failed", call, rail, hold, reason: settled.reason };
   // Served; the charge did not confirm in time. The outbox row stays pending and the reconciler finishes it.
   if (settled.type !== "settled") return { type: "settlement_pending", call, rail, hold, delivered, units };

@@ -16,6 +16,9 @@ export type ClaimPageView = {
   state: "open" | "confirmed" | "denied" | "completed" | "expired" | "claimed" | "locked";
   confirmedBy: string | null;
   expiresAt: Date;
+  /** For "Is this your agent?": when the agent registered, and when it dies if nobody claims it. */
+  agentRegisteredAt: Date;
+  agentExpiresAt: Date | null;
 };
 
 export type HumanPrincipal = { id: string; email: string };
@@ -42,6 +45,8 @@ export async function viewClaimAttempt(linkToken: string): Promise<ClaimPageView
     state,
     confirmedBy: a.humanId,
     expiresAt: a.expiresAt,
+    agentRegisteredAt: a.credential.createdAt,
+    agentExpiresAt: a.credential.expiresAt,
   };
 }
 

@@ -31,7 +31,9 @@ export async function servePaidToolCall(
   const render: RenderOptions = { binding: proof.binding, challengeAs: opts.challengeAs };
   // Arguments are checked before the proof, as an HTTP call's parameters are (a 400 names the parameter first).
   const callCtx = toolCallContext(ctx, tool, args, proof.type === "read" ? proof.headers : new Headers());
-  const priced = await priceDataCall(callCtx);
+  // Priced as the HTTP call it stands for, recorded as a tool call: the payment row says it came over MCP.
+  const asHttp = await priceDataCall(callCtx);
+  const priced = asHttp.type === "free" ? asHttp : { ...asHttp, call: { ...asHttp.call, transport: "mcp" as const } };
   // The arguments addressed another operation's path (a path parameter holding a slash, say): not this tool's call.
   if ((priced.type === "free" ? priced.operationKey : priced.call.operationKey) !== tool.operation.key)
     throw new AppError("invalid_request", { reason: "invalid_parameter", detail: `the arguments do not address ${tool.name}` });
@@ -46,6 +48,7 @@ export async function servePaidToolCall(
   }
   return runPaidCall<ToolAnswer>({
     proofs: callCtx.req.headers,
+    client: callCtx.clientAddress,
     price: async () => priced,
     render: (o) => renderPaidOutcome(o, render),
   });

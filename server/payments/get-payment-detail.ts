@@ -51,7 +51,9 @@ export async function getPaymentDetail(sellerId: string, paymentId: string) {
     timeline.push({
       state: "settling",
       at: s.createdAt.toISOString(),
-      note: `upstream answered${p.upstreamStatus ? ` ${p.upstreamStatus}` : ""}; charge decided (outbox), ${s.attempts} attempt${s.attempts === 1 ? "" : "s"}`,
+      note: `upstream answered${p.upstreamStatus ? ` ${p.upstreamStatus}` : ""}; charge decided (outbox), ${s.attempts} attempt${s.attempts === 1 ? "" : "s"}${
+        s.deliveredFirst ? "; the answer went out before the charge was included on chain" : ""
+      }`,
     });
   if (p.settledAt)
     timeline.push({
@@ -83,6 +85,7 @@ export async function getPaymentDetail(sellerId: string, paymentId: string) {
     id: p.id,
     status: p.status,
     settling: p.status === "verified" && s?.status === "pending",
+    unpaidDelivery: p.status === "failed" && Boolean(s?.deliveredFirst),
     rail: p.rail,
     operation: p.operationKey,
     meter: p.meterKey,

@@ -69,6 +69,8 @@ export function paymentView(p: ConsolePaymentRow) {
     amountUsd: microsToUsd(p.amountMicros),
     currency: p.currency,
     rail: p.rail,
+    /** http: an API call; mcp: a tool call at /mcp. */
+    transport: p.transport,
     payer: p.payer,
     status: p.status,
     // Verified with a pending outbox row: the charge is decided and being submitted (or retried).
@@ -78,6 +80,8 @@ export function paymentView(p: ConsolePaymentRow) {
     chain: chainName(p.network),
     transaction: p.transaction,
     failureReason: p.failureReason,
+    // Served before its charge was included on chain, and the charge then failed: delivered and never paid for.
+    unpaidDelivery: p.status === "failed" && p.deliveredFirst,
     expiresAt: p.expiresAt.toISOString(),
     settledAt: p.settledAt?.toISOString() ?? null,
     // A refund (server/payments/refund-payment.ts) only of money actually taken, by a rail that refunds: a draw on prepaid

@@ -1,6 +1,10 @@
 // The priced call every rail is asked to pay: a leaf module (it imports nothing), so the payments domain, its queries
 // and every rail can share it without importing each other.
 
+/** How a paid call reached us: the HTTP API, or a tool call at /mcp (the console tells them apart). */
+export const TRANSPORTS = ["http", "mcp"] as const;
+export type Transport = (typeof TRANSPORTS)[number];
+
 /**
  * One priced call, assembled once per request (server/gateway/paid-call.ts: a data call, a plan purchase or top-up,
  * the $0 quote) and carried through every step: nothing below recomputes the canonical query, the price or the binding.
@@ -32,6 +36,8 @@ export type PaidCall = {
   binding: string;
   /** Purchases only: the buyer's agent credential the payment is bound to (the plan is bought for it). */
   credentialId?: string;
+  /** Absent: HTTP. Recorded on the payment row wherever the row is written (requestFields; a credit draw). */
+  transport?: Transport;
 };
 
 /** What a payment row records of the call it pays for: who sells it, what exactly was asked, what it costs, who is paid. */
@@ -45,5 +51,6 @@ export function requestFields(call: PaidCall) {
     meterKey: call.meterKey,
     amountMicros: call.amountMicros,
     payTo: call.payTo,
+    transport: call.transport ?? "http",
   };
 }

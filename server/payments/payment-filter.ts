@@ -3,6 +3,7 @@
 // asked for (the toggle, or `challenged` among the states). Payments are money that moved: draws on prepaid credit
 // (an implicit rail's holds) are usage, listed with `usage` (the Usage page), or by naming their rail.
 import { z } from "zod";
+import { TRANSPORTS } from "./paid-call";
 import { PAYMENT_STATES } from "./payment-state";
 
 /** The list's orders: newest first (the default), oldest first, largest amount first. */
@@ -14,6 +15,8 @@ export const paymentFilter = z.object({
   status: z.array(z.enum(PAYMENT_STATES)).max(PAYMENT_STATES.length).optional(),
   rail: z.string().min(1).max(32).optional(),
   operation: z.string().min(1).max(64).optional(),
+  /** HTTP calls or MCP tool calls alone. */
+  transport: z.enum(TRANSPORTS).optional(),
   // A wallet address (or whatever the rail records as payer), matched exactly, case-insensitively.
   payer: z.string().min(1).max(128).optional(),
   /** A payment id, wallet, transaction, card processor id (pi_...), agent credential (agt_...) or a person's email. */
@@ -28,7 +31,7 @@ export const paymentFilter = z.object({
 export type PaymentFilterInput = z.input<typeof paymentFilter>;
 export type PaymentFilter = z.output<typeof paymentFilter>;
 
-/** The same filter from a URL's query (?status=settled,consumed&rail=x402&operation=...&payer=...&q=...&from=...&to=...&challenged=1&sort=...). */
+/** The same filter from a URL's query (?status=settled,consumed&rail=x402&operation=...&transport=mcp&payer=...&q=...&from=...&to=...&challenged=1&sort=...). */
 export function paymentFilterFromSearch(params: URLSearchParams): PaymentFilterInput {
   const get = (k: string) => params.get(k) || undefined;
   const status = get("status");
@@ -36,6 +39,7 @@ export function paymentFilterFromSearch(params: URLSearchParams): PaymentFilterI
     status: status ? (status.split(",").filter(Boolean) as PaymentFilter["status"]) : undefined,
     rail: get("rail"),
     operation: get("operation"),
+    transport: get("transport") as PaymentFilter["transport"] | undefined,
     payer: get("payer"),
     q: get("q"),
     from: get("from"),

@@ -48,6 +48,8 @@ export type NewChallenge = {
   expiresAt: Date;
   /** The agent credential the payment is for (plan purchases). */
   credentialId?: string | null;
+  /** How the call came (paid-call.ts `Transport`); absent: http. */
+  transport?: "http" | "mcp";
   /** A plan purchase: what the payment buys, written in the same statement (the grant is made from it when charged). */
   purchase?: { planId: string; kind: "purchase" | "extend" } | null;
 };
@@ -55,8 +57,8 @@ export type NewChallenge = {
 export async function createChallengedPayment(p: NewChallenge): Promise<void> {
   await sql(
     `with p as (
-       insert into payments (id, seller_id, status, from_challenge, method, path, query, operation_key, meter_key, amount_micros, network, asset, pay_to, credential_id, expires_at, created_at, updated_at)
-       values ($1, $2, ${initialStateSql("challenged")}, true, $3, $4, $5, $6, $7, $8, $9, $10, $11, $13, $12::timestamptz at time zone 'UTC', now() at time zone 'UTC', now() at time zone 'UTC')
+       insert into payments (id, seller_id, status, from_challenge, method, path, query, operation_key, meter_key, amount_micros, network, asset, pay_to, credential_id, expires_at, created_at, updated_at, transport)
+       values ($1, $2, ${initialStateSql("challenged")}, true, $3, $4, $5, $6, $7, $8, $9, $10, $11, $13, $12::timestamptz at time zone 'UTC', now() at time zone 'UTC', now() at time zone 'UTC', $16)
        returning id
      )
      insert into plan_purchases (payment_id, seller_id, plan_id, credential_id, kind, amount_micros, created_at)
@@ -77,6 +79,7 @@ export async function createChallengedPayment(p: NewChallenge): Promise<void> {
       p.credentialId ?? null,
       p.purchase?.planId ?? null,
       p.purchase?.kind ?? "purchase",
+      p.transport ?? "http",
     ],
     "payments_create_challenged",
   );
@@ -145,9 +148,9 @@ export async function insertHeldPayment(
   try {
     await sql(
       `insert into payments (id, seller_id, status, rail, method, path, query, operation_key, meter_key, amount_micros, network, asset, pay_to, payer, lock_key, rail_data,
-         expires_at, verified_at, locked_until, created_at, updated_at)
+         expires_at, verified_at, locked_until, created_at, updated_at, transport)
        values ($1, $2, ${initialStateSql("verified")}, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15::jsonb, $16::timestamptz at time zone 'UTC', now() at time zone 'UTC',
-         (now() at time zone 'UTC') + make_interval(secs => $17), now() at time zone 'UTC', now() at time zone 'UTC')`,
+         (now() at time zone 'UTC') + make_interval(secs => $17), now() at time zone 'UTC', now() at time zone 'UTC', $18)`,
       [
         id,
         p.sellerId,
@@ -166,6 +169,7 @@ export async function insertHeldPayment(
         JSON.stringify(p.railData),
         utc(p.expiresAt),
         p.leaseSeconds,
+        p.transport ?? "http",
       ],
       "payments_insert_held",
     );
@@ -227,6 +231,55 @@ export async function scheduleSettlement(paymentId: string, upstreamStatus: numb
   return rowCount === 1;
 }
 
+/**
+ * scheduleSettlement, deciding in the same statement whether the paid answer may go out before the settlement is
+ * included (`deliverFirst`: the seller's default cap, or null when this call waits for inclusion whatever the cap).
+ * It may when the payer wallet's value delivered and not yet settled, with this payment, stays within the seller's cap
+ * (seller_settings.unsettled_cap_micros, else the default) and no settlement of that wallet failed after delivery. The
+ * payer's payer_exposures row is added to by a guarded upsert: concurrent calls of one wallet queue on that row and
+ * each sees the sum the others left, so together they never pass the cap. Null when the payment is no longer verified.
+ */
+export async function scheduleSettlementDeliveringFirst(
+  paymentId: string,
+  upstreamStatus: number,
+  units: number,
+  leaseSeconds: number,
+  deliverFirst: { defaultCapMicros: bigint } | null,
+): Promise<{ deliveredFirst: boolean } | null> {
+  const { rows } = await sql<{ delivered_first: boolean }>(
+    `with p as (
+       update payments set upstream_status = $2, locked_until = (now() at time zone 'UTC') + make_interval(secs => $3), updated_at = now() at time zone 'UTC'
+       where id = $1 and status = ${stateSql("verified")}
+       returning id, locked_until, seller_id, payer, amount_micros
+     ), cap as (
+       select p.seller_id, p.payer, p.amount_micros, coalesce((select ss.unsettled_cap_micros from seller_settings ss where ss.seller_id = p.seller_id), $6::bigint) as micros
+       from p where $7::boolean and p.payer is not null
+     ), e as (
+       insert into payer_exposures (seller_id, payer, outstanding_micros, updated_at)
+       select seller_id, payer, amount_micros, now() at time zone 'UTC' from cap where amount_micros <= micros
+       on conflict (seller_id, payer) do update set outstanding_micros = payer_exposures.outstanding_micros + excluded.outstanding_micros, updated_at = excluded.updated_at
+       where payer_exposures.unpaid_at is null and payer_exposures.outstanding_micros + excluded.outstanding_micros <= (select micros from cap)
+       returning 1
+     )
+     insert into settlements (id, payment_id, status, units, claimed_until, next_attempt_at, attempts, delivered_first, created_at, updated_at)
+     select $4, p.id, 'pending', $5, p.locked_until, now() at time zone 'UTC', 1, exists (select 1 from e), now() at time zone 'UTC', now() at time zone 'UTC' from p
+     returning delivered_first`,
+    [paymentId, upstreamStatus, leaseSeconds, newId("stl"), units, (deliverFirst?.defaultCapMicros ?? 0n).toString(), deliverFirst !== null],
+    "payments_schedule_settlement_delivering_first",
+  );
+  return rows[0] ? { deliveredFirst: rows[0].delivered_first } : null;
+}
+
+/**
+ * A settlement whose answer went out first has ended (`failed`: never to be charged): its amount leaves the payer's
+ * exposure, and a failure marks the wallet as one that left an unpaid delivery (its calls wait for inclusion from now
+ * on). In the statement or transaction that ends the settlement, so it happens exactly once.
+ */
+const exposureEndSql = (paymentSql: string, settlementSql: string, failed: boolean) =>
+  `update payer_exposures e set outstanding_micros = e.outstanding_micros - ${paymentSql}.amount_micros,
+     ${failed ? "unpaid_at = coalesce(e.unpaid_at, now() at time zone 'UTC'), " : ""}updated_at = now() at time zone 'UTC'
+   from ${paymentSql}, ${settlementSql} where ${settlementSql}.delivered_first and e.seller_id = ${paymentSql}.seller_id and e.payer = ${paymentSql}.payer`;
+
 export type SettlementRow = Prisma.SettlementGetPayload<{ include: { payment: true } }>;
 
 export async function findSettlement(paymentId: string): Promise<SettlementRow | null> {
@@ -259,11 +312,13 @@ export async function recordSettlementSuccess(
     `with s as (
        update settlements set status = 'succeeded', transaction = $2, last_error = null, updated_at = now() at time zone 'UTC'
        where payment_id = $1 and status = 'pending'
-       returning payment_id, units
+       returning payment_id, units, delivered_first
      ), p as (
        update payments set status = case when $3::boolean then ${CHARGE.consumed.set} else ${CHARGE.settled.set} end::payment_status, transaction = $2, settled_at = now() at time zone 'UTC', locked_until = null, updated_at = now() at time zone 'UTC'
        where id = $1 and ${CHARGE.settled.guard()} and exists (select 1 from s)
        returning id, seller_id, meter_key, amount_micros, currency, rail, operation_key, payer
+     ), x as (
+       ${exposureEndSql("p", "s", false)}
      ), ${grantForChargeSql("$7")}
      insert into ledger_entries (id, seller_id, payment_id, kind, rail, operation_key, payer, meter_key, units, amount_micros, currency, gas_cost_wei, fee_micros, created_at)
      select $4, p.seller_id, p.id, 'charge', p.rail, p.operation_key, p.payer, p.meter_key, s.units, p.amount_micros, p.currency, $5::numeric, $6::bigint,
@@ -285,6 +340,11 @@ export async function recordSettlementFailure(paymentId: string, reason: string,
       where: { id: paymentId, status: { in: [...FAIL.from] } },
       data: { status: FAIL.to, failureReason: reason, lockedUntil: null },
     });
+    // An answer that went out first and will never be paid for: an unpaid delivery, and its wallet waits from now on.
+    await tx.$executeRawUnsafe(
+      `with p as (select seller_id, payer, amount_micros from payments where id = $1), s as (select delivered_first from settlements where payment_id = $1) ${exposureEndSql("p", "s", true)}`,
+      paymentId,
+    );
     return true;
   });
 }

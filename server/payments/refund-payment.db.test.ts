@@ -68,7 +68,9 @@ describe("payments.refund", () => {
     const row = (id: string) => rows.find((p) => p.id === id)!;
     expect(row(wallet)).toMatchObject({ refundable: true, refundInput: "transaction" });
     expect(row(opened.paymentId)).toMatchObject({ refundable: true, refundInput: "none" });
-    expect(row(credits)).toMatchObject({ refundable: false, refundInput: null });
+    // A draw on credit is usage, listed with `usage` (the console's Usage page), not among payments.
+    const draw = (await caller().payments.list({ usage: true })).payments.find((p) => p.id === credits)!;
+    expect(draw).toMatchObject({ refundable: false, refundInput: null });
     expect(await caller().payments.detail({ id: opened.paymentId })).toMatchObject({ refundable: true, refundInput: "none" });
   });
 

@@ -3,6 +3,7 @@
 // served by payments (seller_id, created_at desc) INCLUDE (id, status, rail, operation_key, payer, ...).
 import { db, sql } from "../db/client";
 import type { PaymentStatus } from "../db/generated/client";
+import type { Transport } from "./paid-call";
 import type { PaymentFilter } from "./payment-filter";
 import { PAID_STATES, stateSql, statesSql } from "./payment-state";
 
@@ -28,6 +29,7 @@ function filterSql(sellerId: string, f: ScopedPaymentFilter, params: unknown[]):
   else if (f.usage) where.push(`p.rail = any(${p(f.implicitRails)}::text[])`);
   else if (f.implicitRails.length) where.push(`(p.rail is null or p.rail <> all(${p(f.implicitRails)}::text[]))`);
   if (f.operation) where.push(`p.operation_key = ${p(f.operation)}`);
+  if (f.transport) where.push(`p.transport = ${p(f.transport)}`);
   if (f.payer) where.push(`p.payer = ${p(f.payer.trim().toLowerCase())}`);
   if (f.q) where.push(searchSql(sellerId, f.q, p));
   if (f.from) where.push(`p.created_at >= ${p(`${f.from}T00:00:00.000Z`)}::timestamptz at time zone 'UTC'`);
@@ -53,7 +55,9 @@ function searchSql(sellerId: string, raw: string, p: (v: unknown) => string): st
     return `exists (select 1 from card_payments c where c.payment_id = p.id and (c.processor_payment_id = ${p(q)} or c.checkout_id = ${p(q)}))`;
   if (/^agt_[A-Za-z0-9]+$/.test(q)) return `(p.credential_id = ${p(q)} or p.payer = ${p(q)})`;
   if (q.includes("@"))
-    return `p.credential_id in (select a.id from agent_credentials a join humans h on h.id = a.human_id where a.seller_id = ${p(sellerId)} and h.email = ${p(lower)})`;
+    // ... or the card payments whose payer gave this email at checkout.
+    return `(p.credential_id in (select a.id from agent_credentials a join humans h on h.id = a.human_id where a.seller_id = ${p(sellerId)} and h.email = ${p(lower)})
+      or exists (select 1 from card_payments c where c.payment_id = p.id and c.payer_email = ${p(lower)}))`;
   return `(p.id like ${p(prefix)} or p.payer like ${p(prefix)})`;
 }
 
@@ -88,6 +92,7 @@ export type ConsolePaymentRow = {
   amountMicros: bigint;
   currency: string;
   rail: string | null;
+  transport: Transport;
   payer: string | null;
   status: PaymentStatus;
   network: string | null;
@@ -97,6 +102,8 @@ export type ConsolePaymentRow = {
   settledAt: Date | null;
   /** The settlement outbox row's state, if the charge was decided. */
   settlementStatus: string | null;
+  /** The paid answer went out before the charge was included on chain (server/payments/settle-payment.ts). */
+  deliveredFirst: boolean;
   refundTransaction: string | null;
   refundedAt: Date | null;
   /** Card payments: what a seller used to Stripe looks for (never a card number: there is none to read). */
@@ -122,6 +129,7 @@ type RawRow = {
   amount_micros: string;
   currency: string;
   rail: string | null;
+  transport: string;
   payer: string | null;
   status: PaymentStatus;
   network: string | null;
@@ -130,6 +138,7 @@ type RawRow = {
   expires_at: string;
   settled_at: string | null;
   settlement_status: string | null;
+  delivered_first: boolean | null;
   refund_tx: string | null;
   refunded_at: string | null;
   card_processor: string | null;
@@ -144,9 +153,10 @@ type RawRow = {
 
 // `timestamp(3)` columns come back from pg as local-time Dates: read them as text in UTC instead.
 const COLUMNS = `p.id, to_char(p.created_at, 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as created_at, p.method, p.path, p.query, p.operation_key,
-  p.amount_micros::text as amount_micros, p.currency, p.rail, p.payer, p.status, p.network, p.transaction, p.failure_reason,
+  p.amount_micros::text as amount_micros, p.currency, p.rail, p.transport, p.payer, p.status, p.network, p.transaction, p.failure_reason,
   to_char(p.expires_at, 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as expires_at, to_char(p.settled_at, 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as settled_at,
   (select s.status from settlements s where s.payment_id = p.id) as settlement_status,
+  (select s.delivered_first from settlements s where s.payment_id = p.id) as delivered_first,
   r.transaction as refund_tx, to_char(r.created_at, 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as refunded_at,
   c.processor as card_processor, c.flow as card_flow, c.card_brand, c.card_last4, c.processor_payment_id as card_processor_payment_id,
   c.refund_status as card_refund_status, c.refund_cause as card_refund_cause, c.refund_id as card_refund_id`;
@@ -161,6 +171,8 @@ const toRow = (r: RawRow): ConsolePaymentRow => ({
   amountMicros: BigInt(r.amount_micros),
   currency: r.currency,
   rail: r.rail,
+  // The column's check constraint holds it to these.
+  transport: r.transport as Transport,
   payer: r.payer,
   status: r.status,
   network: r.network,
@@ -169,6 +181,7 @@ const toRow = (r: RawRow): ConsolePaymentRow => ({
   expiresAt: new Date(r.expires_at),
   settledAt: r.settled_at ? new Date(r.settled_at) : null,
   settlementStatus: r.settlement_status,
+  deliveredFirst: r.delivered_first === true,
   refundTransaction: r.refund_tx,
   refundedAt: r.refunded_at ? new Date(r.refunded_at) : null,
   card: r.card_processor
@@ -284,7 +297,9 @@ export async function findPaymentDetail(sellerId: string, id: string) {
       updatedAt: true,
       verifiedAt: true,
       settledAt: true,
-      settlement: { select: { status: true, attempts: true, units: true, transaction: true, lastError: true, createdAt: true, updatedAt: true } },
+      settlement: {
+        select: { status: true, attempts: true, units: true, transaction: true, lastError: true, deliveredFirst: true, createdAt: true, updatedAt: true },
+      },
       card: {
         select: {
           processor: true,

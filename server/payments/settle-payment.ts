@@ -2,7 +2,18 @@
 // result durably. The same for every rail: the outbox row is unique per payment and leased; the rail's settle is
 // idempotent (wallet rails ask the chain before re-sending after a crash); success, failure and retry are each one
 // guarded statement.
-import { findSettlement, recordSettlementFailure, recordSettlementRetry, recordSettlementSuccess } from "./payments.queries";
+//
+// Delivery before inclusion: on a chain that takes its time to include a transaction (Base: a block every 2 s), a paid
+// call need not wait for it. Once the proof was verified against the chain (a simulation of the very transfer), locked,
+// the upstream answered and the outbox row is written, the answer may go out as soon as the transfer is signed; the
+// transfer then lands in the background, and the reconciler finishes what a crash leaves. The seller's risk is the
+// value so delivered and not yet settled, per payer wallet, capped (server/settings/unsettled-cap.ts) in the statement
+// that writes the outbox row; beyond the cap, and for a wallet whose settlement once failed after delivery (an unpaid
+// delivery, shown in the console), calls wait for inclusion as before. Where the chain includes within a few
+// milliseconds (a local chain mining each transaction), waiting costs nothing and gives the agent a final receipt, so
+// calls wait there too: which kind of chain this is, the gateway learns from its own recent settlements.
+import { DEFAULT_UNSETTLED_CAP_MICROS } from "../settings/unsettled-cap";
+import { findSettlement, recordSettlementFailure, recordSettlementRetry, recordSettlementSuccess, scheduleSettlementDeliveringFirst } from "./payments.queries";
 import { railFor } from "./rails";
 import type { HeldPayment, Rail, SettleOutcome } from "./rails/rail";
 
@@ -17,23 +28,54 @@ export type SettleResult =
 const MAX_BACKOFF_MS = 10 * 60_000;
 
 /**
+ * Inclusion faster than this (the median of the last few settlements, from signed to included): the answer waits for
+ * it. A local chain mining each transaction includes in a few ms; Base in about a second on average.
+ */
+const WAIT_FOR_INCLUSION_UNDER_MS = 100;
+const recentInclusionMs: number[] = [];
+
+function noteInclusion(ms: number): void {
+  recentInclusionMs.push(ms);
+  if (recentInclusionMs.length > 8) recentInclusionMs.shift();
+}
+
+/** Whether inclusion on this chain is slow enough to deliver first; unknown (no settlement yet) waits. */
+function inclusionIsSlow(): boolean {
+  if (recentInclusionMs.length === 0) return false;
+  const sorted = [...recentInclusionMs].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)]! >= WAIT_FOR_INCLUSION_UNDER_MS;
+}
+
+/** Tests only: as if the last settlements took `ms` each to be included (null: none seen yet). */
+export function setInclusionEstimateForTests(ms: number | null): void {
+  recentInclusionMs.length = 0;
+  if (ms !== null) noteInclusion(ms);
+}
+
+/**
  * Charge a held payment whose outbox row this caller owns. `then`: "consumed" when the paid response goes out with
  * this very call (the gateway), "settled" when nobody is waiting (the reconciler).
  */
 export async function chargeHeldPayment(
   rail: Rail,
   payment: HeldPayment,
-  opts: { retry: boolean; attempts: number; then: "settled" | "consumed" },
+  opts: { retry: boolean; attempts: number; then: "settled" | "consumed"; onSubmitted?: (transaction: string | null) => void },
 ): Promise<SettleResult> {
   // Only a rail that charges writes outbox rows (captures and prepaid holds never do): anything else is a bug.
   if (!rail.charge) throw new Error(`rail ${rail.name} holds payment ${payment.id} in the outbox but cannot charge`);
   let outcome: SettleOutcome;
+  let submittedAt = performance.now();
+  const onSubmitted = (transaction: string | null) => {
+    submittedAt = performance.now();
+    opts.onSubmitted?.(transaction);
+  };
   try {
-    outcome = await rail.charge.settle(payment, { retry: opts.retry });
+    outcome = await rail.charge.settle(payment, { retry: opts.retry, onSubmitted });
   } catch (e) {
     outcome = { type: "pending", detail: e instanceof Error ? e.message.split("\n")[0]! : String(e) };
   }
   if (outcome.type === "settled") {
+    noteInclusion(performance.now() - submittedAt);
     await recordSettlementSuccess(payment.id, outcome.transaction, opts.then, outcome.cost);
     return { type: "settled", transaction: outcome.transaction, payer: outcome.payer ?? payment.payer };
   }
@@ -52,5 +94,45 @@ export async function settlePayment(paymentId: string): Promise<SettleResult> {
   if (!s) return { type: "noop", status: "no_settlement" };
   if (s.status === "succeeded") return { type: "settled", transaction: s.transaction, payer: s.payment.payer };
   if (s.status !== "pending") return { type: "noop", status: s.status };
-  return chargeHeldPayment(railFor(s.payment.rail), s.payment, { retry: true, attempts: s.attempts, then: "settled" });
+  // An answer that went out before inclusion was delivered: the charge ends it consumed, as it would have inline.
+  return chargeHeldPayment(railFor(s.payment.rail), s.payment, { retry: true, attempts: s.attempts, then: s.deliveredFirst ? "consumed" : "settled" });
+}
+
+/**
+ * The decision to charge a served call, made durable (the outbox row), with whether its answer may go out before the
+ * settlement is included (see the top of this file). Null when the payment is no longer verified.
+ */
+export async function scheduleCharge(
+  rail: Rail,
+  payment: HeldPayment,
+  upstreamStatus: number,
+  units: number,
+  leaseSeconds: number,
+): Promise<{ deliveredFirst: boolean } | null> {
+  const deliverFirst = rail.charge?.deliversFirst && payment.payer && inclusionIsSlow() ? { defaultCapMicros: DEFAULT_UNSETTLED_CAP_MICROS } : null;
+  return scheduleSettlementDeliveringFirst(payment.id, upstreamStatus, units, leaseSeconds, deliverFirst);
+}
+
+/** The transaction was signed and sent (its hash, when the facilitator knows it before inclusion); it lands later. */
+export type SubmittedResult = { type: "submitted"; transaction: string | null };
+
+/**
+ * Charge a served call whose outbox row it just wrote: inline (the answer waits for inclusion), or, when it may be
+ * delivered first, in the background, answering as soon as the transfer is signed. A background charge that fails
+ * is recorded as an unpaid delivery by recordSettlementFailure; one that stays pending is the reconciler's.
+ */
+export async function chargeServedPayment(rail: Rail, payment: HeldPayment, scheduled: { deliveredFirst: boolean }): Promise<SettleResult | SubmittedResult> {
+  if (!scheduled.deliveredFirst) return chargeHeldPayment(rail, payment, { retry: false, attempts: 1, then: "consumed" });
+  let signed!: (transaction: string | null) => void;
+  const submitted = new Promise<string | null>((resolve) => (signed = resolve));
+  const charging = chargeHeldPayment(rail, payment, { retry: false, attempts: 1, then: "consumed", onSubmitted: (tx) => signed(tx) });
+  charging.catch((e) => console.error(`[settlement] ${payment.id}: background charge failed to record:`, e instanceof Error ? e.message : e));
+  const first = await Promise.race([
+    submitted.then((transaction) => ({ transaction })),
+    charging.then(
+      (result) => ({ result }),
+      () => ({ transaction: null }),
+    ),
+  ]);
+  return "result" in first ? first.result : { type: "submitted", transaction: first.transaction };
 }

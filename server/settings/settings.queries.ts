@@ -47,3 +47,33 @@ export async function saveSellerSettings(input: {
     return after;
   });
 }
+
+/** What a payer reads before paying: the seller's contact, terms and refund policy (nulls: not given). */
+export type MerchantInfoRow = { contactEmail: string | null; termsText: string | null; refundPolicy: string | null };
+
+export async function findMerchantInfo(sellerId: string): Promise<MerchantInfoRow> {
+  const r = await db.sellerSettings.findUnique({ where: { sellerId }, select: { contactEmail: true, termsText: true, refundPolicy: true } });
+  return { contactEmail: r?.contactEmail ?? null, termsText: r?.termsText ?? null, refundPolicy: r?.refundPolicy ?? null };
+}
+
+/** Replace the merchant information, with a settings.update audit row of what changed, all or nothing (the row locked first). */
+export async function saveMerchantInfo(input: { sellerId: string; actorId: string | null; info: MerchantInfoRow }): Promise<MerchantInfoRow> {
+  return db.$transaction(async (tx: Tx) => {
+    await tx.$executeRaw`insert into seller_settings (seller_id, updated_at) values (${input.sellerId}, now() at time zone 'UTC') on conflict (seller_id) do nothing`;
+    const [before] = await tx.$queryRaw<
+      MerchantInfoRow[]
+    >`select contact_email as "contactEmail", terms_text as "termsText", refund_policy as "refundPolicy" from seller_settings where seller_id = ${input.sellerId} for update`;
+    await tx.sellerSettings.update({ where: { sellerId: input.sellerId }, data: input.info });
+    const changed = (Object.keys(input.info) as (keyof MerchantInfoRow)[]).filter((k) => before?.[k] !== input.info[k]);
+    if (changed.length)
+      await recordAudit(tx, {
+        sellerId: input.sellerId,
+        actorId: input.actorId,
+        action: "settings.update",
+        targetId: input.sellerId,
+        before: Object.fromEntries(changed.map((k) => [k, before?.[k] ?? null])),
+        after: Object.fromEntries(changed.map((k) => [k, input.info[k]])),
+      });
+    return input.info;
+  });
+}

@@ -14,6 +14,7 @@ import http from "node:http";
 import https from "node:https";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { resetEnvForTests } from "../env";
 import * as openapiRoute from "../../app/openapi.json/route";
 import { compactVerify, createLocalJWKSet } from "jose";
 import { db } from "../db/client";
@@ -163,10 +164,20 @@ async function heldRows(sellerId: string): Promise<number> {
 /** The battery for these rails' kits, over one gateway stack (a chain, a fake upstream, a seller). */
 export function describeRailConformance(kits: RailKit[]): void {
   const stack = {} as ConformanceStack;
+  // The battery is one client sending thousands of malformed proofs a minute: the per-client budget (issue 22; tested
+  // in server/gateway/gateway.db.test.ts) would answer most of them, and the registrations and 402s the kits need, 429.
+  const clientLimit = process.env.RATE_LIMIT_CLIENT_PER_MINUTE;
   beforeAll(async () => {
+    process.env.RATE_LIMIT_CLIENT_PER_MINUTE = "1000000";
+    resetEnvForTests();
     Object.assign(stack, await startGatewayStack("conformance-upstream-secret-0123"));
   }, 60_000);
-  afterAll(() => stopGatewayStack(stack));
+  afterAll(async () => {
+    await stopGatewayStack(stack);
+    if (clientLimit === undefined) delete process.env.RATE_LIMIT_CLIENT_PER_MINUTE;
+    else process.env.RATE_LIMIT_CLIENT_PER_MINUTE = clientLimit;
+    resetEnvForTests();
+  });
 
   for (const kit of kits)
     describe(`rail ${kit.rail}`, () => {

@@ -4,8 +4,9 @@ import { headers } from "next/headers";
 import { isAppError } from "@/server/errors";
 import { storefrontOfHeaders } from "@/server/http/route";
 import { authenticateOnPage, payWithCardOnPage } from "@/server/payments/rails/card/checkout/pay-on-page";
+import { checkCardFields, type CardField } from "@/server/payments/rails/card/checkout/validate-card";
 
-export type ActionResult = { ok: true } | { ok: false; message: string };
+export type ActionResult = { ok: true } | { ok: false; message: string; errors?: Partial<Record<CardField, string>> };
 
 async function sellerId(): Promise<string> {
   return (await storefrontOfHeaders(await headers())).catalog.seller.id;
@@ -17,17 +18,19 @@ function failure(e: unknown): ActionResult {
   return { ok: false, message: "Something went wrong on our side. Nothing was charged; please try again." };
 }
 
-/** The card form. The number goes to the processor in this call and nowhere else (never stored, never logged). */
-export async function payAction(paymentId: string, attempt: number, card: { number: string; expiry: string; cvc: string }): Promise<ActionResult> {
+/**
+ * The card form. The fields are checked here as in the browser (a typo gets its own message, before any processor is
+ * asked); the number then goes to the processor in this call and nowhere else (never stored, never logged).
+ */
+export async function payAction(
+  paymentId: string,
+  attempt: number,
+  card: { number: string; expiry: string; cvc: string; email?: string },
+): Promise<ActionResult> {
   try {
-    const m = /^\s*(\d{1,2})\s*\/\s*(\d{2}|\d{4})\s*$/.exec(card.expiry);
-    if (!m) return { ok: false, message: "Enter the expiry date as MM / YY." };
-    await payWithCardOnPage({
-      sellerId: await sellerId(),
-      paymentId,
-      attempt,
-      card: { number: card.number, expMonth: Number(m[1]), expYear: Number(m[2]), cvc: card.cvc.trim() },
-    });
+    const checked = checkCardFields(card);
+    if (!checked.ok) return { ok: false, message: "Check the highlighted fields. Nothing was charged.", errors: checked.errors };
+    await payWithCardOnPage({ sellerId: await sellerId(), paymentId, attempt, card: checked.card, email: checked.email });
     return { ok: true };
   } catch (e) {
     return failure(e);

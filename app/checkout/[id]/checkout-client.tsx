@@ -2,55 +2,103 @@
 
 import { useRouter } from "next/navigation";
 import { useState } from "react";
+import { checkCardFields, type CardField } from "@/server/payments/rails/card/checkout/validate-card";
 import { authenticateAction, payAction } from "./actions";
 
 const button = "w-full rounded bg-indigo-600 px-4 py-2.5 font-medium text-white hover:bg-indigo-700 disabled:cursor-not-allowed disabled:opacity-50";
 const input = "mt-1 w-full rounded border border-slate-300 px-3 py-2 font-mono";
 
+type Errors = Partial<Record<CardField, string>>;
+
+function Field({
+  name,
+  label,
+  error,
+  className = "",
+  ...rest
+}: { name: CardField; label: string; error?: string; className?: string } & React.InputHTMLAttributes<HTMLInputElement>) {
+  const errorId = `${name}-error`;
+  return (
+    <label className={`block text-sm font-medium ${className}`}>
+      {label}
+      <input
+        name={name}
+        className={`${input} ${error ? "border-red-600" : ""}`}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error ? errorId : undefined}
+        data-testid={`card-${name}`}
+        {...rest}
+      />
+      {error && (
+        <span id={errorId} className="mt-1 block font-normal text-red-700" data-testid={`card-${name}-error`}>
+          {error}
+        </span>
+      )}
+    </label>
+  );
+}
+
 /**
- * The card form (test processor: the card is taken on this page). The button is disabled from the first click until
- * the answer is in, and the server confirms each attempt once whatever arrives: no double charge on a double click.
+ * The card form (test processor: the card is taken on this page). Fields are checked here as the person submits and
+ * again by the server action (validate-card.ts), each with its own message. The button is disabled from the first
+ * click until the answer is in, and the server confirms each attempt once whatever arrives: no double charge on a
+ * double click. The email is optional: it only sends the receipt there and names the payer to the seller.
  */
 export function CardForm({ paymentId, attempt, amount }: { paymentId: string; attempt: number; amount: string }) {
   const router = useRouter();
   const [pending, setPending] = useState(false);
   const [message, setMessage] = useState<string | null>(null);
+  const [errors, setErrors] = useState<Errors>({});
   return (
     <form
       className="mt-6 space-y-4"
       data-testid="card-form"
+      noValidate
       onSubmit={async (e) => {
         e.preventDefault();
         if (pending) return;
         const f = new FormData(e.currentTarget);
-        setPending(true);
-        setMessage(null);
-        const res = await payAction(paymentId, attempt, {
+        const fields = {
           number: String(f.get("number") ?? ""),
           expiry: String(f.get("expiry") ?? ""),
           cvc: String(f.get("cvc") ?? ""),
-        });
+          email: String(f.get("email") ?? ""),
+        };
+        const checked = checkCardFields(fields);
+        if (!checked.ok) {
+          setErrors(checked.errors);
+          setMessage("Check the highlighted fields. Nothing was charged.");
+          return;
+        }
+        setErrors({});
+        setPending(true);
+        setMessage(null);
+        const res = await payAction(paymentId, attempt, fields);
         if (!res.ok) {
+          setErrors(res.errors ?? {});
           setMessage(res.message);
           setPending(false);
         }
         router.refresh();
       }}
     >
-      <label className="block text-sm font-medium">
-        Card number
-        <input name="number" inputMode="numeric" autoComplete="cc-number" placeholder="4242 4242 4242 4242" required className={input} />
-      </label>
-      <div className="flex gap-4">
-        <label className="block flex-1 text-sm font-medium">
-          Expiry (MM / YY)
-          <input name="expiry" autoComplete="cc-exp" placeholder="12 / 34" required className={input} />
-        </label>
-        <label className="block w-32 text-sm font-medium">
-          CVC
-          <input name="cvc" inputMode="numeric" autoComplete="cc-csc" placeholder="123" required className={input} />
-        </label>
+      <Field name="number" label="Card number" error={errors.number} inputMode="numeric" autoComplete="cc-number" placeholder="4242 4242 4242 4242" required />
+      <div className="flex flex-wrap gap-4">
+        <Field name="expiry" label="Expiry (MM / YY)" error={errors.expiry} className="min-w-40 flex-1" autoComplete="cc-exp" placeholder="12 / 34" required />
+        <Field name="cvc" label="CVC" error={errors.cvc} className="w-32" inputMode="numeric" autoComplete="cc-csc" placeholder="123" required />
       </div>
+      <Field
+        name="email"
+        label="Email for your receipt (optional)"
+        error={errors.email}
+        type="email"
+        autoComplete="email"
+        placeholder="you@example.com"
+        aria-describedby={errors.email ? "email-error" : "email-hint"}
+      />
+      <p id="email-hint" className="-mt-2 text-xs text-slate-600">
+        We email the receipt there and the seller sees it with this payment. Leave it empty to pay without one.
+      </p>
       {message && (
         <p role="alert" className="text-sm text-red-700" data-testid="form-error">
           {message}

@@ -6,12 +6,13 @@ import type { ReactNode } from "react";
 import { isAppError } from "@/server/errors";
 import { storefrontOfHeaders } from "@/server/http/route";
 import { getCheckoutView, type CheckoutView } from "@/server/payments/rails/card/checkout/checkout-view";
+import { LocalTime } from "../../_components/local-time";
+import { Merchant } from "../../_components/merchant";
 import { AuthenticationStep, CardForm } from "./checkout-client";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Checkout", robots: { index: false } };
 
-const when = (iso: string | null) => (iso ? new Date(iso).toUTCString().replace("GMT", "UTC") : "");
 const cardText = (c: CheckoutView["card"]) => (c ? `${c.brand.toUpperCase()} •••• ${c.last4}` : "your card");
 
 function Notice({ tone, title, children, testId }: { tone: "ok" | "bad" | "info"; title: string; children?: ReactNode; testId: string }) {
@@ -33,13 +34,19 @@ function Receipt({ v, delivered }: { v: CheckoutView; delivered: boolean }) {
         <dt className="text-slate-500">Paid with</dt>
         <dd data-testid="receipt-card">{cardText(v.card)}</dd>
         <dt className="text-slate-500">Paid on</dt>
-        <dd>{when(v.paidAt)}</dd>
+        <dd>{v.paidAt ? <LocalTime iso={v.paidAt} /> : ""}</dd>
         <dt className="text-slate-500">To</dt>
         <dd>{v.sellerName}</dd>
         <dt className="text-slate-500">Reference</dt>
         <dd className="font-mono text-xs break-all">{v.reference}</dd>
         <dt className="text-slate-500">Payment</dt>
         <dd className="font-mono text-xs">{v.paymentId}</dd>
+        {v.payerEmail && (
+          <>
+            <dt className="text-slate-500">Receipt sent to</dt>
+            <dd data-testid="receipt-email">{v.payerEmail}</dd>
+          </>
+        )}
       </dl>
       <p className="mt-3">
         {delivered ? "Your agent has received what it paid for." : "Your agent can now retry its request and will receive what it paid for."} You can close this
@@ -112,7 +119,9 @@ function Body({ v }: { v: CheckoutView }) {
               <p>Reload this page in a moment.</p>
             </Notice>
           )}
-          <p className="mt-3 text-xs text-slate-500">This checkout is open until {when(v.expiresAt)}.</p>
+          <p className="mt-3 text-xs text-slate-600" data-testid="checkout-open-until">
+            This checkout is open until <LocalTime iso={v.expiresAt} />.
+          </p>
         </>
       );
   }
@@ -145,19 +154,24 @@ export default async function CheckoutPage({ params, searchParams }: { params: P
         )}
         <h1 className="text-xl font-semibold">Pay {view.sellerName}</h1>
         <dl className="mt-4 grid grid-cols-[7rem_1fr] gap-y-2 text-sm" data-testid="purchase-summary">
-          <dt className="text-slate-500">For</dt>
+          <dt className="text-slate-600">For</dt>
           <dd data-testid="purchase-title">{view.purchase.title}</dd>
-          <dt className="text-slate-500">Request</dt>
-          <dd className="font-mono text-xs break-all" data-testid="purchase-detail">
-            {view.purchase.detail}
-          </dd>
-          <dt className="text-slate-500">Seller</dt>
+          {view.purchase.kind === "call" && (
+            <>
+              <dt className="text-slate-600">Your agent&apos;s request</dt>
+              <dd className="font-mono text-xs break-all" data-testid="purchase-detail">
+                {view.purchase.detail}
+              </dd>
+            </>
+          )}
+          <dt className="text-slate-600">Seller</dt>
           <dd data-testid="purchase-seller">{view.sellerName}</dd>
-          <dt className="text-slate-500">Amount</dt>
+          <dt className="text-slate-600">Amount</dt>
           <dd className="text-lg font-semibold" data-testid="purchase-amount">
-            {view.amount} <span className="text-sm font-normal text-slate-500">USD</span>
+            {view.amount} <span className="text-sm font-normal text-slate-600">USD</span>
           </dd>
         </dl>
+        {view.purchase.plan && <PlanTerms plan={view.purchase.plan} amount={view.amount} />}
         <Body v={view} />
         {view.testCards && view.state === "incomplete" && (
           <details className="mt-6 text-sm" data-testid="test-cards" open>
@@ -179,6 +193,50 @@ export default async function CheckoutPage({ params, searchParams }: { params: P
           </details>
         )}
       </div>
+      <Merchant sellerName={view.sellerName} m={view.merchant} />
     </main>
+  );
+}
+
+/** What a plan purchase buys: the credit, the data it pays for, how long it lasts, and the unclaimed agent's limit. */
+function PlanTerms({ plan, amount }: { plan: NonNullable<CheckoutView["purchase"]["plan"]>; amount: string }) {
+  return (
+    <section className="mt-4 rounded border border-slate-200 p-3 text-sm" aria-labelledby="plan-buys" data-testid="plan-terms">
+      <h2 id="plan-buys" className="font-medium">
+        What this buys
+      </h2>
+      <ul className="mt-1 list-disc space-y-1 pl-5 text-slate-700">
+        <li data-testid="plan-credit">
+          {amount} of prepaid credit for your agent, at {plan.name}: each call it makes is paid from it at the per-request price.
+        </li>
+        <li data-testid="plan-meters">
+          It pays for:{" "}
+          {plan.meters.length
+            ? plan.meters.map((m, i) => (
+                <span key={m.key}>
+                  {i > 0 ? "; " : ""}
+                  <strong>{m.title}</strong>
+                  {m.operations.length ? ` (${m.operations.join(", ")})` : ""}
+                </span>
+              ))
+            : "no data yet (the plan covers no meter)"}
+          .
+        </li>
+        <li data-testid="plan-validity">Credit lasts {plan.validityDays} days from the purchase; what is left then expires.</li>
+        {plan.description && <li className="text-slate-600">{plan.description}</li>}
+      </ul>
+      {plan.unclaimedAgentExpiresAt ? (
+        <p className="mt-3 rounded border border-amber-400 bg-amber-50 p-2 text-amber-950" role="note" data-testid="plan-unclaimed">
+          <strong>This agent is not claimed by a person.</strong> Credit bought for an unclaimed agent dies with it, 3 days after it registered: at{" "}
+          <LocalTime iso={plan.unclaimedAgentExpiresAt} />, unless you claim the agent first (it gives you the link). Claimed, the credit is yours for the full{" "}
+          {plan.validityDays} days.
+        </p>
+      ) : (
+        <p className="mt-3 text-slate-600" data-testid="plan-unclaimed">
+          Credit bought for an agent nobody has claimed dies with it after 3 days
+          {plan.agentClaimed ? "; this agent is claimed by a person, so the credit stays with them." : "."}
+        </p>
+      )}
+    </section>
   );
 }

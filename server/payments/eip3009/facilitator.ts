@@ -7,9 +7,9 @@ import type { Hex } from "viem";
 import { NETWORK } from "../../chain/config";
 import { env } from "../../env";
 import { LocalFacilitator } from "./local-facilitator";
-import { TRANSIENT, type Facilitator, type SettleOutcome, type VerifyOutcome } from "./outcomes";
+import { TRANSIENT, type Facilitator, type SettleOptions, type SettleOutcome, type VerifyOutcome } from "./outcomes";
 
-export type { Facilitator, SettleOutcome, VerifyOutcome };
+export type { Facilitator, SettleOptions, SettleOutcome, VerifyOutcome };
 export { TRANSIENT };
 
 function fromVerify(r: VerifyResponse): VerifyOutcome {
@@ -43,7 +43,9 @@ export class RemoteFacilitator implements Facilitator {
     }
   }
 
-  async settle(payload: PaymentPayload, requirements: PaymentRequirements): Promise<SettleOutcome> {
+  async settle(payload: PaymentPayload, requirements: PaymentRequirements, opts: SettleOptions = {}): Promise<SettleOutcome> {
+    // An HTTP facilitator answers only once it settled (or gave up): no hash to answer with before that.
+    opts.onSubmitted?.(null);
     try {
       return classifySettle(await this.client.settle(payload, requirements));
     } catch (e) {

@@ -21,7 +21,7 @@ import { ethCall, rpcRequest } from "../../chain/json-rpc";
 import { encodeTransferWithAuthorization } from "../../chain/transfer-with-authorization-call";
 import { signEip1559Transaction } from "../../chain/sign-transaction";
 import { CHAIN_ID, NETWORK } from "../../chain/config";
-import { TRANSIENT, type Facilitator, type SettleOutcome, type VerifyOutcome } from "./outcomes";
+import { TRANSIENT, type Facilitator, type SettleOptions, type SettleOutcome, type VerifyOutcome } from "./outcomes";
 
 type ExactPayload = { signature: Hex; authorization: { from: Address; to: Address; value: string; validAfter: string; validBefore: string; nonce: Hex } };
 
@@ -161,7 +161,7 @@ export class LocalFacilitator implements Facilitator {
     return { raw, hash: keccak256(raw), nonce };
   }
 
-  async settle(payload: PaymentPayload, requirements: PaymentRequirements): Promise<SettleOutcome> {
+  async settle(payload: PaymentPayload, requirements: PaymentRequirements, opts: SettleOptions = {}): Promise<SettleOutcome> {
     const p = payload.payload as unknown as ExactPayload;
     const asset = requirements.asset as Address;
     const client = publicClient(this.rpcUrl);
@@ -169,6 +169,8 @@ export class LocalFacilitator implements Facilitator {
     try {
       const signed = await this.signedTransfer(p, asset);
       transaction = signed.hash;
+      // The hash is known before the node has it: a caller delivering before inclusion may answer with it now.
+      opts.onSubmitted?.(transaction);
       let status: string | undefined;
       // What the gas wallet paid for this transaction, from its receipt (the console's margin): read off the
       // receipt this call already has, so it costs no extra round trip.

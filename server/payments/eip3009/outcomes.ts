@@ -10,10 +10,16 @@ export type SettleOutcome =
   /** Transient (RPC or facilitator unreachable, receipt not yet seen): retry later. */
   | { type: "pending"; detail: string; transaction?: string };
 
+export type SettleOptions = { onSubmitted?: (transaction: string | null) => void };
+
 export interface Facilitator {
   readonly kind: "local" | "remote";
   verify(payload: PaymentPayload, requirements: PaymentRequirements): Promise<VerifyOutcome>;
-  settle(payload: PaymentPayload, requirements: PaymentRequirements): Promise<SettleOutcome>;
+  /**
+   * `onSubmitted`: told the transaction's hash once it is signed and about to be sent (null where the facilitator
+   * cannot know it before it answers), so a caller may answer before inclusion.
+   */
+  settle(payload: PaymentPayload, requirements: PaymentRequirements, opts?: SettleOptions): Promise<SettleOutcome>;
   supported(): Promise<SupportedResponse>;
 }
 

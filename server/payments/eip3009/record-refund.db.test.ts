@@ -222,6 +222,13 @@ describe("recording a refund", () => {
     expect((await db.auditLog.findFirstOrThrow({ where: { targetId: p.id } })).before).toMatchObject({ status: "settled" });
   });
 
+  it("keeps the seller's reason in the audit row (not the ledger)", async () => {
+    const p = await pay(a, 2);
+    const res = await asSeller(a).payments.refund({ paymentId: p.id, transaction: await transfer(p.payer, PRICE), reason: "Duplicate payment" });
+    expect(res.status).toBe("refunded");
+    expect((await db.auditLog.findFirstOrThrow({ where: { targetId: p.id } })).after).toMatchObject({ status: "refunded", reason: "Duplicate payment" });
+  });
+
   it("accepts a larger transfer but records the payment's amount (the excess is kept in the audit row only)", async () => {
     const p = await pay(a, 2);
     const hash = await transfer(p.payer, 50_000n);

@@ -121,7 +121,13 @@ async function afterRace(sellerId: string, paymentId: string, hash: string): Pro
   throw notRefundable(now, "its state changed while the refund was being recorded; try again");
 }
 
-export async function recordRefund(input: { sellerId: string; actorId: string | null; paymentId: string; transaction: string }): Promise<RecordedRefund> {
+export async function recordRefund(input: {
+  sellerId: string;
+  actorId: string | null;
+  paymentId: string;
+  transaction: string;
+  reason?: string;
+}): Promise<RecordedRefund> {
   const raw = input.transaction.trim();
   if (!TX_HASH.test(raw)) throw invalidParameter("transaction", "transaction must be a transaction hash: 0x followed by 64 hex digits");
   // Stored lower-case, so the unique (transaction, log_index) index cannot be dodged by changing the case.
@@ -174,6 +180,7 @@ export async function recordRefund(input: { sellerId: string; actorId: string | 
       transferredMicros: transfer.value,
       transaction: hash,
       logIndex: transfer.logIndex,
+      reason: input.reason,
     });
     if (res.type === "recorded")
       return {
@@ -197,6 +204,6 @@ export const WALLET_REFUND: Refunds["refund"] = {
   async refund(r: RefundRequest): Promise<RefundOutcome> {
     if (r.transaction === undefined)
       throw invalidParameter("transaction", "send the refund on chain from your payTo wallet to the payer, then give its transaction hash");
-    return recordRefund({ sellerId: r.sellerId, actorId: r.actorId, paymentId: r.paymentId, transaction: r.transaction });
+    return recordRefund({ sellerId: r.sellerId, actorId: r.actorId, paymentId: r.paymentId, transaction: r.transaction, reason: r.reason });
   },
 };

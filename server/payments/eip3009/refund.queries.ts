@@ -48,6 +48,8 @@ export type RefundInput = {
   transferredMicros: bigint;
   transaction: string;
   logIndex: number;
+  /** The seller's reason, for the audit row. */
+  reason?: string;
 };
 
 export type RefundWrite =
@@ -115,6 +117,7 @@ export async function insertRefund(input: RefundInput): Promise<RefundWrite> {
           transferredMicros: input.transferredMicros.toString(),
           transaction: input.transaction,
           logIndex: input.logIndex,
+          ...(input.reason ? { reason: input.reason } : {}),
         },
       });
       return { type: "recorded", createdAt: row.createdAt };

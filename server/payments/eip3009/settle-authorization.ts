@@ -8,7 +8,10 @@ import type { HeldPayment, SettleOutcome } from "../rails/rail";
 import { facilitatorInput, type StoredAuthorization } from "./authorization";
 import { getFacilitator } from "./facilitator";
 
-export async function settleAuthorization(p: HeldPayment, opts: { retry: boolean }): Promise<SettleOutcome> {
+export async function settleAuthorization(
+  p: HeldPayment,
+  opts: { retry: boolean; onSubmitted?: (transaction: string | null) => void },
+): Promise<SettleOutcome> {
   const stored = p.railData as unknown as StoredAuthorization | null;
   if (!stored?.authorization) return { type: "failed", reason: "no_authorization_stored" };
   if (opts.retry) {
@@ -22,7 +25,7 @@ export async function settleAuthorization(p: HeldPayment, opts: { retry: boolean
     }
   }
   const { payload, requirements } = facilitatorInput(p, stored);
-  const outcome = await getFacilitator().settle(payload, requirements);
+  const outcome = await getFacilitator().settle(payload, requirements, { onSubmitted: opts.onSubmitted });
   if (outcome.type === "settled")
     return {
       type: "settled",

@@ -77,7 +77,15 @@ export type WalletProofBinding = { sellerId: string; method: string; path: strin
 export type DiscoveryOffer = { protocol: string; intent: "charge"; method: string; currency: string; amount: string | null; description: string };
 
 /** A seller's refund from the console (one procedure for every rail that refunds). */
-export type RefundRequest = { sellerId: string; actorId: string | null; paymentId: string; /** When the rail's `refund.needs` it. */ transaction?: string };
+export type RefundRequest = {
+  sellerId: string;
+  actorId: string | null;
+  paymentId: string;
+  /** When the rail's `refund.needs` it. */
+  transaction?: string;
+  /** Why the seller refunds, in their words: kept in the audit row. */
+  reason?: string;
+};
 
 /**
  * What a refund did: the common fields, and those its rail knows. A second submit returns the first result, saying so:
@@ -130,9 +138,18 @@ export interface Offers {
 /** Charged from the settlement outbox once the upstream answered 2xx or 3xx, and by the reconciler after a crash. */
 export interface Charges {
   readonly charge: {
-    settle(payment: HeldPayment, opts: { retry: boolean }): Promise<SettleOutcome>;
-    /** Response headers of a charged call (PAYMENT-RESPONSE, Payment-Receipt, ...). Never on errors. */
-    receipt?(hold: Hold, transaction: string | null): Record<string, string>;
+    /** `onSubmitted`: the charge is signed and on its way (its transaction, where known), before it is included. */
+    settle(payment: HeldPayment, opts: { retry: boolean; onSubmitted?: (transaction: string | null) => void }): Promise<SettleOutcome>;
+    /**
+     * Response headers of a charged call (PAYMENT-RESPONSE, Payment-Receipt, ...). Never on errors. `pending`: the
+     * answer goes out before the charge is included (submitted, in the protocol's own words).
+     */
+    receipt?(hold: Hold, transaction: string | null, pending?: boolean): Record<string, string>;
+    /**
+     * Its charge is a transfer that is signed before it lands (a chain's), so a served call may be answered before
+     * inclusion, within the seller's cap per payer (server/payments/settle-payment.ts).
+     */
+    readonly deliversFirst?: boolean;
   };
 }
 

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { TRANSPORTS } from "../../payments/paid-call";
 import { explanation, iso, percent, rangeView, usd } from "./common";
 
 const figure = z.object({ netUsd: usd, previousNetUsd: usd, changePercent: percent });
@@ -100,6 +101,7 @@ export const overviewOutput = z.object({
     reasons: z.array(explanation.extend({ step, code: z.string(), count: z.number().int() })),
   }),
   conversion: z.object({ issued: z.number().int(), settled: z.number().int(), percent }),
+  byTransport: z.array(z.object({ transport: z.enum(TRANSPORTS), calls: z.number().int(), netUsd: usd })),
   margin: marginView.extend({ rateSet: z.boolean() }),
 });
 
@@ -120,6 +122,16 @@ export const funnelOutput = z.object({
   stages,
   byOperation: z.array(funnelCounts.extend({ operation: z.string(), conversionPercent: percent, stages })),
   byRail: z.array(funnelCounts.extend({ rail: z.string().nullable() })),
+  byTransport: z.array(
+    z.object({
+      transport: z.enum(TRANSPORTS),
+      calls: z.number().int(),
+      netUsd: usd,
+      answered: z.number().int(),
+      served: z.number().int(),
+      settled: z.number().int(),
+    }),
+  ),
   reasons: z.array(z.object({ step, code: z.string(), count: z.number().int() })),
   explanations: z.record(z.string(), explanation),
 });

@@ -27,6 +27,22 @@ export const auditFilterOptionsOutput = z.object({
   actors: z.array(z.object({ id: z.string(), email: z.string() })),
 });
 
+/** Card payers (customers.cardPayers): by the email given at checkout, or by card. */
+export const cardPayersOutput = z.object({
+  range: rangeView,
+  payers: z.array(
+    z.object({
+      email: z.string().nullable(),
+      cards: z.array(z.string()),
+      payments: z.number().int(),
+      refunds: z.number().int(),
+      paidUsd: usd,
+      refundedUsd: usd,
+      lastAt: iso.nullable(),
+    }),
+  ),
+});
+
 export const payersOutput = z.object({
   range: rangeView,
   page: z.number().int(),
@@ -107,7 +123,11 @@ export const settingsOutput = z.object({
   }),
   explorers: z.array(z.object({ network: z.string(), name: z.string(), format: z.string().nullable(), defaultFormat: z.string().nullable() })),
   ethUsd: z.object({ usd: usd, setAt: iso.nullable() }).nullable(),
+  merchant: z.lazy(() => merchantInfoOutput),
 });
+
+/** The seller's contact, terms and refund policy, as payers read them (null: not given). */
+export const merchantInfoOutput = z.object({ contactEmail: z.string().nullable(), termsText: z.string().nullable(), refundPolicy: z.string().nullable() });
 
 export const searchOutput = z.object({
   q: z.string(),

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { TRANSPORTS } from "../../payments/paid-call";
 import { PAYMENT_SORTS } from "../../payments/payment-filter";
 import { explanation, iso, paymentStatus, usd } from "./common";
 
@@ -23,6 +24,7 @@ export const paymentRow = z.object({
   amountUsd: usd,
   currency: z.string(),
   rail: z.string().nullable(),
+  transport: z.enum(TRANSPORTS),
   payer: z.string().nullable(),
   status: paymentStatus,
   settling: z.boolean(),
@@ -30,6 +32,8 @@ export const paymentRow = z.object({
   chain: z.string().nullable(),
   transaction: z.string().nullable(),
   failureReason: z.string().nullable(),
+  /** Answered before its on-chain charge was included, and the charge failed: delivered, never paid for. */
+  unpaidDelivery: z.boolean(),
   expiresAt: iso,
   settledAt: iso.nullable(),
   refundable: z.boolean(),
@@ -88,6 +92,8 @@ export const detailOutput = z.object({
   id: z.string(),
   status: paymentStatus,
   settling: z.boolean(),
+  /** Answered before its on-chain charge was included, and the charge failed: delivered, never paid for. */
+  unpaidDelivery: z.boolean(),
   rail: z.string().nullable(),
   operation: z.string(),
   meter: z.string().nullable(),

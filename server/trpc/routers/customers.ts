@@ -4,13 +4,18 @@ import { listPayingWallets } from "../../analytics/list-paying-wallets";
 import { listCustomerCredentials } from "../../billing/list-customer-credentials";
 import { listCustomerHumans } from "../../billing/list-customer-humans";
 import { router, sellerProcedure } from "../init";
-import { credentialsOutput, humansOutput, payersOutput } from "../outputs/misc";
+import { cardPayersOutput, credentialsOutput, humansOutput, payersOutput } from "../outputs/misc";
+import { listCardPayers } from "../../billing/list-card-payers";
 
 export const customersRouter = router({
   payers: sellerProcedure
     .input(rangeInput.extend({ page: z.number().int().min(1).max(10_000).default(1) }).prefault({}))
     .output(payersOutput)
     .query(({ ctx, input }) => listPayingWallets(ctx.seller.id, input)),
+  cardPayers: sellerProcedure
+    .input(rangeInput.prefault({}))
+    .output(cardPayersOutput)
+    .query(({ ctx, input }) => listCardPayers(ctx.seller.id, input)),
   credentials: sellerProcedure
     .input(z.object({ cursor: z.string().max(100).nullish() }).prefault({}))
     .output(credentialsOutput)

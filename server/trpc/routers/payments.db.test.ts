@@ -255,3 +255,20 @@ describe("card payments in the console", () => {
     await expect(createCaller(sessionFor(a.userId, a.sellerId)).payments.refund({ paymentId: wallet.id })).rejects.toMatchObject({ code: "BAD_REQUEST" });
   });
 });
+
+describe("a refund's reason", () => {
+  it("is kept in the audit row with the refund, and shown labelled in the audit log", async () => {
+    const store = await createGatewaySeller("http://127.0.0.1:9", { signingSecret: "card-reason-secret-0123456789" });
+    const owner = await db.sellerUser.findFirstOrThrow({ where: { sellerId: store.sellerId } });
+    const asOwner = createCaller(sessionFor(owner.id, store.sellerId));
+    const opened = await openCheckoutFor(store.host, "/api/v1/backtest/AAPL");
+    await payOnPage(store.sellerId, opened.paymentId, TEST_CARD.success);
+
+    await asOwner.payments.refund({ paymentId: opened.paymentId, reason: "Duplicate payment: paid twice for the same backtest" });
+    const [row] = await db.auditLog.findMany({ where: { sellerId: store.sellerId, action: "payment.refund", targetId: opened.paymentId } });
+    expect(row!.after).toMatchObject({ status: "refunded", reason: "Duplicate payment: paid twice for the same backtest" });
+    const log = await asOwner.audit.list({});
+    const entry = log.entries.find((e) => e.targetId === opened.paymentId)!;
+    expect(entry.fields).toContainEqual(expect.objectContaining({ label: "Reason", after: "Duplicate payment: paid twice for the same backtest" }));
+  });
+});

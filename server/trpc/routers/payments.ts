@@ -40,9 +40,15 @@ export const paymentsRouter = router({
   // refunds through its processor in full. The ledger row and the audit row come with it; a second submit returns the
   // first result.
   refund: sellerProcedure
-    .input(z.object({ paymentId, transaction: z.string().max(200).optional() }))
+    .input(z.object({ paymentId, transaction: z.string().max(200).optional(), reason: z.string().trim().max(500).optional() }))
     .output(refundOutput)
     .mutation(({ ctx, input }) =>
-      refundPayment({ sellerId: ctx.seller.id, actorId: ctx.seller.userId, paymentId: input.paymentId, transaction: input.transaction }),
+      refundPayment({
+        sellerId: ctx.seller.id,
+        actorId: ctx.seller.userId,
+        paymentId: input.paymentId,
+        transaction: input.transaction,
+        reason: input.reason || undefined,
+      }),
     ),
 });

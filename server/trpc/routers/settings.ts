@@ -1,7 +1,9 @@
+import { z } from "zod";
 import { getSellerSettings } from "../../settings/get-seller-settings";
 import { settingsInput, updateSellerSettings } from "../../settings/update-seller-settings";
 import { router, sellerProcedure } from "../init";
-import { settingsOutput } from "../outputs/misc";
+import { merchantInfoOutput, settingsOutput } from "../outputs/misc";
+import { updateMerchantInfo } from "../../settings/update-merchant-info";
 
 export const settingsRouter = router({
   get: sellerProcedure.output(settingsOutput).query(({ ctx }) => getSellerSettings(ctx.seller.id)),
@@ -9,4 +11,11 @@ export const settingsRouter = router({
     .input(settingsInput)
     .output(settingsOutput)
     .mutation(({ ctx, input }) => updateSellerSettings({ sellerId: ctx.seller.id, actorId: ctx.seller.userId, settings: input })),
+  // What payers read before paying (checkout, front page); validated by the domain so every caller gets its messages.
+  updateMerchant: sellerProcedure
+    .input(
+      z.object({ contactEmail: z.string().max(300).nullable(), termsText: z.string().max(5000).nullable(), refundPolicy: z.string().max(3000).nullable() }),
+    )
+    .output(merchantInfoOutput)
+    .mutation(({ ctx, input }) => updateMerchantInfo({ sellerId: ctx.seller.id, actorId: ctx.seller.userId, info: input })),
 });

@@ -186,6 +186,8 @@ export type StartRefund = {
   requireUnleased?: boolean;
   /** The console's refunds: who, for the audit row. */
   actorId?: string | null;
+  /** The seller's own words for why, for the audit row. */
+  sellerReason?: string;
   upstreamStatus?: number;
 };
 
@@ -250,7 +252,13 @@ export async function startCardRefund(r: StartRefund): Promise<StartRefundResult
         action: "payment.refund",
         targetId: r.paymentId,
         before: { status: before.status, amountMicros: String(before.amount_micros) },
-        after: { status: "refunded", amountMicros: String(before.amount_micros), rail: "card", refund: "requested from the card processor" },
+        after: {
+          status: "refunded",
+          amountMicros: String(before.amount_micros),
+          rail: "card",
+          refund: "requested from the card processor",
+          ...(r.sellerReason ? { reason: r.sellerReason } : {}),
+        },
       });
     return { type: "started" };
   });

@@ -34,6 +34,10 @@ export const cardRail = {
   // refusals opt out per refusal (a retry before completion must not mint a new 402).
   refusal: MPP_REFUSAL,
 
+  // Whose rate-limit budget a card proof spends (docs/rate-limits.md): the checkout it names, or its payment token.
+  // Neither is known to be valid yet; a proof that turns out invalid spends the client's budget afterwards.
+  payer: async (proof: CardProof) => (proof.kind === "checkout" ? `checkout:${proof.paymentId}` : `spt:${proof.spt}`),
+
   describe: () => {
     const processor = cardProcessor();
     const networkId = cardNetworkId();

@@ -46,6 +46,7 @@ export type CardRefundRequest = {
   lease?: string;
   requireUnleased?: boolean;
   actorId?: string | null;
+  sellerReason?: string;
   upstreamStatus?: number;
 };
 
@@ -72,7 +73,12 @@ export type SellerCardRefund = {
 };
 
 /** The console's one-click refund of a card payment: idempotent, audited, ledgered. */
-export async function refundCardPaymentForSeller(input: { sellerId: string; actorId: string | null; paymentId: string }): Promise<SellerCardRefund> {
+export async function refundCardPaymentForSeller(input: {
+  sellerId: string;
+  actorId: string | null;
+  paymentId: string;
+  reason?: string;
+}): Promise<SellerCardRefund> {
   const before = await findPaymentWithCard(input.sellerId, input.paymentId);
   // Another seller's payment is indistinguishable from a missing one.
   if (!before) throw new AppError("not_found", { detail: "no such payment" });
@@ -100,6 +106,7 @@ export async function refundCardPaymentForSeller(input: { sellerId: string; acto
     cause: "seller",
     reason: "refunded by the seller",
     actorId: input.actorId,
+    sellerReason: input.reason,
   });
   const after = (await findPaymentWithCard(input.sellerId, input.paymentId))!;
   if (!done && after.status !== "refunded")

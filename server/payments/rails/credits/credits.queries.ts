@@ -26,6 +26,8 @@ export type DrawRequest = {
   leaseSeconds: number;
   /** The lock this draw takes (an Idempotency-Key's, ./draw-credits.ts), or null for one of its own. */
   lockKey?: string | null;
+  /** How the call came (paid-call.ts `Transport`); absent: http. */
+  transport?: "http" | "mcp";
 };
 
 export type DrawResult =
@@ -94,13 +96,13 @@ async function reserveDrawOnce(r: DrawRequest): Promise<DrawResult> {
        returning credit_grants.id, take.amount, take.total
      ), p as (
        insert into payments (id, seller_id, status, rail, method, path, query, operation_key, meter_key, amount_micros, credential_id, payer, lock_key, rail_data,
-         expires_at, verified_at, locked_until, created_at, updated_at)
+         expires_at, verified_at, locked_until, created_at, updated_at, transport)
        select $7, $2, ${initialStateSql("verified")}, 'credits', $8, $9, $10, $11, $4,
          case when exists (select 1 from inc) then 0 else $5::bigint end, $1, $1, coalesce($13::text, 'credits:' || $7),
          case when exists (select 1 from inc) then jsonb_build_object('source', 'included', 'humanId', $3::text)
               else jsonb_build_object('source', 'credit', 'grants', (select jsonb_agg(jsonb_build_object('id', id, 'amount', amount::text)) from g)) end,
          (now() at time zone 'UTC') + interval '1 day', now() at time zone 'UTC', (now() at time zone 'UTC') + make_interval(secs => $12),
-         now() at time zone 'UTC', now() at time zone 'UTC'
+         now() at time zone 'UTC', now() at time zone 'UTC', $14
        where exists (select 1 from inc) or exists (select 1 from g)
        returning id
      )
@@ -120,6 +122,7 @@ async function reserveDrawOnce(r: DrawRequest): Promise<DrawResult> {
       r.operationKey,
       r.leaseSeconds,
       r.lockKey ?? null,
+      r.transport ?? "http",
     ],
     "billing_reserve_draw",
   );

@@ -77,6 +77,7 @@ export async function drawCredits(call: PaidCall, agent: AgentClaims, opts: { ea
       includedUnits: call.includedUnits,
       leaseSeconds: env().PAYMENT_LEASE_SECONDS,
       lockKey,
+      transport: call.transport ?? "http",
     });
     if (r.type === "reserved" && r.source === "credit") noteCoverage(agent.sub, call.meterKey, r.remainingMicros);
     if (r.type !== "reserved") forgetCoverage(agent.sub, call.meterKey);

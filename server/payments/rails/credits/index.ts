@@ -73,6 +73,12 @@ export const creditsRail = {
   discovery: { method: "plan", description: "drawn from prepaid plan credit (send the agent bearer)" },
   price: (amountMicros) => ({ amount: amountMicros.toString(), currency: "USD", network: null, asset: null }),
 
+  // The bearer's credential spends its own rate-limit budget (docs/rate-limits.md), once the token verifies.
+  async payer(proof) {
+    const v = await verifyAccessToken(proof.token);
+    return v.type === "valid" ? `credential:${v.claims.sub}` : null;
+  },
+
   readProof(headers) {
     const parsed = parseAgentAuthorization(headers.get("authorization"), headers.get(AGENT_AUTHORIZATION_HEADER));
     if (parsed.type === "none") return { type: "absent" };

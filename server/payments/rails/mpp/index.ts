@@ -79,7 +79,8 @@ export const mppRail = {
 
   charge: {
     settle: settleAuthorization,
-    receipt(hold, transaction) {
+    deliversFirst: true,
+    receipt(hold, transaction, pending) {
       const data = hold.payment.railData as unknown as MppRailData;
       const receipt = Receipt.from({
         method: "evm",
@@ -89,6 +90,9 @@ export const mppRail = {
         challengeId: data.challengeId,
         chainId: CHAIN_ID,
         externalId: hold.payment.id,
+        // MPP's receipt says the credential was accepted (`status` is always "success"); its `reference` is then the
+        // transaction as submitted, and this extension field says it is not included yet (mppx keeps unknown fields).
+        ...(pending ? { settlement: "pending" } : {}),
       } as Parameters<typeof Receipt.from>[0]);
       return { "Payment-Receipt": Receipt.serialize(receipt) };
     },

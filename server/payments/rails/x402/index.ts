@@ -54,8 +54,13 @@ export const x402Rail = {
 
   charge: {
     settle: settleAuthorization,
-    receipt(hold, transaction) {
-      const receipt = encodeBase64Json({ success: true, transaction, network: NETWORK, payer: hold.payment.payer });
+    deliversFirst: true,
+    receipt(hold, transaction, pending) {
+      // x402's word for a transfer broadcast and not yet confirmed: errorReason `settlement_pending` with its hash
+      // (SettleResponse, @x402/core; the same answer a facilitator gives when its confirmation wait runs out).
+      const receipt = pending
+        ? encodeBase64Json({ success: false, errorReason: "settlement_pending", transaction: transaction ?? "", network: NETWORK, payer: hold.payment.payer })
+        : encodeBase64Json({ success: true, transaction, network: NETWORK, payer: hold.payment.payer });
       return { "PAYMENT-RESPONSE": receipt, "X-PAYMENT-RESPONSE": receipt };
     },
   },

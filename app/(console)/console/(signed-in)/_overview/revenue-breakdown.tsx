@@ -5,6 +5,7 @@ import { count, operationLabel, railLabel, usd } from "../../_components/format"
 import { Empty, Section, STACKED_TABLE_CLASS, TableScroll } from "../../_components/section";
 import { microsOf, useSort } from "../../_components/sortable";
 import type { Outputs } from "../../_components/types";
+import { ByTransport } from "./by-transport";
 
 type Row = { name: string; payments: number; refunds: number; chargedUsd: string; refundedUsd: string; netUsd: string; sharePercent: string | null };
 
@@ -78,6 +79,7 @@ export function RevenueBreakdown({ o }: { o: Outputs["analytics"]["overview"] })
           </div>
         </div>
       )}
+      <ByTransport o={o} />
     </Section>
   );
 }

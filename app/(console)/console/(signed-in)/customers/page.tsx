@@ -1,6 +1,6 @@
 import { Suspense } from "react";
 import { Prefetched, urlParams } from "../../_components/prefetch";
-import { payersInput } from "./_components/customers-input";
+import { cardPayersInput, payersInput } from "./_components/customers-input";
 import { Customers } from "./_components/customers";
 
 // /console/customers - paying wallets (spend, calls, last call), people (claimed humans and the credit their credentials share) and agent credentials
@@ -10,6 +10,7 @@ export default async function CustomersPage({ searchParams }: { searchParams: Pr
     <Prefetched
       load={(trpc, qc) => [
         qc.prefetchQuery(trpc.customers.payers.queryOptions(payersInput(params))),
+        qc.prefetchQuery(trpc.customers.cardPayers.queryOptions(cardPayersInput(params))),
         qc.prefetchInfiniteQuery(trpc.customers.humans.infiniteQueryOptions({}, { getNextPageParam: (last) => last.nextCursor })),
         qc.prefetchInfiniteQuery(trpc.customers.credentials.infiniteQueryOptions({}, { getNextPageParam: (last) => last.nextCursor })),
       ]}

@@ -5,7 +5,9 @@ import { cardEligible, formatUsd, microsToUsd } from "../../../../lib/money";
 import { syncCheckout } from "./apply-card-outcome";
 import type { PaymentRow } from "../../../payments.queries";
 import { findCardPayment, findPaymentWithCard, type PaymentWithCard } from "../card.queries";
-import { describePurchase, type Purchase } from "./describe-purchase";
+import { findBuyingAgent } from "./checkout.queries";
+import { describePurchase, purchasingCredential, type Purchase } from "./describe-purchase";
+import { getMerchantInfo, type MerchantInfo } from "../../../../settings/get-merchant-info";
 import { processorFor } from "../processor/get-card-processor";
 import { TEST_CARDS } from "../processor/test-processor";
 
@@ -83,6 +85,10 @@ export type CheckoutView = {
   refund: { status: string; cause: string | null; refundedAt: string | null } | null;
   /** Test processor only: the published test cards the page lists. */
   testCards: { number: string; label: string }[] | null;
+  /** Who the payer is dealing with: the seller's contact, terms and refund policy (and the automatic refund). */
+  merchant: MerchantInfo;
+  /** The email the payer gave for their receipt, if any. */
+  payerEmail: string | null;
 };
 
 const TEST_CARD_LABELS: Record<string, string> = {
@@ -110,12 +116,14 @@ export async function getCheckoutView(catalog: Catalog, paymentId: string, opts:
   }
   const c = p.card;
   const processor = c ? processorFor(c.processor) : null;
+  const credential = purchasingCredential(p);
+  const [agent, merchant] = await Promise.all([credential ? findBuyingAgent(catalog.seller.id, credential) : null, getMerchantInfo(catalog.seller.id)]);
   const state: CheckoutView["state"] =
     p.status === "challenged" ? (cardEligible(p.amountMicros) ? "not_started" : "unavailable") : c?.flow === "checkout" ? cardStatus(p) : "unavailable";
   return {
     paymentId: p.id,
     sellerName: catalog.seller.name,
-    purchase: describePurchase(catalog, p),
+    purchase: describePurchase(catalog, p, agent),
     amount: formatUsd(p.amountMicros),
     amountUsd: microsToUsd(p.amountMicros),
     state,
@@ -133,5 +141,7 @@ export async function getCheckoutView(catalog: Catalog, paymentId: string, opts:
       processor?.kind === "test"
         ? Object.entries(TEST_CARDS).map(([n, t]) => ({ number: n.replace(/(\d{4})(?=\d)/g, "$1 "), label: TEST_CARD_LABELS[t.behaviour]! }))
         : null,
+    merchant,
+    payerEmail: c?.payerEmail ?? null,
   };
 }

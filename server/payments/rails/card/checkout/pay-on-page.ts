@@ -5,11 +5,14 @@
 // No double charge on a double click: the form carries the attempt number it was shown with, the confirmation's
 // idempotency key names it (`pay_...:confirm:<n>`), the checkout has one PaymentIntent that can succeed once, and the
 // payment's move to settled is guarded by its state. A new card after a decline is a new attempt.
-import { AppError } from "../../../../errors";
+import { AppError, invalidParameter } from "../../../../errors";
 import { applyChargeOutcome } from "./apply-card-outcome";
 import { findPaymentWithCard } from "../card.queries";
 import { processorFor } from "../processor/get-card-processor";
+import { recordPayerEmail } from "./checkout.queries";
+import { sendCheckoutReceipt } from "./send-receipt";
 import type { EnteredCard } from "../processor/processor";
+import { VALID_EMAIL } from "./validate-card";
 
 export type PayResult = { type: "done" } | { type: "stale"; detail: string };
 
@@ -21,16 +24,30 @@ async function openCheckoutOf(sellerId: string, paymentId: string) {
   return { p, checkoutId: p.card.checkoutId, processor };
 }
 
-/** The card form: confirm the checkout's payment with the entered card. */
-export async function payWithCardOnPage(input: { sellerId: string; paymentId: string; attempt: number; card: EnteredCard }): Promise<PayResult> {
+/**
+ * The card form: keep the payer's email if they gave one, confirm the checkout's payment with the entered card, and
+ * email the receipt once it is paid. The page's action checks the fields first (validate-card.ts, the same checks as
+ * the browser); a number that reaches here unchecked gets the processor's own answer (Stripe: incorrect_number).
+ */
+export async function payWithCardOnPage(input: {
+  sellerId: string;
+  paymentId: string;
+  attempt: number;
+  card: EnteredCard;
+  email?: string | null;
+}): Promise<PayResult> {
+  const email = input.email?.trim().toLowerCase() || null;
+  if (email && !VALID_EMAIL.test(email)) throw invalidParameter("email", "Enter an email address such as name@example.com, or leave it empty.");
   const open = await openCheckoutOf(input.sellerId, input.paymentId);
   // Paid, expired or refunded meanwhile: the page shows that state.
   if (!open) return { type: "stale", detail: "this checkout is no longer open" };
   if (!open.processor.onPage) throw new AppError("invalid_request", { detail: "this checkout takes the card on the processor's own page" });
   // A form shown before the last failed attempt (a second click after the first came back declined): show the new state.
   if (input.attempt !== open.p.card!.attempts) return { type: "stale", detail: "this form was already submitted" };
+  if (email) await recordPayerEmail(open.p.id, email);
   const outcome = await open.processor.onPage.confirmCard(open.checkoutId, input.card, `${open.p.id}:confirm:${input.attempt}`);
   await applyChargeOutcome(open.p.id, outcome, input.attempt);
+  await sendCheckoutReceipt(input.sellerId, open.p.id);
   return { type: "done" };
 }
 
@@ -41,5 +58,6 @@ export async function authenticateOnPage(input: { sellerId: string; paymentId: s
   if (!open.processor.onPage) throw new AppError("invalid_request", { detail: "authentication happens on the processor's own page" });
   const outcome = await open.processor.onPage.authenticate(open.checkoutId, input.approve);
   await applyChargeOutcome(open.p.id, outcome, open.p.card!.attempts);
+  await sendCheckoutReceipt(input.sellerId, open.p.id);
   return { type: "done" };
 }

@@ -7,6 +7,7 @@ import { INPUT, Loaded, PageHeader } from "../../../_components/section";
 import { useSearchField, useSearchState } from "../../../_components/use-search-state";
 import { funnelInput } from "./funnel-input";
 import { FunnelStages } from "./funnel-stages";
+import { ByTransportTable } from "./by-transport-table";
 import { ByOperationTable, ByRailTable, ReasonsTable } from "./funnel-tables";
 
 export function Funnel() {
@@ -55,6 +56,7 @@ export function Funnel() {
             <ReasonsTable f={f} />
             <ByOperationTable f={f} />
             <ByRailTable f={f} />
+            <ByTransportTable f={f} />
           </>
         )}
       </Loaded>

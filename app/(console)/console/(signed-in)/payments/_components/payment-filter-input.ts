@@ -1,4 +1,4 @@
-// The Payments (and Usage) filters as the URL holds them (?status=a,b&rail=&operation=&payer=&q=&from=&to=&challenged=1&sort=),
+// The Payments (and Usage) filters as the URL holds them (?status=a,b&rail=&operation=&transport=&payer=&q=&from=&to=&challenged=1&sort=),
 // read the same way by the server's prefetch and the browser; the CSV export reads the same URL.
 import { isPaymentStatus, type PaymentStatus } from "../../../_components/payment-states";
 
@@ -7,10 +7,12 @@ const SORTS = ["newest", "oldest", "amount"] as const;
 export function paymentFilterFrom(params: URLSearchParams, opts: { usage?: boolean } = {}) {
   const status = params.get("status")?.split(",").filter(isPaymentStatus);
   const sort = params.get("sort");
+  const transport = params.get("transport");
   return {
     status: status?.length ? (status as PaymentStatus[]) : undefined,
     rail: params.get("rail") || undefined,
     operation: params.get("operation") || undefined,
+    transport: transport === "http" || transport === "mcp" ? (transport as "http" | "mcp") : undefined,
     payer: params.get("payer") || undefined,
     q: params.get("q") || undefined,
     from: params.get("from") || undefined,

@@ -13,7 +13,7 @@ export function usePaymentFilter(opts: { usage?: boolean } = {}) {
   return paymentFilterFrom(params, opts);
 }
 
-const KEYS = ["status", "rail", "operation", "payer", "q", "from", "to", "challenged", "sort"];
+const KEYS = ["status", "rail", "operation", "transport", "payer", "q", "from", "to", "challenged", "sort"];
 
 /** The search box, with a hint of what it finds; applied on Enter or when it loses focus. */
 function SearchField({ usage }: { usage?: boolean }) {
@@ -47,6 +47,7 @@ export function PaymentFilters({ usage }: { usage?: boolean }) {
   const [status, setStatus] = useSearchField("status");
   const [rail, setRail] = useSearchField("rail");
   const [operation, setOperation] = useSearchField("operation");
+  const [transport, setTransport] = useSearchField("transport");
   const [from, setFrom] = useSearchField("from");
   const [to, setTo] = useSearchField("to");
   const [challenged, setChallenged] = useSearchField("challenged");
@@ -108,6 +109,14 @@ export function PaymentFilters({ usage }: { usage?: boolean }) {
                 {o}
               </option>
             ))}
+          </select>
+        </label>
+        <label className="grid gap-1">
+          <span className="text-slate-600">Called over</span>
+          <select className={INPUT} value={transport} onChange={(e) => setTransport(e.target.value)} data-testid="filter-transport">
+            <option value="">HTTP and MCP</option>
+            <option value="http">HTTP API calls</option>
+            <option value="mcp">MCP tool calls</option>
           </select>
         </label>
         {!usage && (

@@ -1,10 +1,10 @@
 "use client";
 
 import Link from "next/link";
-import { Fragment, useState } from "react";
+import { useState } from "react";
 import { operationLabel, short, usd, utcCell } from "../../../_components/format";
 import { StateBadge } from "../../../_components/state-badge";
-import { LINK, LINK_BUTTON, STACKED_TABLE_CLASS, TableScroll } from "../../../_components/section";
+import { LINK, STACKED_TABLE_CLASS, TableScroll } from "../../../_components/section";
 import type { Outputs } from "../../../_components/types";
 import { useSearchState } from "../../../_components/use-search-state";
 import { cardLabel } from "./card-label";
@@ -46,73 +46,75 @@ function PayerCell({ p }: { p: Row }) {
   return p.payer ? <span>{short(p.payer)}</span> : <span>—</span>;
 }
 
-function PaymentRow({ p, refunding, onRefund, now }: { p: Row; refunding: boolean; onRefund: (id: string | null) => void; now: number }) {
+function PaymentRow({ p, now }: { p: Row; now: number }) {
   return (
-    <Fragment>
-      <tr className="border-t border-slate-100 align-top" data-testid={`payment-row-${p.id}`} data-payment-id={p.id}>
-        <td className="py-2 text-right font-medium tabular-nums" data-testid="payment-amount" data-value={p.amountUsd} data-label="Amount">
-          {usd(p.amountUsd)}
-        </td>
-        <td data-label="State">
-          <StateBadge status={p.status} settling={p.settling} expired={Date.parse(p.expiresAt) < now} reason={p.failureReason} />
-          {p.failureReason && <span className="sr-only"> ({p.failureReason})</span>}
-        </td>
-        <td title={`${p.method} ${p.path}${p.query ? `?${p.query}` : ""}`} data-label="Operation">
-          <span className="font-mono text-xs" data-testid="payment-operation" title={operationLabel(p.operation)}>
-            {p.operation}
+    <tr className="border-t border-slate-100 align-top" data-testid={`payment-row-${p.id}`} data-payment-id={p.id}>
+      <td className="py-2 text-right font-medium tabular-nums" data-testid="payment-amount" data-value={p.amountUsd} data-label="Amount">
+        {usd(p.amountUsd)}
+      </td>
+      <td data-label="State">
+        <StateBadge status={p.status} settling={p.settling} expired={Date.parse(p.expiresAt) < now} reason={p.failureReason} />
+        {p.unpaidDelivery && (
+          <span
+            className="ml-1 rounded bg-red-100 px-2 py-0.5 text-xs whitespace-nowrap text-red-900"
+            data-testid="unpaid-delivery"
+            title="The answer went out before the on-chain charge was included, and the charge failed: delivered, never paid for"
+          >
+            Unpaid delivery
           </span>
-        </td>
-        <td className="font-mono text-xs whitespace-nowrap" title={p.payer ?? undefined} data-testid="payment-payer" data-label="Payer">
-          <PayerCell p={p} />
-        </td>
-        <td data-testid="payment-rail" data-label="Rail" title={p.chain ?? undefined}>
-          {p.rail ?? "—"}
-        </td>
-        <td className="font-mono text-xs whitespace-nowrap" data-testid="payment-created" data-label="Date (UTC)">
-          {utcCell(p.createdAt)}
-        </td>
-        <td className="font-mono text-xs whitespace-nowrap" data-label="Payment">
-          <Link href={`/console/payments/${p.id}`} className={LINK} title={p.id} data-testid="payment-link">
-            {short(p.id, 8, 4)}
-          </Link>
-        </td>
-        <td className="font-mono text-xs whitespace-nowrap" title={p.transaction ?? undefined} data-testid="payment-tx" data-label="Settlement">
-          {p.transaction ? short(p.transaction) : "—"}
-          {p.refundTransaction && (
-            <span className="block text-sky-800" title={p.refundTransaction} data-testid="payment-refund-tx">
-              refund {short(p.refundTransaction)}
-            </span>
-          )}
-          {p.card?.refund && (
-            <span className="block text-sky-800" title={p.card.refund.refundId ?? undefined} data-testid="payment-card-refund-state">
-              refund {p.card.refund.status} ({p.card.refund.cause?.replace("_", " ")})
-            </span>
-          )}
-        </td>
-        <td className="whitespace-nowrap" data-label={p.refundable ? "Refund" : ""}>
-          {p.refundInput === "none" ? (
-            <Refund payment={p} />
-          ) : p.refundInput === "transaction" && !refunding ? (
-            <button className={LINK_BUTTON} data-testid="payment-refund-open" aria-label={`Record a refund of payment ${p.id}`} onClick={() => onRefund(p.id)}>
-              Refund
-            </button>
-          ) : null}
-        </td>
-      </tr>
-      {refunding && (
-        <tr data-testid={`payment-refund-row-${p.id}`}>
-          <td colSpan={9} className="pb-3">
-            <Refund payment={p} onDone={() => onRefund(null)} />
-          </td>
-        </tr>
-      )}
-    </Fragment>
+        )}
+        {p.failureReason && <span className="sr-only"> ({p.failureReason})</span>}
+      </td>
+      <td title={`${p.method} ${p.path}${p.query ? `?${p.query}` : ""}`} data-label="Operation">
+        <span className="font-mono text-xs" data-testid="payment-operation" title={operationLabel(p.operation)}>
+          {p.operation}
+        </span>
+        {p.transport === "mcp" && (
+          <span
+            className="ml-1.5 rounded bg-violet-50 px-1 py-0.5 text-xs font-medium text-violet-800"
+            title="an MCP tool call (at /mcp), not an HTTP API call"
+            data-testid="payment-transport"
+          >
+            MCP
+          </span>
+        )}
+      </td>
+      <td className="font-mono text-xs whitespace-nowrap" title={p.payer ?? undefined} data-testid="payment-payer" data-label="Payer">
+        <PayerCell p={p} />
+      </td>
+      <td data-testid="payment-rail" data-label="Rail" title={p.chain ?? undefined}>
+        {p.rail ?? "—"}
+      </td>
+      <td className="font-mono text-xs whitespace-nowrap" data-testid="payment-created" data-label="Date (UTC)">
+        {utcCell(p.createdAt)}
+      </td>
+      <td className="font-mono text-xs whitespace-nowrap" data-label="Payment">
+        <Link href={`/console/payments/${p.id}`} className={LINK} title={p.id} data-testid="payment-link">
+          {short(p.id, 8, 4)}
+        </Link>
+      </td>
+      <td className="font-mono text-xs whitespace-nowrap" title={p.transaction ?? undefined} data-testid="payment-tx" data-label="Settlement">
+        {p.transaction ? short(p.transaction) : "—"}
+        {p.refundTransaction && (
+          <span className="block text-sky-800" title={p.refundTransaction} data-testid="payment-refund-tx">
+            refund {short(p.refundTransaction)}
+          </span>
+        )}
+        {p.card?.refund && (
+          <span className="block text-sky-800" title={p.card.refund.refundId ?? undefined} data-testid="payment-card-refund-state">
+            refund {p.card.refund.status} ({p.card.refund.cause?.replace("_", " ")})
+          </span>
+        )}
+      </td>
+      <td className="whitespace-nowrap" data-label={p.refundable ? "Refund" : ""}>
+        <Refund payment={p} label="Refund" />
+      </td>
+    </tr>
   );
 }
 
 /** The payments of the filtered set, one row each; on phones each row is a card with its fields labelled. */
 export function PaymentsTable({ rows, label = "Payments" }: { rows: Row[]; label?: string }) {
-  const [refunding, setRefunding] = useState<string | null>(null);
   const [now] = useState(() => Date.now());
   return (
     <TableScroll label={label}>
@@ -134,7 +136,7 @@ export function PaymentsTable({ rows, label = "Payments" }: { rows: Row[]; label
         </thead>
         <tbody>
           {rows.map((p) => (
-            <PaymentRow key={p.id} p={p} refunding={refunding === p.id} onRefund={setRefunding} now={now} />
+            <PaymentRow key={p.id} p={p} now={now} />
           ))}
         </tbody>
       </table>

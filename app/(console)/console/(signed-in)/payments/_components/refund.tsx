@@ -1,22 +1,41 @@
 "use client";
 
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { useState } from "react";
+import { useId, useState } from "react";
 import { useTRPC } from "../../../providers";
-import { BUTTON, BUTTON_SECONDARY, INPUT } from "../../../_components/section";
+import { ConfirmDialog } from "../../../_components/confirm-dialog";
+import { usd } from "../../../_components/format";
+import { BUTTON, INPUT, LINK_BUTTON } from "../../../_components/section";
 
 /** A payment as the refund widget needs it: `refundInput` says what its rail asks of the seller (null: not refundable). */
-export type RefundablePayment = { id: string; rail: string | null; amountUsd: string; payer: string | null; refundInput: "transaction" | "none" | null };
+export type RefundablePayment = {
+  id: string;
+  rail: string | null;
+  amountUsd: string;
+  payer: string | null;
+  refundInput: "transaction" | "none" | null;
+  card?: { brand: string | null; last4: string | null } | null;
+};
+
+/** Short reasons a seller picks from (recorded in the audit row with any note); "Other" asks for words. */
+export const REFUND_REASONS = ["Requested by the payer", "Duplicate payment", "Data was wrong or missing", "Charged in error", "Other"] as const;
 
 /**
- * The one refund widget, for every rail (one procedure, `payments.refund`): a rail that refunds through its processor
- * (card) needs one click; a wallet rail needs the transaction the seller sent the money back with, which the server
- * checks on chain before anything changes. A second click or a retried request returns the first result.
+ * The one refund widget, for every rail (one procedure, `payments.refund`), behind the console's one confirmation
+ * (`ConfirmDialog`): the amount, a reason for the audit log, and what the payer will see. A rail that refunds through
+ * its processor (card) needs nothing more; a wallet rail needs the transaction the seller sent the money back with,
+ * which the server checks on chain before anything changes. Refunds are in full: the card rail refunds the whole
+ * charge and a wallet refund reverses the whole transfer, after which the payment is terminal (`refunded`), so there is
+ * no partial amount to type. A second confirm or a retried request returns the first result.
  */
-export function Refund({ payment, label, onDone }: { payment: RefundablePayment; label?: string; onDone?: () => void }) {
+export function Refund({ payment, label, big }: { payment: RefundablePayment; label?: string; big?: boolean }) {
   const trpc = useTRPC();
   const qc = useQueryClient();
+  const [open, setOpen] = useState(false);
   const [transaction, setTransaction] = useState("");
+  const [reason, setReason] = useState<(typeof REFUND_REASONS)[number]>(REFUND_REASONS[0]);
+  const [note, setNote] = useState("");
+  const ids = { reason: useId(), note: useId(), hash: useId() };
   const refund = useMutation(
     trpc.payments.refund.mutationOptions({
       onSuccess: async () => {
@@ -28,67 +47,107 @@ export function Refund({ payment, label, onDone }: { payment: RefundablePayment;
           qc.invalidateQueries({ queryKey: trpc.audit.list.pathKey() }),
           qc.invalidateQueries({ queryKey: trpc.analytics.overview.pathKey() }),
         ]);
-        onDone?.();
+        setOpen(false);
       },
     }),
   );
   if (payment.refundInput === null) return null;
-  if (payment.refundInput === "none")
-    return (
-      <>
-        <button
-          className="text-xs text-indigo-700 underline disabled:opacity-50"
-          data-testid="payment-card-refund"
-          aria-label={`Refund ${payment.rail ?? ""} payment ${payment.id} in full`}
-          disabled={refund.isPending}
-          onClick={() => refund.mutate({ paymentId: payment.id })}
-        >
-          {refund.isPending ? "Refunding" : (label ?? `Refund ${payment.rail ?? ""}`)}
-        </button>
-        {refund.error && (
-          <span role="alert" className="block text-xs text-red-700" data-testid="payment-card-refund-error">
-            {refund.error.message}
-          </span>
-        )}
-      </>
-    );
+  const wallet = payment.refundInput === "transaction";
+  const amount = usd(payment.amountUsd);
+  const words = note.trim() ? `${reason}: ${note.trim()}` : reason;
+  const card = payment.card;
   return (
-    <form
-      className="flex flex-wrap items-end gap-3 rounded bg-slate-50 p-3 text-sm"
-      data-testid="payment-refund-form"
-      onSubmit={(e) => {
-        e.preventDefault();
-        refund.reset();
-        refund.mutate({ paymentId: payment.id, transaction: transaction.trim() });
-      }}
-    >
-      <p className="w-full text-slate-600">
-        Send {payment.amountUsd} USDC (or more; {payment.amountUsd} is recorded) from your payTo wallet to the payer{" "}
-        <span className="font-mono text-xs break-all">{payment.payer}</span> on Base, then paste the transaction hash. It is checked on chain; the payment
-        becomes refunded and its amount leaves revenue.
-      </p>
-      <label className="grid grow gap-1">
-        <span className="text-slate-600">Refund transaction hash</span>
-        <input
-          data-testid="payment-refund-hash"
-          className={`${INPUT} font-mono text-xs`}
-          value={transaction}
-          onChange={(e) => setTransaction(e.target.value)}
-          placeholder="0x…"
-          autoFocus
-        />
-      </label>
-      <button data-testid="payment-refund-submit" className={BUTTON} disabled={refund.isPending || !transaction.trim()}>
-        {refund.isPending ? "Checking on chain" : "Record refund"}
+    <>
+      <button
+        type="button"
+        className={big ? BUTTON : LINK_BUTTON}
+        data-testid={wallet ? "payment-refund-open" : "payment-card-refund"}
+        aria-label={`Refund payment ${payment.id} (${amount})`}
+        onClick={() => {
+          refund.reset();
+          setOpen(true);
+        }}
+      >
+        {label ?? (wallet ? "Record refund" : "Refund")}
       </button>
-      <button type="button" className={BUTTON_SECONDARY} onClick={onDone}>
-        Cancel
-      </button>
-      {refund.error && (
-        <p role="alert" data-testid="payment-refund-error" className="w-full text-red-700">
-          {refund.error.message}
-        </p>
-      )}
-    </form>
+      <ConfirmDialog
+        open={open}
+        title={`Refund ${amount} to the payer?`}
+        testId="payment-refund-dialog"
+        confirmTestId="payment-refund-submit"
+        confirmLabel={wallet ? "Check on chain and record" : `Refund ${amount}`}
+        danger
+        pending={refund.isPending}
+        confirmDisabled={(wallet && !transaction.trim()) || (reason === "Other" && !note.trim())}
+        error={refund.error?.message ?? null}
+        onClose={() => setOpen(false)}
+        onConfirm={() => refund.mutate({ paymentId: payment.id, reason: words, ...(wallet ? { transaction: transaction.trim() } : {}) })}
+        changes={[
+          { label: "Paid", before: amount, after: `${amount} back to the payer` },
+          { label: "State", before: "Succeeded", after: "Refunded" },
+        ]}
+        fields={
+          <div className="grid gap-3 text-sm">
+            <p data-testid="payment-refund-amount">
+              Amount: <strong>{amount}</strong>, in full. Partial refunds are not offered: a card refund returns the whole charge and a wallet refund reverses
+              the whole transfer, and the payment then stays refunded.
+            </p>
+            <label className="grid gap-1" htmlFor={ids.reason}>
+              <span className="text-slate-700">Reason (kept in the audit log)</span>
+              <select
+                id={ids.reason}
+                className={INPUT}
+                value={reason}
+                onChange={(e) => setReason(e.target.value as typeof reason)}
+                data-testid="payment-refund-reason"
+              >
+                {REFUND_REASONS.map((r) => (
+                  <option key={r}>{r}</option>
+                ))}
+              </select>
+            </label>
+            <label className="grid gap-1" htmlFor={ids.note}>
+              <span className="text-slate-700">{reason === "Other" ? "Why (required)" : "Note (optional)"}</span>
+              <input id={ids.note} className={INPUT} maxLength={300} value={note} onChange={(e) => setNote(e.target.value)} data-testid="payment-refund-note" />
+            </label>
+            {wallet && (
+              <>
+                <p className="text-slate-700">
+                  First send {payment.amountUsd.replace(/\.?0+$/, "")} USDC (or more; {amount} is recorded) from your payTo wallet to the payer{" "}
+                  <span className="font-mono text-xs break-all">{payment.payer}</span> on Base, then paste the transaction hash. Nothing changes until the chain
+                  shows that transfer.
+                </p>
+                <label className="grid gap-1" htmlFor={ids.hash}>
+                  <span className="text-slate-700">Refund transaction hash</span>
+                  <input
+                    id={ids.hash}
+                    data-testid="payment-refund-hash"
+                    className={`${INPUT} font-mono text-xs`}
+                    value={transaction}
+                    onChange={(e) => setTransaction(e.target.value)}
+                    placeholder="0x…"
+                  />
+                </label>
+              </>
+            )}
+          </div>
+        }
+        otherSideSees={{
+          who: "the payer",
+          what: wallet ? (
+            <span data-testid="payment-refund-payer-sees">
+              The USDC transfer you sent, from your payTo wallet to their wallet, on Base. The payment&apos;s status (statusUrl) reads refunded and the same
+              proof is refused as refunded.
+            </span>
+          ) : (
+            <span data-testid="payment-refund-payer-sees">
+              A refund of {amount} on the statement of their card
+              {card?.last4 ? ` (${card.brand ?? "card"} ending ${card.last4})` : ""}, usually within 5 to 10 business days. The payment&apos;s status reads
+              refunded.
+            </span>
+          ),
+        }}
+      />
+    </>
   );
 }

@@ -110,6 +110,89 @@ function SettingsForm({ current }: { current: SettingsData }) {
   );
 }
 
+type MerchantInfo = { contactEmail: string | null; termsText: string | null; refundPolicy: string | null };
+
+/** What payers read before paying: shown on the card checkout and the storefront's front page. */
+function MerchantForm({ current }: { current: MerchantInfo }) {
+  const trpc = useTRPC();
+  const qc = useQueryClient();
+  const [contactEmail, setContactEmail] = useState(current.contactEmail ?? "");
+  const [termsText, setTermsText] = useState(current.termsText ?? "");
+  const [refundPolicy, setRefundPolicy] = useState(current.refundPolicy ?? "");
+  const save = useMutation(
+    trpc.settings.updateMerchant.mutationOptions({
+      onSuccess: async () => {
+        await Promise.all([qc.invalidateQueries({ queryKey: trpc.settings.get.queryKey() }), qc.invalidateQueries({ queryKey: trpc.audit.list.pathKey() })]);
+      },
+    }),
+  );
+  return (
+    <form
+      onSubmit={(e) => {
+        e.preventDefault();
+        save.reset();
+        save.mutate({ contactEmail, termsText, refundPolicy });
+      }}
+      data-testid="merchant-form"
+    >
+      <Section title="What payers read" testId="section-merchant">
+        <p className="mb-3 text-sm text-slate-600">
+          Shown on the card checkout and on your storefront&apos;s front page, so a person paying for their agent knows who you are, how to reach you and what
+          happens if something goes wrong. Whatever you write, a card charge for something not delivered is refunded in full automatically.
+        </p>
+        <div className="grid gap-3 text-sm">
+          <label className="grid gap-1">
+            <span className="text-slate-700">Contact email</span>
+            <input
+              type="email"
+              className={`${INPUT} max-w-md`}
+              value={contactEmail}
+              onChange={(e) => setContactEmail(e.target.value)}
+              placeholder="support@example.com"
+              data-testid="merchant-contact"
+            />
+          </label>
+          <label className="grid gap-1">
+            <span className="text-slate-700">Terms</span>
+            <textarea
+              className={`${INPUT} min-h-24`}
+              maxLength={4000}
+              value={termsText}
+              onChange={(e) => setTermsText(e.target.value)}
+              data-testid="merchant-terms"
+            />
+          </label>
+          <label className="grid gap-1">
+            <span className="text-slate-700">Refund policy</span>
+            <textarea
+              className={`${INPUT} min-h-20`}
+              maxLength={2000}
+              value={refundPolicy}
+              onChange={(e) => setRefundPolicy(e.target.value)}
+              data-testid="merchant-refund-policy"
+            />
+          </label>
+        </div>
+        <div className="mt-4 flex flex-wrap items-center gap-3">
+          <button className={BUTTON} disabled={save.isPending} data-testid="merchant-save">
+            {save.isPending ? "Saving" : "Save what payers read"}
+          </button>
+          {save.isSuccess && (
+            <span role="status" className="text-sm text-emerald-700" data-testid="merchant-saved">
+              Saved.
+            </span>
+          )}
+          {save.error && (
+            <span role="alert" className="text-sm text-red-700" data-testid="merchant-error">
+              {save.error.message}
+            </span>
+          )}
+        </div>
+      </Section>
+    </form>
+  );
+}
+
 export function Settings() {
   const trpc = useTRPC();
   const q = useQuery(trpc.settings.get.queryOptions());
@@ -132,6 +215,7 @@ export function Settings() {
               </dl>
             </Section>
             <SettingsForm current={s} />
+            <MerchantForm current={s.merchant} />
           </>
         )}
       </Loaded>

@@ -6,7 +6,7 @@ import { useState } from "react";
 import { useTRPC } from "../../../../providers";
 import { operationLabel, usd, utc } from "../../../../_components/format";
 import { StateBadge } from "../../../../_components/state-badge";
-import { BUTTON, LINK, Loaded, PageHeader } from "../../../../_components/section";
+import { LINK, Loaded, PageHeader } from "../../../../_components/section";
 import { Refund } from "../../_components/refund";
 import { Timeline } from "./detail-parts";
 import { AuditSection, Binding, CardSection, RefundSection, Settlement } from "./detail-sections";
@@ -14,7 +14,6 @@ import { AuditSection, Binding, CardSection, RefundSection, Settlement } from ".
 export function PaymentDetail({ id }: { id: string }) {
   const trpc = useTRPC();
   const q = useQuery(trpc.payments.detail.queryOptions({ id }, { retry: false }));
-  const [refunding, setRefunding] = useState(false);
   const [now] = useState(() => Date.now());
   return (
     <>
@@ -29,28 +28,24 @@ export function PaymentDetail({ id }: { id: string }) {
             <div className="mt-2">
               <PageHeader
                 title={`${usd(p.amountUsd)} · ${operationLabel(p.operation)}`}
-                actions={
-                  p.refundInput === "none" ? (
-                    <Refund payment={p} label={`Refund ${p.rail} in full`} />
-                  ) : p.refundInput === "transaction" && !refunding ? (
-                    <button className={BUTTON} onClick={() => setRefunding(true)} data-testid="payment-refund-open">
-                      Record refund
-                    </button>
-                  ) : null
-                }
+                actions={<Refund payment={p} label={p.refundInput === "none" ? `Refund ${p.rail} in full` : "Record refund"} big />}
               >
                 <span className="font-mono text-xs" data-testid="payment-id">
                   {p.id}
                 </span>{" "}
                 <StateBadge status={p.status} settling={p.settling} expired={Date.parse(p.expiresAt) < now} reason={p.failure?.reason} />{" "}
+                {p.unpaidDelivery && (
+                  <span
+                    className="ml-1 rounded bg-red-100 px-2 py-0.5 text-xs whitespace-nowrap text-red-900"
+                    data-testid="unpaid-delivery"
+                    title="The answer went out before the on-chain charge was included, and the charge failed: delivered, never paid for"
+                  >
+                    Unpaid delivery
+                  </span>
+                )}{" "}
                 {p.rail ? `on ${p.rail}` : "not paid"} · created {utc(p.createdAt)}
               </PageHeader>
             </div>
-            {refunding && (
-              <div className="mt-4">
-                <Refund payment={p} onDone={() => setRefunding(false)} />
-              </div>
-            )}
             <Timeline p={p} />
             <Binding p={p} />
             <Settlement p={p} />

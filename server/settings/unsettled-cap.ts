@@ -1,0 +1,8 @@
+// The seller's risk when a wallet-paid answer goes out before its transaction is included on chain
+// (server/payments/settle-payment.ts): per payer wallet, the value delivered and not yet settled stays at or below
+// the seller's cap (seller_settings.unsettled_cap_micros), or this default where the seller set none.
+//
+// $0.50 by default: 25 calls at the demo's $0.02, a few seconds of one agent's calls on Base at 2 s a block, and half
+// of what the official x402 client pays in one payment by default ($1). A seller who sells dearer calls, or to agents
+// that call faster, raises it; 0 makes every wallet-paid call wait for inclusion as before.
+export const DEFAULT_UNSETTLED_CAP_MICROS = 500_000n;
