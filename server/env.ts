@@ -65,6 +65,11 @@ const schema = z.object({
   // auto: x402 and MPP data calls answer before inclusion when the chain is slow to include (docs/delivery-before-inclusion.md);
   // off: every paid call waits for its settlement to be included.
   DELIVER_BEFORE_INCLUSION: z.enum(["auto", "off"]).default("auto"),
+  /**
+   * Resumable delivery: the same request retried with the same proof of a payment charged this many hours ago or less
+   * is served again, never charged again (docs/paying.md). 0 turns it off (a retry is `payment_consumed`).
+   */
+  PAYMENT_REPLAY_HOURS: z.coerce.number().min(0).max(720).default(24),
   /** How often the settlement reconciler scans for pending settlements and abandoned payments. */
   SETTLEMENT_RECONCILE_INTERVAL_MS: z.coerce.number().int().min(200).max(3_600_000).default(15_000),
   /** Requests per minute per payer wallet (paid calls), shared by all instances through PostgreSQL. 0 disables. */

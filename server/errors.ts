@@ -50,6 +50,8 @@ export const ERROR_STATUS = {
   catalog_conflict: 409,
   payment_request_mismatch: 409,
   payment_amount_mismatch: 409,
+  // not named by the spec: a credits call's Idempotency-Key already used by this credential for another request
+  idempotency_key_reused: 409,
   usage_not_priced: 409,
   // --- registration (part 5) ---
   issuer_not_enabled: 400,

@@ -57,18 +57,20 @@ test("the official mppx client pays for aggregates, gets the data with a Payment
   expect(status).toMatchObject({ status: "consumed", rail: "mpp", complete: true, transaction: receipt.reference });
 });
 
-test("a replayed MPP credential is refused as problem details with a fresh challenge, and charged once", async ({ baseURL }) => {
+// Issue 23 changed this rule (resumable delivery): the replay was refused `payment_consumed` as problem details.
+test("a replayed MPP credential is served again (replay=true, the same payment) and charged once", async ({ baseURL }) => {
   const payer = privateKeyToAccount(PAYERS[1]!).address;
   const before = await usdc(payer);
   const url = `${baseURL}/api/v1/avg-interest-rates`;
   const prepared = await mppClient(PAYERS[1]!).preparePayment(await fetch(url));
   const authorization = await prepared.createCredential();
-  expect((await fetch(url, { headers: { authorization } })).status).toBe(200);
+  const first = await fetch(url, { headers: { authorization } });
+  expect(first.status).toBe(200);
   const replay = await fetch(url, { headers: { authorization } });
-  expect(replay.status).toBe(409);
-  expect(replay.headers.get("content-type")).toContain("application/problem+json");
-  expect(replay.headers.get("payment-receipt")).toBeNull();
-  expect(Challenge.fromHeadersList(replay.headers)).toHaveLength(1);
-  expect(await replay.json()).toMatchObject({ error: "payment_consumed", type: "https://paymentauth.org/problems/invalid-challenge" });
+  expect(replay.status).toBe(200);
+  expect((await replay.json()).source).toBe("us_treasury");
+  expect(replay.headers.get("svc-payment-id")).toBe(first.headers.get("svc-payment-id"));
+  expect(replay.headers.get("svc-billing")).toMatch(/rail=mpp;.*status=charged; replay=true/);
+  expect(Receipt.fromResponse(replay).reference).toBe(Receipt.fromResponse(first).reference);
   expect(await usdc(payer)).toBe(before - 10_000n);
 });

@@ -1,7 +1,7 @@
 // Paying a priced 402 by card, as SERVICE.md part 4 describes it, against the built app with the built-in test
 // processor: an agent script gets the backtest's $0.50 402, POSTs {checkout: true} to its payUrl, a human opens the
 // hosted page in Chromium and pays with Stripe's success test card, statusUrl turns complete, the retry with
-// svc-payment-id returns the backtest with its PNG, and a second retry is payment_consumed. The decline card ends in a
+// svc-payment-id returns the backtest with its PNG, and a second retry is served again, charged once. The decline card ends in a
 // clear failed state; a storefront whose upstream never answers refunds the card in full, the ledger balanced; the
 // seller sees the card payment in the console and refunds it with one click.
 import AxeBuilder from "@axe-core/playwright";
@@ -50,7 +50,10 @@ async function humanPays(page: Page, url: string, card: string, seller: string) 
 
 const status = async (request: APIRequestContext, url: string, host?: string) => (await request.get(url, { headers: host ? { host } : undefined })).json();
 
-test("an agent's $0.50 backtest paid by a human on the hosted page: complete, served once with its PNG, then payment_consumed", async ({ page, request }) => {
+test("an agent's $0.50 backtest paid by a human on the hosted page: complete, served with its PNG, charged once, served again on a retry", async ({
+  page,
+  request,
+}) => {
   const opened = await agentOpensCheckout(request);
   expect(await status(request, opened.statusUrl)).toMatchObject({ status: "incomplete", card: { status: "incomplete" } });
   // Retrying before the human paid is payment_incomplete.
@@ -79,9 +82,10 @@ test("an agent's $0.50 backtest paid by a human on the hosted page: complete, se
   expect(png.headers()["content-type"]).toBe("image/png");
   expect((await png.body()).subarray(0, 8).toString("hex")).toBe("89504e470d0a1a0a");
 
+  // Issue 23 changed this step (resumable delivery): the second retry was `payment_consumed`; it is served again.
   const second = await request.get(BACKTEST, { headers: { "svc-payment-id": opened.paymentId } });
-  expect(second.status()).toBe(409);
-  expect((await second.json()).error).toBe("payment_consumed");
+  expect(second.status()).toBe(200);
+  expect(second.headers()["svc-billing"]).toMatch(/rail=card;.*status=charged; replay=true/);
   // One charge for the double click, the page's receipt now says delivered.
   const ledger = await query<{ kind: string; amount_micros: string }>("select kind, amount_micros::text from ledger_entries where payment_id = $1", [
     opened.paymentId,

@@ -54,6 +54,10 @@ export const ERROR_EXPLANATIONS: Record<ErrorCode, Explanation> = {
     meaning: "A payment made for one request was sent with another.",
     payerCanDo: "Request a fresh 402 for this very request and pay it.",
   },
+  idempotency_key_reused: {
+    meaning: "A plan-credit call reused an Idempotency-Key the same credential had used for another request; nothing was drawn.",
+    payerCanDo: "Use a new key for each new request, the same key only for its retries.",
+  },
   payment_amount_mismatch: { meaning: "A purchase retry carried another amount than its 402.", payerCanDo: "Retry with the quoted amount." },
   usage_not_priced: {
     meaning: "The upstream reported usage at an unpriced rate; the call could not be billed.",
@@ -112,6 +116,10 @@ const REASONS: Record<string, Explanation> = {
   insufficient_funds: { meaning: "The wallet did not hold enough USDC.", payerCanDo: "Fund the wallet, then pay a fresh 402." },
   invalid_exact_evm_insufficient_balance: { meaning: "The wallet did not hold enough USDC.", payerCanDo: "Fund the wallet, then pay a fresh 402." },
   upstream_error: { meaning: "The data upstream answered with an error; nothing was charged.", payerCanDo: "Retry later with a fresh 402." },
+  upstream_rejected: {
+    meaning: "The data upstream refused the request (4xx: unknown ticker, not included); nothing was charged.",
+    payerCanDo: "Fix the request per the body, then pay a fresh 402.",
+  },
   upstream_timeout: { meaning: "The data upstream did not answer in time; nothing was charged.", payerCanDo: "Retry later with a fresh 402." },
   usage_error: { meaning: "The upstream's usage report could not be billed; nothing was charged.", payerCanDo: "Nothing; the seller must look." },
   checkout_expired: {

@@ -355,6 +355,21 @@ describe("drawing credit", () => {
     expect(failed.status).toBe(503);
     expect(failed.headers.get("svc-billing")).toContain("status=released");
     expect((await entitlements(agent.token)).body.plans[0].balanceUsd).toBe("5.000000");
+    // A 404 or 403 is not a delivery either: nothing drawn.
+    for (const [status, error] of [
+      [404, "unknown_ticker"],
+      [403, "not_included"],
+    ] as const) {
+      upstream.state.mode = { status, body: { error } };
+      const refused = await callGateway(seller.host, AAPL, { headers: bearer(agent.token) });
+      expect(refused.status).toBe(status);
+      expect(await refused.json()).toEqual({ error });
+      expect(refused.headers.get("svc-billing")).toMatch(
+        new RegExp(`status=released; charged_usd=0\\.000000; reason=upstream_rejected; upstream_status=${status}`),
+      );
+    }
+    await flushCaptures();
+    expect((await entitlements(agent.token)).body.plans[0].balanceUsd).toBe("5.000000");
     upstream.state.mode = { status: 200 };
 
     const stranger = await registerAnonymous(store);
@@ -787,5 +802,79 @@ describe("the seller's plans and meters (console)", () => {
     expect(usage.meters).toContain("aggregates");
     const today = usage.days.at(-1)!;
     expect(today.calls.aggregates).toBe((usageBefore.days.at(-1)?.calls.aggregates ?? 0) + 3);
+  });
+});
+
+describe("Idempotency-Key on plan credit (resumable delivery)", () => {
+  const keyed = (token: string, key: string) => ({ ...bearer(token), "idempotency-key": key });
+  const balance = async (token: string) => (await entitlements(token)).body.plans[0].balanceUsd as string;
+
+  it("a retry with the same key is served again and drawn once; without a key each call draws", async () => {
+    const agent = await registerAnonymous(store);
+    await buy(agent.token, "5.00", 5);
+    const key = `k-${uniq()}`;
+    const first = await callGateway(seller.host, AAPL, { headers: keyed(agent.token, key) });
+    expect(first.status).toBe(200);
+    await flushCaptures();
+    const again = await callGateway(seller.host, AAPL, { headers: keyed(agent.token, key) });
+    expect(again.status).toBe(200);
+    expect(again.headers.get("svc-payment-id")).toBe(first.headers.get("svc-payment-id"));
+    expect(again.headers.get("svc-billing")).toMatch(/rail=credits;.*status=charged; replay=true/);
+    await flushCaptures();
+    expect(await balance(agent.token)).toBe("4.980000");
+    // Another key (or none) is another call.
+    expect((await callGateway(seller.host, AAPL, { headers: keyed(agent.token, `k-${uniq()}`) })).status).toBe(200);
+    expect((await callGateway(seller.host, AAPL, { headers: bearer(agent.token) })).status).toBe(200);
+    await flushCaptures();
+    expect(await balance(agent.token)).toBe("4.940000");
+  });
+
+  it("fifty concurrent retries with one key draw once: each is served or told to wait", async () => {
+    const agent = await registerAnonymous(store);
+    await buy(agent.token, "5.00", 5);
+    const key = `k-${uniq()}`;
+    const callsBefore = upstream.state.calls;
+    const answers = await Promise.all(Array.from({ length: 50 }, () => callGateway(seller.host, AAPL, { headers: keyed(agent.token, key) })));
+    const served = answers.filter((a) => a.status === 200);
+    expect(served.filter((a) => !a.headers.get("svc-billing")!.includes("replay=true"))).toHaveLength(1);
+    for (const a of answers.filter((x) => x.status !== 200)) {
+      expect(a.status).toBe(409);
+      expect((await a.json()).error).toBe("payment_in_progress");
+    }
+    expect(upstream.state.calls - callsBefore).toBe(served.length);
+    await flushCaptures();
+    expect(await balance(agent.token)).toBe("4.980000");
+    expect(await db.payment.count({ where: { credentialId: agent.credentialId, rail: "credits" } })).toBe(1);
+  });
+
+  it("the same key on another request is 409 idempotency_key_reused; a released draw is not served again; a malformed key is 400", async () => {
+    const agent = await registerAnonymous(store);
+    await buy(agent.token, "5.00", 5);
+    const key = `k-${uniq()}`;
+    expect((await callGateway(seller.host, AAPL, { headers: keyed(agent.token, key) })).status).toBe(200);
+    const other = await callGateway(seller.host, "/api/v1/aggregates/MSFT?from=2024-07-01&to=2024-07-31", { headers: keyed(agent.token, key) });
+    expect(other.status).toBe(409);
+    expect(await other.json()).toMatchObject({ error: "idempotency_key_reused" });
+
+    // Scoped to the credential: another agent's identical key is its own.
+    const stranger = await registerAnonymous(store);
+    await buy(stranger.token, "5.00", 6);
+    const theirs = await callGateway(seller.host, AAPL, { headers: keyed(stranger.token, key) });
+    expect(theirs.status).toBe(200);
+    expect(theirs.headers.get("svc-billing")).not.toContain("replay=true");
+
+    upstream.state.mode = { status: 500, body: { error: "boom" } };
+    const failedKey = `k-${uniq()}`;
+    expect((await callGateway(seller.host, AAPL, { headers: keyed(agent.token, failedKey) })).status).toBe(500);
+    upstream.state.mode = { status: 200 };
+    const retried = await callGateway(seller.host, AAPL, { headers: keyed(agent.token, failedKey) });
+    expect(retried.status).toBe(409);
+    expect((await retried.json()).error).toBe("payment_released");
+
+    const bad = await callGateway(seller.host, AAPL, { headers: keyed(agent.token, "has space") });
+    expect(bad.status).toBe(400);
+    expect(await bad.json()).toMatchObject({ error: "invalid_request", reason: "invalid_idempotency_key" });
+    await flushCaptures();
+    expect(await balance(agent.token)).toBe("4.980000");
   });
 });

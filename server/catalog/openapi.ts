@@ -209,6 +209,10 @@ export function buildOpenApi(catalog: Catalog, opts: { origin: string; selfPath:
         "Pay-per-request market and economic data for agents. An unpaid call to a priced operation answers 402 with one signed " +
         `challenge offered on every payment rail this storefront takes (${RAILS.map((r) => r.name).join(", ")}); pay it on one rail and retry ` +
         `the same request. ${RAILS.map((r) => r.howToPay).join(". ")}. A request carries exactly one payment proof. ` +
+        "Only a 2xx or 3xx answer is charged: on a 4xx or 5xx the upstream's status and body pass through uncharged, and `svc-billing` " +
+        "says so (`status=released; charged_usd=0.000000; reason=upstream_rejected|upstream_error; upstream_status=...`). " +
+        "Lost an answer? Retry the same request with the same proof within 24 hours: it is served again, never charged again " +
+        "(`svc-billing: ...; replay=true`; plan credit: send an Idempotency-Key). " +
         "Prices: /manifest.json (authoritative). Errors are JSON {error, reason?, detail?}.",
       "x-page": filters.page,
       "x-pages": pages,

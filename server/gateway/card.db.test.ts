@@ -118,7 +118,8 @@ describe("discovery lists the card rail", () => {
 });
 
 describe("hosted checkout", () => {
-  it("incomplete -> complete: retried early it is payment_incomplete; paid, the retry is served once, then payment_consumed", async () => {
+  // Issue 23 changed the last step (resumable delivery): a second retry was `payment_consumed`; it is now served again.
+  it("incomplete -> complete: retried early it is payment_incomplete; paid, the retry is served and charged once, then served again", async () => {
     const opened = await openCheckoutFor(seller.host, BACKTEST);
     expect(opened.checkoutUrl).toBe(`http://${seller.host}/checkout/${opened.paymentId}`);
     expect(await paymentStatus(seller.host, opened.paymentId)).toMatchObject({
@@ -154,9 +155,9 @@ describe("hosted checkout", () => {
     expect((await paymentStatus(seller.host, opened.paymentId)).card.status).toBe("consumed");
 
     const again = await retryWithPaymentId(seller.host, BACKTEST, opened.paymentId);
-    expect(again.status).toBe(409);
-    expect((await again.json()).error).toBe("payment_consumed");
-    expect(upstream.state.calls).toBe(callsBefore + 1);
+    expect(again.status).toBe(200);
+    expect(again.headers.get("svc-billing")).toMatch(/rail=card;.*status=charged; replay=true; charged_at=.*; tx=pi_test_/);
+    expect(upstream.state.calls).toBe(callsBefore + 2);
     expect((await ledger(opened.paymentId)).net).toBe(500_000n);
   });
 
@@ -240,15 +241,17 @@ describe("hosted checkout", () => {
     expect(intents.map((o) => (o.data as { status: string }).status)).toEqual(["succeeded"]);
   });
 
-  it("fifty concurrent retries with one svc-payment-id are served once", async () => {
+  // Issue 23 changed this rule (resumable delivery): retries after the delivery were `payment_consumed` ("... are served
+  // once"); they are now served again, and the card is still charged once.
+  it("fifty concurrent retries with one svc-payment-id: one delivery, the others served again or told to wait; charged once", async () => {
     const opened = await paidCheckout();
     const callsBefore = upstream.state.calls;
     const answers = await Promise.all(Array.from({ length: 50 }, () => retryWithPaymentId(seller.host, BACKTEST, opened.paymentId)));
-    const statuses = answers.map((a) => a.status);
-    expect(statuses.filter((s) => s === 200)).toHaveLength(1);
-    expect(statuses.filter((s) => s === 409)).toHaveLength(49);
-    for (const a of answers.filter((x) => x.status === 409)) expect(["payment_in_progress", "payment_consumed"]).toContain((await a.json()).error);
-    expect(upstream.state.calls - callsBefore).toBe(1);
+    const served = answers.filter((a) => a.status === 200);
+    expect(served.filter((a) => !a.headers.get("svc-billing")!.includes("replay=true"))).toHaveLength(1);
+    expect(answers.filter((a) => a.status === 409)).toHaveLength(50 - served.length);
+    for (const a of answers.filter((x) => x.status === 409)) expect((await a.json()).error).toBe("payment_in_progress");
+    expect(upstream.state.calls - callsBefore).toBe(served.length);
     expect((await db.payment.findUniqueOrThrow({ where: { id: opened.paymentId } })).status).toBe("consumed");
     expect((await ledger(opened.paymentId)).rows).toHaveLength(1);
   });
@@ -299,6 +302,8 @@ describe("hosted checkout", () => {
 describe("automatic refund when a paid delivery fails", () => {
   for (const [name, mode, expectStatus] of [
     ["an upstream 500", { status: 500, body: { error: "boom" } }, 500],
+    ["an upstream 404", { status: 404, body: { error: "unknown_ticker" } }, 404],
+    ["an upstream 403", { status: 403, body: { error: "not_included" } }, 403],
     ["an upstream timeout", { status: 200, delayMs: 1500 }, 504],
   ] as const) {
     it(`${name}: refunded in full (processor refund, ledger balanced, statusUrl says so); a retry is payment_refunded`, async () => {
@@ -422,6 +427,24 @@ describe("the MPP card method", () => {
     expect(p.status).toBe("failed");
     expect(p.card).toMatchObject({ flow: "mpp", lastDeclineCode: "generic_decline" });
     expect((await ledger(p.id)).rows).toEqual([]);
+  });
+
+  it("an upstream 403 charges the token nothing (released): only a 2xx or 3xx confirms a PaymentIntent", async () => {
+    upstream.state.mode = { status: 403, body: { error: "not_included" } };
+    const spt = await testProcessor.issueSharedPaymentToken({
+      card: "4242424242424242",
+      maxAmountCents: 50,
+      currency: "usd",
+      expiresAt: new Date(Date.now() + 600_000),
+    });
+    const res = await call(BACKTEST, { authorization: await mppCardCredential(await call(BACKTEST), spt) });
+    expect(res.status).toBe(403);
+    expect(await res.json()).toEqual({ error: "not_included" });
+    expect(res.headers.get("payment-receipt")).toBeNull();
+    expect(res.headers.get("svc-billing")).toMatch(/status=released; charged_usd=0\.000000; reason=upstream_rejected; upstream_status=403/);
+    const token = await db.testProcessorObject.findUniqueOrThrow({ where: { id: spt } });
+    expect((token.data as { deactivated_reason: string | null }).deactivated_reason).toBeNull();
+    expect((await ledger(res.headers.get("svc-payment-id")!)).rows).toEqual([]);
   });
 
   it("an upstream failure charges the token nothing (released), and two different tokens in the two places are refused", async () => {

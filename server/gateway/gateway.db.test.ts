@@ -210,25 +210,36 @@ describe("paying with x402", () => {
     expect(timing.own + timing.chain + timing.upstream).toBeLessThanOrEqual(timing.total + 0.3);
   });
 
-  it("fifty concurrent requests carrying the same proof are served exactly once", async () => {
+  // Issue 23 changed this rule (resumable delivery): copies arriving after the charge are served again, never charged
+  // again, where before they were refused `payment_consumed` ("... are served exactly once", and "replayed after
+  // settlement, it is refused").
+  it("fifty concurrent requests carrying the same proof are charged exactly once; each is served or told to wait", async () => {
     const payer = anvilAddress(3);
     const before = await usdc(payer);
     const proof = await proofFor(await call(AAPL), 3);
     const callsBefore = upstream.state.calls;
     const results = await Promise.all(Array.from({ length: 50 }, () => call(AAPL, { headers: proof })));
-    const statuses = results.map((r) => r.status);
-    expect(statuses.filter((s) => s === 200)).toHaveLength(1);
+    const served = results.filter((r) => r.status === 200);
+    // One charge: exactly one answer is the charge itself; any other 200 is a replay of it.
+    expect(served.filter((r) => !r.headers.get("svc-billing")!.includes("replay=true"))).toHaveLength(1);
+    expect(new Set(served.map((r) => r.headers.get("svc-payment-id"))).size).toBe(1);
     const errors = await Promise.all(results.filter((r) => r.status !== 200).map(async (r) => [r.status, (await r.json()).error]));
     for (const [status, code] of errors) {
       expect(status).toBe(409);
-      expect(["payment_in_progress", "payment_consumed"]).toContain(code);
+      expect(code).toBe("payment_in_progress");
     }
-    expect(upstream.state.calls - callsBefore).toBe(1);
+    expect(upstream.state.calls - callsBefore).toBe(served.length);
     expect(await usdc(payer)).toBe(before - 20_000n);
-    // ... and replayed after settlement, it is refused.
+    // ... and retried after settlement, it is served again: replay=true, the original payment, no second charge.
     const replay = await call(AAPL, { headers: proof });
-    expect(replay.status).toBe(409);
-    expect((await replay.json()).error).toBe("payment_consumed");
+    expect(replay.status).toBe(200);
+    expect(await replay.json()).toMatchObject({ ticker: "AAPL" });
+    expect(replay.headers.get("svc-payment-id")).toBe(served[0]!.headers.get("svc-payment-id"));
+    expect(replay.headers.get("svc-billing")).toMatch(/status=charged; replay=true; charged_at=.*; tx=0x/);
+    expect(await usdc(payer)).toBe(before - 20_000n);
+    const paymentId = replay.headers.get("svc-payment-id")!;
+    expect(await db.ledgerEntry.count({ where: { paymentId } })).toBe(1);
+    expect(await db.settlement.count({ where: { paymentId } })).toBe(1);
   });
 
   it("a proof made for one request gets payment_request_mismatch on another", async () => {
@@ -270,13 +281,35 @@ describe("upstream outcomes", () => {
     expect((await again.json()).error).toBe("payment_released");
   });
 
-  it("an upstream 4xx passes through unchanged and is charged", async () => {
-    upstream.state.mode = { status: 404, body: { error: "unknown_ticker" } };
+  // Issue 23 changed this rule: a 4xx was charged before ("an upstream 4xx passes through unchanged and is charged").
+  for (const [status, code] of [
+    [404, "unknown_ticker"],
+    [403, "not_included"],
+  ] as const)
+    it(`an upstream ${status} passes through unchanged and is not charged; svc-billing says why`, async () => {
+      upstream.state.mode = { status, body: { error: code } };
+      const payer = anvilAddress(5);
+      const before = await usdc(payer);
+      const res = await call(AAPL, { headers: await proofFor(await call(AAPL), 5) });
+      expect(res.status).toBe(status);
+      expect(await res.json()).toEqual({ error: code });
+      expect(res.headers.get("payment-response")).toBeNull();
+      expect(res.headers.get("svc-billing")).toMatch(
+        new RegExp(`status=released; charged_usd=0\\.000000; reason=upstream_rejected; upstream_status=${status}`),
+      );
+      expect(await usdc(payer)).toBe(before);
+      const payment = await db.payment.findUniqueOrThrow({ where: { id: res.headers.get("svc-payment-id")! } });
+      expect(payment).toMatchObject({ status: "released", failureReason: "upstream_rejected", upstreamStatus: status });
+      expect(await db.ledgerEntry.count({ where: { paymentId: payment.id } })).toBe(0);
+    });
+
+  it("an upstream 3xx is a success: charged", async () => {
+    upstream.state.mode = { status: 304 };
     const payer = anvilAddress(5);
     const before = await usdc(payer);
     const res = await call(AAPL, { headers: await proofFor(await call(AAPL), 5) });
-    expect(res.status).toBe(404);
-    expect(await res.json()).toEqual({ error: "unknown_ticker" });
+    expect(res.status).toBe(304);
+    expect(res.headers.get("svc-billing")).toContain("status=charged");
     expect(await usdc(payer)).toBe(before - 20_000n);
   });
 

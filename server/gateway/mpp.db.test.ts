@@ -110,22 +110,32 @@ describe("paying with MPP", () => {
     }
   });
 
-  it("a hundred concurrent copies of one credential are served once and settled once; a replay gets the terminal error", async () => {
+  // Issue 23 changed this rule (resumable delivery): before, copies after the charge and the later replay were refused
+  // `payment_consumed` ("... are served once and settled once; a replay gets the terminal error").
+  it("a hundred concurrent copies of one credential are charged once and settled once; each is served or told to wait; a retry is served again", async () => {
     const payer = anvilAddress(2);
     const before = await usdc(payer);
     const credential = await payChallengeMpp(await call(AAPL), 2);
     const callsBefore = upstream.state.calls;
     const results = await Promise.all(Array.from({ length: 100 }, () => call(AAPL, { headers: credential })));
-    expect(results.filter((r) => r.status === 200)).toHaveLength(1);
+    const served = results.filter((r) => r.status === 200);
+    expect(served.filter((r) => !r.headers.get("svc-billing")!.includes("replay=true"))).toHaveLength(1);
     for (const r of results.filter((r) => r.status !== 200)) {
       const body = await expectProblem(r, 409, (await r.clone().json()).error, "invalid-challenge");
-      expect(["payment_in_progress", "payment_consumed"]).toContain(body.error);
+      expect(body.error).toBe("payment_in_progress");
     }
-    expect(upstream.state.calls - callsBefore).toBe(1);
+    expect(upstream.state.calls - callsBefore).toBe(served.length);
     expect(await usdc(payer)).toBe(before - 20_000n);
-    const paid = results.find((r) => r.status === 200)!;
-    expect(await db.settlement.count({ where: { paymentId: paid.headers.get("svc-payment-id")! } })).toBe(1);
-    await expectProblem(await call(AAPL, { headers: credential }), 409, "payment_consumed", "invalid-challenge");
+    const paymentId = served[0]!.headers.get("svc-payment-id")!;
+    expect(await db.settlement.count({ where: { paymentId } })).toBe(1);
+    const replay = await call(AAPL, { headers: credential });
+    expect(replay.status).toBe(200);
+    expect(replay.headers.get("svc-payment-id")).toBe(paymentId);
+    expect(replay.headers.get("svc-billing")).toContain("replay=true");
+    // The receipt of the one charge, again.
+    expect(Receipt.fromResponse(replay).reference).toBe(Receipt.fromResponse(served[0]!).reference);
+    expect(await usdc(payer)).toBe(before - 20_000n);
+    expect(await db.ledgerEntry.count({ where: { paymentId } })).toBe(1);
   });
 
   it("a credential made for one request gets payment_request_mismatch on another, and nothing is charged", async () => {
@@ -157,6 +167,19 @@ describe("paying with MPP", () => {
     expect((await db.payment.findUniqueOrThrow({ where: { id: res.headers.get("svc-payment-id")! } })).status).toBe("released");
     upstream.state.mode = { status: 200 };
     await expectProblem(await call(AAPL, { headers: credential }), 409, "payment_released", "invalid-challenge");
+  });
+
+  it("an upstream 404 passes through and charges nothing: no receipt, released, svc-billing says why", async () => {
+    upstream.state.mode = { status: 404, body: { error: "unknown_ticker" } };
+    const payer = anvilAddress(4);
+    const before = await usdc(payer);
+    const res = await call(AAPL, { headers: await payChallengeMpp(await call(AAPL), 4) });
+    expect(res.status).toBe(404);
+    expect(await res.json()).toEqual({ error: "unknown_ticker" });
+    expect(res.headers.get("payment-receipt")).toBeNull();
+    expect(res.headers.get("svc-billing")).toMatch(/status=released; charged_usd=0\.000000; reason=upstream_rejected; upstream_status=404/);
+    expect(await usdc(payer)).toBe(before);
+    expect((await db.payment.findUniqueOrThrow({ where: { id: res.headers.get("svc-payment-id")! } })).status).toBe("released");
   });
 
   it("refuses a tampered credential (terms, signature) and an expired challenge, each with a fresh challenge", async () => {

@@ -10,8 +10,11 @@ import type { UpstreamResult } from "./proxy-upstream";
 /** What a delivery answered (the upstream's response; for a purchase, an empty 200: the grant is made with the charge). */
 export type Delivered = Extract<UpstreamResult, { type: "response" }>;
 
-/** Why a hold was released (or a prepaid one refunded) instead of charged. */
-export type ReleaseReason = "upstream_timeout" | "upstream_unreachable" | "upstream_error" | "usage_error" | "released_meanwhile";
+/**
+ * Why a hold was released (or a prepaid one refunded) instead of charged. `upstream_rejected`: the upstream answered
+ * 4xx (the request named no data to sell); `upstream_error`: 5xx.
+ */
+export type ReleaseReason = "upstream_timeout" | "upstream_unreachable" | "upstream_error" | "upstream_rejected" | "usage_error" | "released_meanwhile";
 
 /** A proof was accepted and the call served (or not): what became of the hold. */
 export type ServedOutcome =
@@ -24,6 +27,11 @@ export type ServedOutcome =
       transaction: string | null;
       units: number;
       receipt: Record<string, string>;
+      /**
+       * Served again for the proof that paid it before (resumable delivery): nothing was charged now; `hold` is the
+       * original payment and `transaction` its settlement. `chargedAt`: when it was charged.
+       */
+      replay?: { chargedAt: Date };
     }
   | {
       type: "settlement_pending";

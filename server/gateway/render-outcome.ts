@@ -65,11 +65,14 @@ export function renderOutcome(o: PaidOutcome, meta: OutcomeMeta = {}): Response 
         o.delivered,
         {
           ...o.receipt,
+          // A replay names the payment that was charged, and charges nothing now: `replay=true`.
           "svc-billing": billing({
             ...common,
-            units: o.units,
+            units: o.replay ? undefined : o.units,
             amount_usd: microsToUsd(hold.payment.amountMicros),
             status: "charged",
+            replay: o.replay ? "true" : undefined,
+            charged_at: o.replay?.chargedAt.toISOString(),
             tx: o.transaction,
             ...hold.billing,
           }),
@@ -98,11 +101,13 @@ export function renderOutcome(o: PaidOutcome, meta: OutcomeMeta = {}): Response 
         }),
       );
     case "released": {
-      // A prepaid card payment is refunded in full (SERVICE.md part 3); anything else was never charged.
+      // A prepaid card payment is refunded in full (SERVICE.md part 3); anything else was never charged. `reason` says
+      // why (an agent on a budget tells "the upstream said no" from "the upstream failed"), with the upstream's status.
+      const why = { reason: o.reason, upstream_status: o.delivered?.status };
       const released = {
         "svc-billing": o.refunded
-          ? billing({ ...common, status: "refunded", refunded_usd: microsToUsd(call.amountMicros), charged_usd: "0.000000" })
-          : billing({ ...common, status: "released", charged_usd: "0.000000" }),
+          ? billing({ ...common, status: "refunded", refunded_usd: microsToUsd(call.amountMicros), charged_usd: "0.000000", ...why })
+          : billing({ ...common, status: "released", charged_usd: "0.000000", ...why }),
         "svc-payment-id": id,
       };
       if (!o.delivered)

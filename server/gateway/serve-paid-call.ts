@@ -1,16 +1,21 @@
 // One paid call through whichever rail carried the proof: accept (verify + lock) -> proxy -> decide -> charge.
-// Pay only for success: an upstream 5xx, a timeout, an unreachable upstream or usage that cannot be billed releases
-// the hold and charges nothing. The decision to charge is written to the outbox before the rail is asked to charge,
-// so a crash at any point ends settled once or released, never both (the reconciler finishes it).
+// Pay only for success: only an upstream 2xx or 3xx is charged. A 4xx (`unknown_ticker`, `not_included`: the caller
+// got no data), a 5xx, a timeout, an unreachable upstream or usage that cannot be billed releases the hold and charges
+// nothing, as x402's reference middleware does not settle a handler's 400 or above. The decision to charge is written
+// to the outbox before the rail is asked to charge, so a crash at any point ends settled once or released, never both
+// (the reconciler finishes it). The proof that already paid for this very request is served again, never charged
+// again (replayPaidCall). Every charged or re-delivered answer carries a signed receipt over its body (`signed`).
 // A prepaid hold (a card checkout a human paid before this call) has nothing to charge: success marks it delivered
 // under its lease, and every failure above refunds it in full instead of releasing it.
 import type { CatalogMeter } from "../catalog/catalog";
 import { env } from "../env";
 import { AppError } from "../errors";
 import type { PaidCall } from "../payments/paid-call";
-import type { Rail } from "../payments/rails/rail";
+import { recordReceipt, type PaymentRow } from "../payments/payments.queries";
+import type { HeldPayment, Hold, Rail } from "../payments/rails/rail";
+import { signReceipt } from "../receipts/sign-receipt";
 import { chargeServedPayment, scheduleCharge } from "../payments/settle-payment";
-import type { ServedOutcome } from "./paid-outcome";
+import type { Delivered, ServedOutcome } from "./paid-outcome";
 import type { UpstreamResult } from "./proxy-upstream";
 import { parseUsageHeader } from "./usage-header";
 
@@ -47,6 +52,10 @@ export async function servePaidCall(call: PaidCall, rail: Rail, proof: unknown, 
   timings.lap("accept");
   if (accepted.type === "refused") return { type: "refused", rail, error: accepted.error, freshChallenge: accepted.freshChallenge };
   if (accepted.type === "declined") return { type: "declined", reason: accepted.reason, detail: accepted.detail };
+  if (accepted.type === "replay") {
+    // An early start was for a new reservation; a replay asks the upstream itself, below.
+    return replayPaidCall(call, rail, accepted.payment, early ?? delivery.deliver, timings);
+  }
   const { hold } = accepted;
   faultPoint("exit_after_lock");
   // Undo the hold: release it (nothing moved), or refund a prepaid one in full. True when refunded.
@@ -63,9 +72,11 @@ export async function servePaidCall(call: PaidCall, rail: Rail, proof: unknown, 
     const refunded = await undo(reason);
     return { type: "released", call, rail, hold, delivered: null, reason, refunded };
   }
-  if (delivered.status >= 500) {
-    const refunded = await undo("upstream_error", delivered.status);
-    return { type: "released", call, rail, hold, delivered, reason: "upstream_error", refunded };
+  if (delivered.status >= 400) {
+    // The caller still gets the upstream's status and body (SERVICE.md part 1), uncharged.
+    const reason = delivered.status >= 500 ? "upstream_error" : "upstream_rejected";
+    const refunded = await undo(reason, delivered.status);
+    return { type: "released", call, rail, hold, delivered, reason, refunded };
   }
   const meterKey = call.meterKey;
   const usage = parseUsageHeader(delivered.usageHeader, delivery.meters, meterKey);
@@ -78,7 +89,8 @@ export async function servePaidCall(call: PaidCall, rail: Rail, proof: unknown, 
     // Reserved before the call; charged off the response path (the reconciler releases it if that never lands).
     rail.capture(hold, { units, upstreamStatus: delivered.status });
     timings.lap("capture");
-    return { type: "charged", call, rail, hold, delivered, transaction: null, units, receipt: rail.charge?.receipt?.(hold, null) ?? NO_RECEIPT };
+    const receipt = await signed(call, rail, hold.payment, delivered, null, rail.charge?.receipt?.(hold, null) ?? NO_RECEIPT, false);
+    return { type: "charged", call, rail, hold, delivered, transaction: null, units, receipt };
   }
   if (hold.prepaid && rail.prepaid) {
     // Paid before the call: going out now, under the lease. A lost lease means another request took the delivery
@@ -92,7 +104,8 @@ export async function servePaidCall(call: PaidCall, rail: Rail, proof: unknown, 
       };
     timings.lap("deliver");
     const reference = hold.prepaid.reference;
-    return { type: "charged", call, rail, hold, delivered, transaction: reference, units, receipt: rail.charge?.receipt?.(hold, reference) ?? NO_RECEIPT };
+    const receipt = await signed(call, rail, hold.payment, delivered, reference, rail.charge?.receipt?.(hold, reference) ?? NO_RECEIPT, false);
+    return { type: "charged", call, rail, hold, delivered, transaction: reference, units, receipt };
   }
   // Whether the answer waits for the charge's inclusion is settlement's decision (settle-payment.ts), made with the outbox row.
   const scheduled = await scheduleCharge(rail, hold.payment, delivered.status, units, env().PAYMENT_LEASE_SECONDS, call.purpose);
@@ -112,7 +125,15 @@ export async function servePaidCall(call: PaidCall, rail: Rail, proof: unknown, 
       delivered,
       units,
       transaction: settled.transaction,
-      receipt: rail.charge?.receipt?.(hold, settled.transaction, true),
+      receipt: await signed(
+        call,
+        rail,
+        hold.payment,
+        delivered,
+        settled.transaction,
+        rail.charge?.receipt?.(hold, settled.transaction, true) ?? NO_RECEIPT,
+        false,
+      ),
     };
   if (settled.type === "failed") return { type: "settlement_failed", call, rail, hold, reason: settled.reason };
   // Served; the charge did not confirm in time. The outbox row stays pending and the reconciler finishes it.
@@ -125,7 +146,87 @@ export async function servePaidCall(call: PaidCall, rail: Rail, proof: unknown, 
     delivered,
     transaction: settled.transaction,
     units,
-    receipt: rail.charge?.receipt?.(hold, settled.transaction) ?? NO_RECEIPT,
+    receipt: await signed(call, rail, hold.payment, delivered, settled.transaction, rail.charge?.receipt?.(hold, settled.transaction) ?? NO_RECEIPT, false),
+  };
+}
+
+/**
+ * The rail's receipt headers plus ours, `svc-receipt`: a JWS over the payment, the request and the SHA-256 of the body
+ * as it is sent (../receipts). The charge's is kept for GET /payments/{id}/receipt, off the response path.
+ */
+async function signed(
+  call: PaidCall,
+  rail: Rail,
+  payment: HeldPayment,
+  delivered: Delivered,
+  settlement: string | null,
+  railReceipt: Record<string, string>,
+  replay: boolean,
+): Promise<Record<string, string>> {
+  const jws = await signReceipt({
+    paymentId: payment.id,
+    rail: rail.name,
+    amountMicros: payment.amountMicros,
+    currency: "USD",
+    payer: payment.payer,
+    sellerId: call.sellerId,
+    request: { method: call.method, path: call.path, query: call.canonicalQuery },
+    upstreamStatus: delivered.status,
+    // What render-outcome sends: no body on 204 and 304.
+    body: delivered.status === 204 || delivered.status === 304 ? null : delivered.body,
+    settlement,
+    replay,
+  });
+  if (!replay)
+    recordReceipt(payment.id, jws).catch((e) => console.error(`[receipts] could not keep ${payment.id}'s receipt:`, e instanceof Error ? e.message : e));
+  return { ...railReceipt, "svc-receipt": jws };
+}
+
+/**
+ * Resumable delivery (../payments/replay.ts): the proof that paid for this request, retried. A read is answered again
+ * from the upstream, and nothing is charged, released or refunded whatever it answers: the charge stands for the
+ * delivery the caller lost. Anything else (a purchase, whose own entry point answers its first result; a request that
+ * is not a read, which the upstream might act on twice) stays `payment_consumed`.
+ */
+async function replayPaidCall(
+  call: PaidCall,
+  rail: Rail,
+  payment: PaymentRow,
+  deliver: (() => Promise<UpstreamResult>) | Promise<UpstreamResult>,
+  timings: Timings,
+): Promise<ServeOutcome> {
+  const extra = { payment_id: payment.id };
+  if (call.purpose !== "call" || !SAFE_METHODS.has(call.method))
+    return {
+      type: "refused",
+      rail,
+      freshChallenge: false,
+      error: new AppError("payment_consumed", {
+        reason: call.purpose === "call" ? "not_replayable" : undefined,
+        detail: "this payment already bought a response, and only a read (GET) is delivered again; make a fresh unpaid request and pay its 402",
+        extra,
+      }),
+    };
+  const delivered = await (typeof deliver === "function" ? deliver() : deliver);
+  timings.lap("upstream");
+  // Nothing to undo: the caller keeps the charge's right to a delivery and may retry again.
+  if (delivered.type === "timeout")
+    throw new AppError("upstream_timeout", { detail: "the upstream did not answer in time; this payment stays valid for a retry of this request", extra });
+  if (delivered.type === "unreachable")
+    throw new AppError("upstream_unavailable", { detail: "the upstream could not be reached; this payment stays valid for a retry of this request", extra });
+  const hold: Hold = { rail: rail.name, payment };
+  const transaction = payment.transaction;
+  const receipt = await signed(call, rail, payment, delivered, transaction, rail.charge?.receipt?.(hold, transaction) ?? NO_RECEIPT, true);
+  return {
+    type: "charged",
+    call,
+    rail,
+    hold,
+    delivered,
+    transaction,
+    units: 0,
+    receipt,
+    replay: { chargedAt: payment.settledAt ?? payment.verifiedAt ?? payment.createdAt },
   };
 }
 

@@ -197,7 +197,8 @@ describe("the transport on the payment", () => {
 });
 
 describe("a paid tool call the upstream fails", () => {
-  it("an upstream error below 500 is a charged tool error with the upstream's status; a 5xx is released, nothing charged", async () => {
+  // Issue 23 (pay only for success) changed this from "a 4xx is charged": an upstream error is released on every transport.
+  it("an upstream error is a tool error with the upstream's status and charges nothing: a 4xx or a 5xx is released", async () => {
     const payer = anvilAddress(7);
     const client = await connect();
     McpClient.wrap(client, { methods: [mppMethod(7)] });
@@ -206,15 +207,20 @@ describe("a paid tool call the upstream fails", () => {
     const notFound = (await client.callTool({ name: "aggregates", arguments: ARGS })) as CallToolResult;
     expect(notFound.isError).toBe(true);
     expect(notFound.structuredContent).toEqual({ error: "not_found", detail: "no such ticker" });
-    expect(notFound._meta).toMatchObject({ "svc-http-status": 404, "svc-billing": { status: "charged", rail: "mpp" } });
-    expect(await usdc(payer)).toBe(before - 20_000n);
+    expect(notFound._meta).toMatchObject({
+      "svc-http-status": 404,
+      "svc-billing": { status: "released", rail: "mpp", charged_usd: "0.000000", reason: "upstream_rejected" },
+    });
+    expect(notFound._meta?.["org.paymentauth/receipt"]).toBeUndefined();
+    expect(await usdc(payer)).toBe(before);
 
     upstream.state.mode = { status: 503 };
     const down = (await client.callTool({ name: "aggregates", arguments: ARGS })) as CallToolResult;
     expect(down.isError).toBe(true);
     expect(down._meta).toMatchObject({ "svc-billing": { status: "released", charged_usd: "0.000000" } });
     expect(down._meta?.["org.paymentauth/receipt"]).toBeUndefined();
-    expect(await usdc(payer)).toBe(before - 20_000n);
+    expect(await usdc(payer)).toBe(before);
+    expect((await db.payment.findUniqueOrThrow({ where: { id: notFound._meta?.["svc-payment-id"] as string } })).status).toBe("released");
     const released = await db.payment.findUniqueOrThrow({ where: { id: down._meta?.["svc-payment-id"] as string } });
     expect(released.status).toBe("released");
   });
@@ -230,12 +236,19 @@ describe("one payment serves one tool call", () => {
     const [before, callsBefore] = [await usdc(payer), upstream.state.calls];
 
     const answers = await Promise.all(Array.from({ length: 20 }, () => settle(call(client, "aggregates", ARGS, { "org.paymentauth/credential": credential }))));
+    // One charge. Issue 23 (resumable delivery): a copy that arrives once the charge is recorded is served again,
+    // marked replay and charged nothing; the others are refused while the first is in flight.
     const served = answers.filter((a): a is CallToolResult => !(a instanceof McpError) && !a.isError);
-    expect(served).toHaveLength(1);
-    expectUpstreamData(served[0]!);
+    const replays = served.filter((a) => (a._meta?.["svc-billing"] as Record<string, unknown>).replay === "true");
+    expect(served.length - replays.length).toBe(1);
+    served.forEach((a) => expectUpstreamData(a));
     // mppx's MCP receipt names the challenge it paid.
-    expect(served[0]!._meta?.["org.paymentauth/receipt"]).toMatchObject({ status: "success", method: "evm", challengeId: challenge!.id });
-    for (const a of answers.filter((a) => a !== served[0])) {
+    expect(served.find((a) => !replays.includes(a))!._meta?.["org.paymentauth/receipt"]).toMatchObject({
+      status: "success",
+      method: "evm",
+      challengeId: challenge!.id,
+    });
+    for (const a of answers.filter((a) => !served.includes(a as CallToolResult))) {
       // MPP's binding: a refused credential is the JSON-RPC error -32043 with the reason and fresh challenges.
       expect(a).toBeInstanceOf(McpError);
       const e = a as McpError;
@@ -245,7 +258,7 @@ describe("one payment serves one tool call", () => {
       expect(data.httpStatus).toBeLessThan(500);
       expect(data.challenges.length).toBeGreaterThan(0);
     }
-    expect(upstream.state.calls - callsBefore).toBe(1);
+    expect(upstream.state.calls - callsBefore).toBe(served.length);
     expect(await usdc(payer)).toBe(before - 20_000n);
     expect(await db.payment.count({ where: { id: challenge!.id as string } })).toBeLessThanOrEqual(1);
     expect(await db.payment.count({ where: { sellerId: seller.sellerId, payer: payer.toLowerCase(), status: "consumed" } })).toBe(1);
@@ -261,17 +274,19 @@ describe("one payment serves one tool call", () => {
     const answers = await Promise.all(Array.from({ length: 20 }, () => settle(call(client, "aggregates", ARGS, { "x402/payment": payload }))));
     expect(answers.filter((a) => a instanceof McpError)).toEqual([]);
     const results = answers as CallToolResult[];
+    // One charge; a copy arriving once it is recorded is re-delivered (issue 23), marked replay, charged nothing.
     const served = results.filter((r) => !r.isError);
-    expect(served).toHaveLength(1);
-    expectUpstreamData(served[0]!);
-    expect(served[0]!._meta?.["x402/payment-response"]).toMatchObject({ success: true });
+    const replays = served.filter((r) => (r._meta?.["svc-billing"] as Record<string, unknown>).replay === "true");
+    expect(served.length - replays.length).toBe(1);
+    served.forEach((r) => expectUpstreamData(r));
+    expect(served.find((r) => !replays.includes(r))!._meta?.["x402/payment-response"]).toMatchObject({ success: true });
     for (const r of results.filter((r) => r.isError)) {
       // x402's binding: a tool error carrying fresh requirements (PaymentRequired) and why this payload was refused.
       expect(r.structuredContent).toMatchObject({ x402Version: 2, error: expect.stringMatching(/^payment_(consumed|in_progress|invalid)$/) });
       expect((r.structuredContent as { accepts: unknown[] }).accepts.length).toBeGreaterThan(0);
       expect(r._meta?.["svc-http-status"]).toBeLessThan(500);
     }
-    expect(upstream.state.calls - callsBefore).toBe(1);
+    expect(upstream.state.calls - callsBefore).toBe(served.length);
     expect(await usdc(payer)).toBe(before - 20_000n);
   });
 
@@ -295,8 +310,8 @@ describe("one payment serves one tool call", () => {
 
 describe("the console tells HTTP calls from MCP tool calls", () => {
   // Runs after the tests above, on this file's seller: MCP paid calls (not credit) served and charged: the mppx one,
-  // the x402 one, the upstream 404, one of each twenty replays = 5, plus one released (the upstream 503); over HTTP, the
-  // plan purchase and the HTTP call of the transport test = 2.
+  // the x402 one, one of each twenty replays = 4, plus two released (the upstream 404 and 503: issue 23 charges only a
+  // success); over HTTP, the plan purchase and the HTTP call of the transport test = 2.
   it("lists, filters and splits payments by transport: the payments list, the funnel and the overview", async () => {
     const user = await db.sellerUser.findFirstOrThrow({ where: { sellerId: seller.sellerId } });
     const caller = createCaller(sessionFor(user.id, seller.sellerId));
@@ -308,19 +323,19 @@ describe("the console tells HTTP calls from MCP tool calls", () => {
     expect((await caller.payments.list({})).payments).toHaveLength(8);
     // Credit draws are usage: the Usage page's list filters by transport too.
     expect((await caller.payments.list({ usage: true, transport: "mcp" })).payments).toMatchObject([{ rail: "credits", transport: "mcp" }]);
-    expect(await caller.payments.summary({ transport: "mcp" })).toMatchObject({ count: 6, paid: { count: 5, amountUsd: "0.100000" } });
+    expect(await caller.payments.summary({ transport: "mcp" })).toMatchObject({ count: 6, paid: { count: 4, amountUsd: "0.080000" } });
 
     const funnel = await caller.analytics.funnel({ preset: "today" });
     expect(funnel.byTransport).toEqual([
       { transport: "http", calls: 2, netUsd: "5.020000", answered: 2, served: 2, settled: 2 },
-      { transport: "mcp", calls: 6, netUsd: "0.100000", answered: 6, served: 5, settled: 5 },
+      { transport: "mcp", calls: 5, netUsd: "0.080000", answered: 6, served: 4, settled: 4 },
     ]);
     const narrowed = await caller.analytics.funnel({ preset: "today", rail: "x402" });
     expect(narrowed.byTransport.find((t) => t.transport === "mcp")).toMatchObject({ answered: 2, settled: 2 });
     const overview = await caller.analytics.overview({ preset: "today" });
     expect(overview.byTransport).toEqual([
       { transport: "http", calls: 2, netUsd: "5.020000" },
-      { transport: "mcp", calls: 6, netUsd: "0.100000" },
+      { transport: "mcp", calls: 5, netUsd: "0.080000" },
     ]);
   });
 });

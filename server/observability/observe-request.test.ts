@@ -21,4 +21,9 @@ describe("responseFacts", () => {
     expect(responseFacts(h)).toEqual({ paymentId: "pay_1", rail: "mpp", operation: "aggregates", billing: "charged", upstreamMs: 3.25, settleMs: 4 });
     expect(responseFacts(new Headers())).toEqual({ paymentId: null, rail: null, operation: null, billing: null, upstreamMs: null, settleMs: null });
   });
+
+  it("counts a re-delivery of a payment charged before as `replayed`, not as a second charge", () => {
+    const h = new Headers({ "svc-billing": "payment=pay_1; rail=x402; operation=aggregates; amount_usd=0.020000; status=charged; replay=true; tx=0xabc" });
+    expect(responseFacts(h).billing).toBe("replayed");
+  });
 });

@@ -42,7 +42,8 @@ export function responseFacts(headers: Headers): ResponseFacts {
     paymentId: headers.get("svc-payment-id") ?? billing.payment ?? null,
     rail: billing.rail ?? null,
     operation: billing.operation ?? null,
-    billing: billing.status ?? null,
+    // A re-delivery of a payment charged before (resumable delivery) is its own outcome, not a second charge.
+    billing: billing.replay === "true" ? "replayed" : (billing.status ?? null),
     upstreamMs: timing(st, "upstream"),
     settleMs: timing(st, "settle"),
   };

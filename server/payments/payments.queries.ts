@@ -402,3 +402,13 @@ export async function deleteExpiredChallenges(before: Date): Promise<number> {
   );
   return Number(rows[0]?.deleted ?? 0);
 }
+
+/** The signed receipt of the answer that charged this payment; the first one stays (a replay's is sent, not kept). */
+export async function recordReceipt(paymentId: string, receipt: string): Promise<void> {
+  await sql(`update payments set receipt = $2 where id = $1 and receipt is null`, [paymentId, receipt], "payments_record_receipt");
+}
+
+/** A payment's stored receipt at this seller: null when there is no such payment, `{ receipt: null }` when it has none. */
+export async function findReceipt(sellerId: string, paymentId: string): Promise<{ status: PaymentStatus; receipt: string | null } | null> {
+  return db.payment.findFirst({ where: { id: paymentId, sellerId }, select: { status: true, receipt: true } });
+}

@@ -70,6 +70,10 @@ async function paymentFor(proof: Paid) {
   return db.payment.findUniqueOrThrow({ where: { id: proof.paymentId } });
 }
 
+/** The same request again, with the same proof (an agent that lost the answer). */
+const retry = (proof: Pick<Paid, "headers">) =>
+  gatewayRoute.GET(new Request(`http://${seller.host}${AAPL}`, { headers: { ...proof.headers, host: seller.host } }), { params: Promise.resolve({}) });
+
 const waitForLease = () => new Promise((r) => setTimeout(r, LEASE_SECONDS * 1000 + 300));
 
 beforeAll(async () => {
@@ -122,6 +126,32 @@ describe.each(["x402", "mpp"] as const)("settlement reconciler, %s", (rail) => {
     expect(await usdc(payer)).toBe(before - 20_000n);
     await reconcileOnce();
     expect(await usdc(payer)).toBe(before - 20_000n);
+    // Charged, never delivered: the same request with the same proof now delivers (resumable delivery), however many
+    // copies arrive at once, and charges nothing more.
+    const callsBefore = upstream.state.calls;
+    const retries = await Promise.all(Array.from({ length: 20 }, () => retry(proof)));
+    for (const r of retries) {
+      expect(r.status).toBe(200);
+      expect(r.headers.get("svc-payment-id")).toBe(id);
+      expect(r.headers.get("svc-billing")).toMatch(new RegExp(`rail=${rail};.*status=charged; replay=true; charged_at=.*; tx=${payment.transaction}`));
+    }
+    expect(upstream.state.calls - callsBefore).toBe(20);
+    expect(await usdc(payer)).toBe(before - 20_000n);
+    expect(await db.ledgerEntry.count({ where: { paymentId: id } })).toBe(1);
+    expect(await db.settlement.count({ where: { paymentId: id } })).toBe(1);
+  }, 30_000);
+
+  it("killed after the decision to charge: a retry before the reconciler ran is told to wait, not charged again", async () => {
+    const proof = await proofFor(rail, 9);
+    expect(await crashAt("exit_after_outbox", proof)).toBe(86);
+    const early = await retry(proof);
+    expect(early.status).toBe(409);
+    expect((await early.json()).error).toBe("payment_in_progress");
+    await waitForLease();
+    await reconcileOnce();
+    const late = await retry(proof);
+    expect(late.status).toBe(200);
+    expect(late.headers.get("svc-billing")).toContain("replay=true");
   }, 30_000);
 
   it("killed after broadcasting but before recording: the reconciler records the earlier transaction instead of sending again", async () => {

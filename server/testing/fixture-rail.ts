@@ -9,6 +9,7 @@ import { AppError } from "../errors";
 import { heldByError, paymentStateError, sameRequest } from "../payments/payment-state";
 import { findPayment, findPaymentByLockKey, lockChallengedPayment, releasePayment } from "../payments/payments.queries";
 import type { Rail } from "../payments/rails/rail";
+import { replayOf } from "../payments/replay";
 import type { RailKit } from "./rail-conformance";
 
 const HEADER = "x-voucher";
@@ -65,6 +66,9 @@ export const voucherRail = {
     });
     if (locked !== "locked") {
       const holder = (await findPaymentByLockKey(lockKey)) ?? (await findPayment(call.sellerId, proof.paymentId));
+      // The voucher that paid for this request, retried: served again, never charged again.
+      const replay = replayOf(holder, call, (r) => (r.railData as { voucher?: string } | null)?.voucher === proof.signature);
+      if (replay) return { type: "replay", payment: replay };
       return { type: "refused", error: holder ? heldByError(holder, call) : paymentStateError(row) };
     }
     const payment = {

@@ -4,17 +4,21 @@
 // only how its rail's clients pay; what is asserted is the same for every rail:
 //  - reading a proof does no I/O, and empty headers are `absent`;
 //  - malformed proofs (generated from a valid one) are a 4xx JSON error, never a 5xx, and buy at most one call;
-//  - a valid proof is held once under 20 concurrent copies, and a replay of it is refused;
+//  - a valid proof is charged once under 20 concurrent copies, each copy served (the charge, or a replay of it) or told
+//    to wait, and a retry of it afterwards is served again, never charged again (resumable delivery);
 //  - an upstream failure releases the hold (or refunds a prepaid one) and leaves the payment terminal;
-//  - a receipt only on a charge;
+//  - a receipt only on a charge or a re-delivery of one;
 //  - discovery offers the rail exactly at the prices it can take, and so does the 402.
+import { createHash } from "node:crypto";
 import http from "node:http";
 import https from "node:https";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { resetEnvForTests } from "../env";
 import * as openapiRoute from "../../app/openapi.json/route";
+import { compactVerify, createLocalJWKSet } from "jose";
 import { db } from "../db/client";
+import { publicJwks } from "../identity/signing-keys";
 import { discoveryOffers, railFor } from "../payments/rails";
 import type { Rail } from "../payments/rails/rail";
 import { rng, type Rng } from "./random";
@@ -131,9 +135,21 @@ async function answer(res: Response) {
   }
   const headers: Record<string, string> = {};
   res.headers.forEach((v, k) => (headers[k] = v));
-  return { status: res.status, body, headers, type: res.headers.get("content-type") ?? "" };
+  return { status: res.status, body, text, headers, type: res.headers.get("content-type") ?? "" };
 }
 
+/** `svc-receipt` verifies with the storefront's published keys, names the payment, and hashes the body received. */
+async function expectSignedReceipt(a: Awaited<ReturnType<typeof answer>>, paymentId: string): Promise<void> {
+  const jws = a.headers["svc-receipt"];
+  expect(jws, "svc-receipt").toBeTruthy();
+  const { payload } = await compactVerify(jws!, createLocalJWKSet(await publicJwks()));
+  const claims = JSON.parse(new TextDecoder().decode(payload));
+  expect(claims).toMatchObject({ payment_id: paymentId, upstream_status: a.status, replay: isReplay(a) });
+  expect(claims.body_sha256).toBe(createHash("sha256").update(Buffer.from(a.text, "utf8")).digest("base64url"));
+}
+
+/** A 200 that re-delivers a payment charged before (resumable delivery), not a charge. */
+const isReplay = (a: Awaited<ReturnType<typeof answer>>) => /(^|; )replay=true(;|$)/.test(a.headers["svc-billing"] ?? "");
 const isJsonError = (a: Awaited<ReturnType<typeof answer>>) => a.status >= 400 && a.status < 500 && typeof a.body?.error === "string" && /json/.test(a.type);
 
 /** Verified rows of this seller: none may be left once the answers are in (captured off-path rows settle shortly). */
@@ -228,6 +244,7 @@ export function describeRailConformance(kits: RailKit[]): void {
             const callsBefore = stack.upstream.state.calls;
             const bad: string[] = [];
             let served = 0;
+            let charged = 0;
             for (let i = 0; i < values.length; i += 20) {
               const answers = await Promise.all(
                 values.slice(i, i + 20).map(async (h) => {
@@ -240,31 +257,46 @@ export function describeRailConformance(kits: RailKit[]): void {
               );
               for (const x of answers) {
                 if (!x) continue;
-                if (x.a.status === 200) served++;
-                else if (!isJsonError(x.a)) bad.push(`${x.a.status} ${JSON.stringify(x.a.body)?.slice(0, 160)} for ${JSON.stringify(x.h).slice(0, 200)}`);
+                if (x.a.status === 200) {
+                  served++;
+                  if (!isReplay(x.a)) charged++;
+                } else if (!isJsonError(x.a)) bad.push(`${x.a.status} ${JSON.stringify(x.a.body)?.slice(0, 160)} for ${JSON.stringify(x.h).slice(0, 200)}`);
               }
             }
             expect(bad).toEqual([]);
-            expect(served).toBeLessThanOrEqual(1);
+            // A value still carrying the proof that paid (a field it does not depend on changed) is served again, free.
+            expect(charged).toBeLessThanOrEqual(1);
             expect(stack.upstream.state.calls - callsBefore).toBe(served);
             expect(await heldRows(stack.seller.sellerId)).toBe(0);
           }, 120_000);
 
-          it("holds a valid proof once under 20 concurrent copies, with a receipt only on the charge; a replay is refused", async () => {
+          // Issue 23 changed this rule (resumable delivery): it was "holds a valid proof once under 20 concurrent copies,
+          // with a receipt only on the charge; a replay is refused".
+          it("charges a valid proof once under 20 concurrent copies, each served or told to wait; a retry is served again, never charged again", async () => {
             const proof = await way.pay(await challenge(way.path), stack);
             const callsBefore = stack.upstream.state.calls;
             const answers = await Promise.all(Array.from({ length: 20 }, () => call(proof)));
             const served = answers.filter((a) => a.status === 200);
-            expect(served, JSON.stringify(answers.map((a) => [a.status, a.body?.error]))).toHaveLength(1);
+            const charges = served.filter((a) => !isReplay(a));
+            expect(charges, JSON.stringify(answers.map((a) => [a.status, a.body?.error]))).toHaveLength(1);
             for (const a of answers.filter((x) => x.status !== 200)) expect(isJsonError(a), JSON.stringify(a.body)).toBe(true);
-            expect(stack.upstream.state.calls - callsBefore).toBe(1);
-            for (const h of way.receiptHeaders) expect(served[0]!.headers[h], h).toBeTruthy();
+            expect(stack.upstream.state.calls - callsBefore).toBe(served.length);
+            // A receipt on the charge and on each re-delivery of it, never on a refusal; ours is signed over the bytes received.
+            for (const a of served) for (const h of way.receiptHeaders) expect(a.headers[h], h).toBeTruthy();
+            for (const a of served) await expectSignedReceipt(a, charges[0]!.headers["svc-payment-id"]!);
+            for (const a of answers.filter((x) => x.status !== 200)) expect(a.headers["svc-receipt"]).toBeUndefined();
             for (const a of answers.filter((x) => x.status !== 200)) for (const h of way.receiptHeaders) expect(a.headers[h], h).toBeUndefined();
+            const paymentId = charges[0]!.headers["svc-payment-id"];
+            const ledgerRows = await db.ledgerEntry.count({ where: { paymentId } });
+            expect(ledgerRows).toBeLessThanOrEqual(1);
 
             const replay = await call(proof);
-            expect(isJsonError(replay), JSON.stringify(replay.body)).toBe(true);
-            for (const h of way.receiptHeaders) expect(replay.headers[h], h).toBeUndefined();
-            expect(stack.upstream.state.calls - callsBefore).toBe(1);
+            expect(replay.status, JSON.stringify(replay.body)).toBe(200);
+            expect(isReplay(replay)).toBe(true);
+            expect(replay.headers["svc-payment-id"]).toBe(paymentId);
+            for (const h of way.receiptHeaders) expect(replay.headers[h], h).toBeTruthy();
+            expect(stack.upstream.state.calls - callsBefore).toBe(served.length + 1);
+            expect(await db.ledgerEntry.count({ where: { paymentId } })).toBe(ledgerRows);
             expect(await heldRows(stack.seller.sellerId)).toBe(0);
           });
 

@@ -130,7 +130,7 @@ describe("renderToolOutcome", () => {
     });
   });
 
-  it("an upstream error is a tool error with the upstream's status (charged below 500, as over HTTP)", () => {
+  it("an upstream error is a tool error with the upstream's status, whatever its billing", () => {
     const r = resultOf(
       renderToolOutcome(
         {

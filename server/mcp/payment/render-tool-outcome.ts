@@ -120,6 +120,8 @@ export function receiptMeta(receipt: Record<string, string>): Record<string, unk
     }
   }
   if (lower["payment-receipt"]) out[MPP_RECEIPT_KEY] = Receipt.deserialize(lower["payment-receipt"]);
+  // Ours, on every rail: the JWS over the payment, the request and the body's SHA-256 (server/receipts).
+  if (lower["svc-receipt"]) out["svc-receipt"] = lower["svc-receipt"];
   return out;
 }
 
@@ -191,11 +193,14 @@ export function renderToolOutcome(o: PaidOutcome, opts: RenderOptions): ToolAnsw
         upstreamResult(o.delivered, {
           ...receiptMeta(o.receipt),
           [PAYMENT_ID_KEY]: id,
+          // A re-delivery of a charged call (the same proof again) charges nothing now: `replay: "true"`, as over HTTP.
           [BILLING_KEY]: billing({
             ...common,
-            units: o.units,
+            units: o.replay ? undefined : o.units,
             amount_usd: microsToUsd(hold.payment.amountMicros),
             status: "charged",
+            replay: o.replay ? "true" : undefined,
+            charged_at: o.replay?.chargedAt.toISOString(),
             tx: o.transaction,
             ...hold.billing,
           }),
@@ -204,8 +209,9 @@ export function renderToolOutcome(o: PaidOutcome, opts: RenderOptions): ToolAnsw
     case "settlement_pending":
       return result(
         upstreamResult(o.delivered, {
+          ...receiptMeta(o.receipt ?? {}),
           [PAYMENT_ID_KEY]: id,
-          [BILLING_KEY]: billing({ ...common, units: o.units, amount_usd: microsToUsd(call.amountMicros), status: "settlement_pending" }),
+          [BILLING_KEY]: billing({ ...common, units: o.units, amount_usd: microsToUsd(call.amountMicros), status: "settlement_pending", tx: o.transaction }),
         }),
       );
     case "settlement_failed":
@@ -217,11 +223,13 @@ export function renderToolOutcome(o: PaidOutcome, opts: RenderOptions): ToolAnsw
         { [PAYMENT_ID_KEY]: id, [BILLING_KEY]: billing({ ...common, status: "settlement_failed", charged_usd: "0.000000" }) },
       );
     case "released": {
+      // Why it was not charged, with the upstream's status, as over HTTP (render-outcome.ts).
+      const why = { reason: o.reason, upstream_status: o.delivered?.status };
       const meta = {
         [PAYMENT_ID_KEY]: id,
         [BILLING_KEY]: o.refunded
-          ? billing({ ...common, status: "refunded", refunded_usd: microsToUsd(call.amountMicros), charged_usd: "0.000000" })
-          : billing({ ...common, status: "released", charged_usd: "0.000000" }),
+          ? billing({ ...common, status: "refunded", refunded_usd: microsToUsd(call.amountMicros), charged_usd: "0.000000", ...why })
+          : billing({ ...common, status: "released", charged_usd: "0.000000", ...why }),
       };
       if (!o.delivered)
         return renderToolError(

@@ -13,7 +13,16 @@ import { env } from "../../env";
 import { AppError } from "../../errors";
 import { heldByError, paymentStateError } from "../payment-state";
 import { requestFields } from "../paid-call";
-import { findPayment, findPaymentByLockKey, insertHeldPayment, lockChallengedPayment, unlockUnverifiedPayment, type Lock } from "../payments.queries";
+import {
+  findPayment,
+  findPaymentByLockKey,
+  insertHeldPayment,
+  lockChallengedPayment,
+  unlockUnverifiedPayment,
+  type Lock,
+  type PaymentRow,
+} from "../payments.queries";
+import { replayOf } from "../replay";
 import type { AcceptOutcome, HeldPayment, Hold, PaidCall } from "../rails/rail";
 import { authorizationLockKey, facilitatorInput, type Eip3009Authorization, type StoredAuthorization } from "./authorization";
 import { getFacilitator } from "./facilitator";
@@ -30,7 +39,33 @@ export type WalletProof = {
   challengedId: string | null;
   /** The refusal for a proof the chain would not settle, with the facilitator's reason. */
   invalid(reason: string): AppError;
+  /**
+   * Whether the authorization stored on the row that holds this lock came with this very proof, binding included
+   * (../replay.ts). Absent: this proof never replays.
+   */
+  sameProof?(stored: Record<string, unknown>): boolean;
 };
+
+/**
+ * The payment this proof already bought for this very request, if it may be served again (resumable delivery). The
+ * signature must be the stored one: the lock key names only the signer and nonce, which anyone can read on chain.
+ */
+export function walletReplay(call: PaidCall, proof: WalletProof, row: PaymentRow | null): PaymentRow | null {
+  return replayOf(row, call, (r) => {
+    const stored = (r.railData ?? {}) as Partial<StoredAuthorization> & Record<string, unknown>;
+    return (
+      r.rail === proof.rail &&
+      typeof stored.signature === "string" &&
+      stored.signature.toLowerCase() === proof.railData.signature.toLowerCase() &&
+      proof.sameProof?.(stored) === true
+    );
+  });
+}
+
+/** The replay of a proof whose own checks would refuse it now (an expired challenge: the retry came later than that). */
+export async function findWalletReplay(call: PaidCall, proof: WalletProof): Promise<PaymentRow | null> {
+  return walletReplay(call, proof, await findPaymentByLockKey(authorizationLockKey(proof.authorization)));
+}
 
 export async function verifyAndLock(call: PaidCall, proof: WalletProof): Promise<AcceptOutcome> {
   const { authorization, railData, challengedId } = proof;
@@ -55,6 +90,8 @@ export async function verifyAndLock(call: PaidCall, proof: WalletProof): Promise
     // Someone holds this proof (a concurrent copy, or an earlier request it already paid for), or the challenge is no
     // longer open. Either way the row says why; the simulation's verdict would not change the answer.
     const taken = await findPaymentByLockKey(lockKey);
+    const replay = walletReplay(call, proof, taken);
+    if (replay) return { type: "replay", payment: replay };
     if (taken) return refused(heldByError(taken, call));
     if (!challengedId) return refused(new AppError("payment_in_progress", { detail: "retry shortly" }));
     const row = await findPayment(call.sellerId, challengedId);

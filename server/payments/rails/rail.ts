@@ -50,6 +50,11 @@ export type Hold = {
 
 export type AcceptOutcome =
   | { type: "held"; hold: Hold }
+  /**
+   * The very proof that already paid for this very request, charged within the replay window (../replay.ts): served
+   * again, never charged again. A rail answers it only after comparing the proof with the one it stored.
+   */
+  | { type: "replay"; payment: PaymentRow }
   /** `freshChallenge` overrides the rail's default for this one refusal (see ProofRead). */
   | { type: "refused"; error: AppError; freshChallenge?: boolean }
   /**
@@ -130,7 +135,7 @@ export interface Offers {
   };
 }
 
-/** Charged from the settlement outbox once the upstream answered below 500, and by the reconciler after a crash. */
+/** Charged from the settlement outbox once the upstream answered 2xx or 3xx, and by the reconciler after a crash. */
 export interface Charges {
   readonly charge: {
     /** `onSubmitted`: the charge is signed and on its way (its transaction, where known), before it is included. */

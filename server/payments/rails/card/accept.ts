@@ -17,6 +17,7 @@ import { cardNetworkId, cardProcessor } from "./processor/get-card-processor";
 import type { ProcessorKind } from "./processor/processor";
 import { heldByError, paymentStateError, requestMismatch, sameRequest } from "../../payment-state";
 import { findPayment, findPaymentByLockKey, lockChallengedPayment, type PaymentRow } from "../../payments.queries";
+import { replayOf } from "../../replay";
 import type { AcceptOutcome, HeldPayment, PaidCall } from "../rail";
 import { challengeIsOurs } from "../../mpp/mppx-servers";
 import type { CardProof, CardTokenProof } from "./read-proof";
@@ -61,11 +62,18 @@ async function acceptCheckoutRetry(call: PaidCall, paymentId: string): Promise<A
       }),
       false,
     );
+  // Delivered before (consumed): the payment id is the proof, so the same request with it resumes the delivery.
+  // (settled is paid and not delivered yet: the delivery itself, below.)
+  const replay = p.status === "consumed" && p.rail === "card" && p.card?.flow === "checkout" ? replayOf(p, call, () => true) : null;
+  if (replay) return { type: "replay", payment: replay };
   if (p.status !== "settled" || p.rail !== "card" || p.card?.flow !== "checkout") return refused(paymentStateError(p), false);
   const lease = await claimCheckoutDelivery(call.sellerId, p.id, env().PAYMENT_LEASE_SECONDS);
   if (!lease) {
     // Another request holds the delivery (or just finished it).
     const now = await findPayment(call.sellerId, p.id);
+    // Delivered meanwhile: this retry is served again, as if it had come a moment later.
+    const replay = now?.status === "consumed" ? replayOf(now, call, () => true) : null;
+    if (replay) return { type: "replay", payment: replay };
     if (now && now.status !== "settled") return refused(paymentStateError(now), false);
     return refused(
       new AppError("payment_in_progress", { detail: "this payment is being delivered to another request right now", extra: { payment_id: p.id } }),
@@ -92,14 +100,22 @@ async function acceptToken(call: PaidCall, proof: CardTokenProof): Promise<Accep
     challenge.realm === call.realm && cents !== null && r.amount === String(cents) && r.currency === "usd" && r.methodDetails?.networkId === cardNetworkId();
   if (!challengeIsOurs(challenge)) return invalid("challenge_invalid", "the challenge does not verify for this storefront", paymentId);
   if (!sameTerms) return invalid("terms_changed", "the price changed since this challenge was issued; request a fresh 402", paymentId);
-  // mppx refuses a credential without an expiry (fail-closed); so do we.
-  if (!challenge.expires || !(Date.parse(challenge.expires) > Date.now()))
-    return invalid("challenge_expired", "the challenge expired; request a fresh 402", paymentId);
   if (proof.externalId !== null && proof.externalId !== paymentId)
     return invalid("challenge_invalid", "the credential's externalId is not this challenge's payment", paymentId);
-
   // One token pays once: the lock names the token (hashed: the lock key is not a place for a bearer instrument).
   const lockKey = `card:spt:${createHash("sha256").update(proof.spt).digest("hex")}`;
+  // The token is a secret of its holder: the credential that paid for this request (its token and its challenge)
+  // resumes the delivery, never charged again.
+  const replayOfRow = (row: PaymentRow | null) =>
+    replayOf(row, call, (r) => r.rail === "card" && r.lockKey === lockKey && (r.railData as Partial<CardRailData> | null)?.challengeId === challenge.id);
+  // mppx refuses a credential without an expiry (fail-closed); so do we, unless it already paid for this request (a
+  // retry to resume the delivery comes later than the challenge's few minutes).
+  if (!challenge.expires || !(Date.parse(challenge.expires) > Date.now())) {
+    const replay = replayOfRow(await findPaymentByLockKey(lockKey));
+    if (replay) return { type: "replay", payment: replay };
+    return invalid("challenge_expired", "the challenge expired; request a fresh 402", paymentId);
+  }
+
   const railData: CardRailData = { flow: "mpp", processor: cardProcessor().kind, spt: proof.spt, challengeId: challenge.id };
   const res = await lockChallengedPayment(call.sellerId, paymentId, {
     rail: "card",
@@ -126,6 +142,8 @@ async function acceptToken(call: PaidCall, proof: CardTokenProof): Promise<Accep
       },
     };
   const taken = await findPaymentByLockKey(lockKey);
+  const replay = replayOfRow(taken);
+  if (replay) return { type: "replay", payment: replay };
   if (taken) return refused(heldByError(taken, call), true);
   const row = await findPayment(call.sellerId, paymentId);
   if (!row)

@@ -1,4 +1,4 @@
-// Charging the MPP card method's token, from the settlement outbox after the upstream answered below 500 (and again
+// Charging the MPP card method's token, from the settlement outbox after the upstream answered 2xx or 3xx (and again
 // by the reconciler after a crash): a PaymentIntent confirmed with the shared payment token, with the idempotency key
 // `pay_...:mpp_charge`, so a retry never charges twice. A decline is final (the payment fails, nothing was charged);
 // a processor outage leaves it in the outbox.

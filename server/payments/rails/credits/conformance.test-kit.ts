@@ -1,5 +1,6 @@
 // How plan credit pays, for the conformance battery: a fresh agent credential (registered through the identity routes)
-// holding credit for exactly one call of the path on the seller's credit plan; its bearer token is the proof.
+// holding credit for exactly one call of the path on the seller's credit plan; its bearer token and an Idempotency-Key
+// are the proof.
 import { db } from "../../../db/client";
 import { newId } from "../../../lib/ids";
 import { registerAnonymous, routedStore } from "../../../testing/identity-harness";
@@ -45,7 +46,8 @@ export const kit: RailKit = {
             expiresAt: new Date(Date.now() + 86_400_000),
           },
         });
-        return { authorization: `Bearer ${agent.token}` };
+        // The same bearer and Idempotency-Key are "the same proof": its retries draw once (resumable delivery).
+        return { authorization: `Bearer ${agent.token}`, "idempotency-key": newId("pay") };
       },
     },
   ],

@@ -1,7 +1,7 @@
 // The credits rail's statements: a plan-covered call's reservation (a payment on the `credits` rail, drawn from the
 // covering grants or a free included unit), its release and its capture. Every balance change is one statement,
 // guarded by the balance itself (`remaining_micros >= price`), so no concurrency can overspend a grant.
-import { sql } from "../../../db/client";
+import { sql, UNIQUE_VIOLATION } from "../../../db/client";
 import { newId } from "../../../lib/ids";
 import { initialStateSql, transition } from "../../payment-state";
 
@@ -24,6 +24,8 @@ export type DrawRequest = {
   /** The meter's free units per claimed human (the catalog's current value). */
   includedUnits: number;
   leaseSeconds: number;
+  /** The lock this draw takes (an Idempotency-Key's, ./draw-credits.ts), or null for one of its own. */
+  lockKey?: string | null;
   /** How the call came (paid-call.ts `Transport`); absent: http. */
   transport?: "http" | "mcp";
 };
@@ -33,7 +35,9 @@ export type DrawResult =
   /** `remainingMicros`: the credit left for this meter once this call's price is reserved, over every covering grant. */
   | { type: "reserved"; source: "credit"; paymentId: string; remainingMicros: bigint }
   | { type: "uncovered" }
-  | { type: "credential_invalid" };
+  | { type: "credential_invalid" }
+  /** Another draw holds this lock key (the same Idempotency-Key, at once): nothing was written. */
+  | { type: "lock_taken" };
 
 /**
  * One round trip: check the credential (this seller's, not revoked, not expired), take a free included unit if the
@@ -42,6 +46,16 @@ export type DrawResult =
  * held payment with what each grant gave. Nothing is written when nothing covers the call.
  */
 export async function reserveDraw(r: DrawRequest): Promise<DrawResult> {
+  try {
+    return await reserveDrawOnce(r);
+  } catch (e) {
+    // The whole statement is undone (grants, free units): a concurrent retry with the same key drew first.
+    if ((e as { code?: string })?.code === UNIQUE_VIOLATION) return { type: "lock_taken" };
+    throw e;
+  }
+}
+
+async function reserveDrawOnce(r: DrawRequest): Promise<DrawResult> {
   const { rows } = await sql<{ cred_ok: boolean; included: boolean; remaining: string | null; payment_id: string | null }>(
     `with c as (
        select id from agent_credentials
@@ -84,11 +98,11 @@ export async function reserveDraw(r: DrawRequest): Promise<DrawResult> {
        insert into payments (id, seller_id, status, rail, method, path, query, operation_key, meter_key, amount_micros, credential_id, payer, lock_key, rail_data,
          expires_at, verified_at, locked_until, created_at, updated_at, transport)
        select $7, $2, ${initialStateSql("verified")}, 'credits', $8, $9, $10, $11, $4,
-         case when exists (select 1 from inc) then 0 else $5::bigint end, $1, $1, 'credits:' || $7,
+         case when exists (select 1 from inc) then 0 else $5::bigint end, $1, $1, coalesce($13::text, 'credits:' || $7),
          case when exists (select 1 from inc) then jsonb_build_object('source', 'included', 'humanId', $3::text)
               else jsonb_build_object('source', 'credit', 'grants', (select jsonb_agg(jsonb_build_object('id', id, 'amount', amount::text)) from g)) end,
          (now() at time zone 'UTC') + interval '1 day', now() at time zone 'UTC', (now() at time zone 'UTC') + make_interval(secs => $12),
-         now() at time zone 'UTC', now() at time zone 'UTC', $13
+         now() at time zone 'UTC', now() at time zone 'UTC', $14
        where exists (select 1 from inc) or exists (select 1 from g)
        returning id
      )
@@ -107,6 +121,7 @@ export async function reserveDraw(r: DrawRequest): Promise<DrawResult> {
       r.query,
       r.operationKey,
       r.leaseSeconds,
+      r.lockKey ?? null,
       r.transport ?? "http",
     ],
     "billing_reserve_draw",

@@ -1,10 +1,15 @@
 // A plan-covered call: the agent's bearer names a credential; its credit (or a free included unit of its human) pays
 // the call's per-request price. One statement reserves it before the call; the rail captures it after a success and
 // releases it after a failure, like a wallet payment's settle and release.
+import { createHash } from "node:crypto";
 import { env } from "../../../env";
+import { AppError } from "../../../errors";
 import { newId } from "../../../lib/ids";
 import { microsToUsd } from "../../../lib/money";
 import type { AgentClaims } from "../../../identity/issue-tokens";
+import { paymentStateError, sameRequest } from "../../payment-state";
+import { findPaymentByLockKey, type PaymentRow } from "../../payments.queries";
+import { replayOf } from "../../replay";
 import type { PaidCall } from "../rail";
 import { hasCoveringGrant, reserveDraw, type DrawResult } from "./credits.queries";
 import { forgetCoverage, noteCoverage, reservationTurn } from "./coverage-memo";
@@ -12,11 +17,47 @@ import { forgetCoverage, noteCoverage, reservationTurn } from "./coverage-memo";
 export type Draw =
   | { type: "reserved"; paymentId: string; amountMicros: bigint; billing: Record<string, string> }
   | { type: "uncovered"; reason?: "usage_exhausted"; detail: string }
-  | { type: "credential_invalid" };
+  | { type: "credential_invalid" }
+  /** The Idempotency-Key's draw, charged before for this very request: served again, never drawn again. */
+  | { type: "replay"; payment: PaymentRow }
+  /** The Idempotency-Key's draw is another request's, still in flight, or ended uncharged. */
+  | { type: "refused"; error: AppError };
 
-/** `early`: this call's upstream started before its reservation (coverage-memo.ts); it reserves ahead of the others. */
-export async function drawCredits(call: PaidCall, agent: AgentClaims, opts: { early?: boolean } = {}): Promise<Draw> {
+/**
+ * An Idempotency-Key's lock: scoped to the credential (another agent's key never collides), hashed (a key is the
+ * client's string, not ours to store as is).
+ */
+export function idempotencyLockKey(credentialId: string, key: string): string {
+  return `credits:idem:${credentialId}:${createHash("sha256").update(key).digest("hex")}`;
+}
+
+/** What a draw already made under this key answers to its retry, or null when there is none. */
+function answerFor(existing: PaymentRow | null, call: PaidCall): Draw | null {
+  if (!existing) return null;
+  if (!sameRequest(existing, call))
+    return {
+      type: "refused",
+      error: new AppError("idempotency_key_reused", {
+        detail: "this Idempotency-Key was used for another request by this credential; use a new key for a new request",
+        extra: { payment_id: existing.id },
+      }),
+    };
+  const replay = replayOf(existing, call, () => true);
+  if (replay) return { type: "replay", payment: replay };
+  return { type: "refused", error: paymentStateError(existing) };
+}
+
+/**
+ * `early`: this call's upstream started before its reservation (coverage-memo.ts); it reserves ahead of the others.
+ * `idempotencyKey`: the client's key for this call (the Idempotency-Key header): its retries draw once.
+ */
+export async function drawCredits(call: PaidCall, agent: AgentClaims, opts: { early?: boolean; idempotencyKey?: string } = {}): Promise<Draw> {
   if (!call.meterKey) return { type: "uncovered", detail: "this operation has no meter a plan could cover" };
+  const lockKey = opts.idempotencyKey ? idempotencyLockKey(agent.sub, opts.idempotencyKey) : null;
+  if (lockKey) {
+    const answer = answerFor(await findPaymentByLockKey(lockKey), call);
+    if (answer) return answer;
+  }
   // Only a token issued after the claim names the human (a pre-claim token does not upgrade itself, part 5).
   const humanId = agent.agent_status === "claimed" ? (agent.hum ?? null) : null;
   const done = await reservationTurn(agent.sub, call.meterKey, { early: opts.early ?? false });
@@ -35,6 +76,7 @@ export async function drawCredits(call: PaidCall, agent: AgentClaims, opts: { ea
       priceMicros: call.amountMicros,
       includedUnits: call.includedUnits,
       leaseSeconds: env().PAYMENT_LEASE_SECONDS,
+      lockKey,
       transport: call.transport ?? "http",
     });
     if (r.type === "reserved" && r.source === "credit") noteCoverage(agent.sub, call.meterKey, r.remainingMicros);
@@ -43,6 +85,14 @@ export async function drawCredits(call: PaidCall, agent: AgentClaims, opts: { ea
     done();
   }
   if (r.type === "credential_invalid") return r;
+  // A retry with the same key drew at the same moment: its draw answers this one (in progress, most likely).
+  if (r.type === "lock_taken")
+    return (
+      answerFor(await findPaymentByLockKey(lockKey!), call) ?? {
+        type: "refused",
+        error: new AppError("payment_in_progress", { detail: "a request with this Idempotency-Key is being served; retry shortly" }),
+      }
+    );
   if (r.type === "reserved")
     return r.source === "included"
       ? { type: "reserved", paymentId: r.paymentId, amountMicros: 0n, billing: { source: "included_units" } }

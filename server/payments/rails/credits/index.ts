@@ -12,7 +12,10 @@ import { releaseDraw } from "./credits.queries";
 import { endEarly, mayStartEarly } from "./coverage-memo";
 import type { AcceptOutcome, HeldPayment, PaidCall, Rail } from "../rail";
 
-type Bearer = { token: string };
+/** The agent's bearer, and the client's Idempotency-Key for this call if it sent one (its retries draw once). */
+type Bearer = { token: string; idempotencyKey?: string };
+
+const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
 
 function invalidToken(reason: string, detail: string): AppError {
   return new AppError("invalid_token", { reason, detail });
@@ -21,13 +24,15 @@ function invalidToken(reason: string, detail: string): AppError {
 /** Calls whose upstream started before their reservation (they reserve ahead of the credential's other calls). */
 const startedEarly = new WeakMap<Bearer, { credentialId: string; meterKey: string }>();
 
-async function acceptBearer(call: PaidCall, token: string, early: boolean): Promise<AcceptOutcome> {
+async function acceptBearer(call: PaidCall, token: string, early: boolean, idempotencyKey?: string): Promise<AcceptOutcome> {
   const v = await verifyAccessToken(token);
   if (v.type === "invalid") return { type: "refused", error: invalidToken(v.reason, v.detail) };
   if (v.claims.sid !== call.sellerId) return { type: "refused", error: invalidToken("token_invalid", "the access token belongs to another storefront") };
   // Credit buys calls, not more credit.
   if (call.purpose !== "call") return { type: "declined" };
-  const draw = await drawCredits(call, v.claims, { early });
+  const draw = await drawCredits(call, v.claims, { early, idempotencyKey });
+  if (draw.type === "replay") return draw;
+  if (draw.type === "refused") return draw;
   if (draw.type === "credential_invalid")
     return { type: "refused", error: invalidToken("token_invalid", "the credential is revoked or expired; register again") };
   if (draw.type === "uncovered") return { type: "declined", reason: draw.reason, detail: draw.detail };
@@ -78,7 +83,20 @@ export const creditsRail = {
     const parsed = parseAgentAuthorization(headers.get("authorization"), headers.get(AGENT_AUTHORIZATION_HEADER));
     if (parsed.type === "none") return { type: "absent" };
     if (parsed.type === "error") return { type: "malformed", error: invalidToken(parsed.reason, parsed.detail) };
-    return { type: "present", proof: { token: parsed.token }, header: parsed.via === "authorization" ? "Authorization" : "SVC-Agent-Authorization" };
+    const key = headers.get("idempotency-key");
+    if (key !== null && !IDEMPOTENCY_KEY.test(key))
+      return {
+        type: "malformed",
+        error: new AppError("invalid_request", {
+          reason: "invalid_idempotency_key",
+          detail: "Idempotency-Key is 1 to 255 visible ASCII characters (a UUID will do)",
+        }),
+      };
+    return {
+      type: "present",
+      proof: key === null ? { token: parsed.token } : { token: parsed.token, idempotencyKey: key },
+      header: parsed.via === "authorization" ? "Authorization" : "SVC-Agent-Authorization",
+    };
   },
 
   // The upstream may start while the credit is reserved when this instance saw the credential's credit cover this
@@ -96,7 +114,7 @@ export const creditsRail = {
     const early = startedEarly.get(proof);
     startedEarly.delete(proof);
     try {
-      return await acceptBearer(call, proof.token, early !== undefined);
+      return await acceptBearer(call, proof.token, early !== undefined, proof.idempotencyKey);
     } finally {
       // Also when it ended before reserving (a token that expired meanwhile): the others must not wait for it.
       if (early) endEarly(early.credentialId, early.meterKey);

@@ -83,6 +83,9 @@ export async function acceptMpp(call: PaidCall, proof: MppProof): Promise<Accept
     railData,
     challengedId: paymentId,
     invalid: (reason) => new AppError("payment_invalid", { reason, detail: `the MPP payment cannot settle (${reason})`, extra: { payment_id: paymentId } }),
+    // The challenge id is our HMAC and never on chain (the nonce is a hash of it): the credential that paid, not a copy
+    // rebuilt from the transfer.
+    sameProof: (stored) => (stored as Partial<MppRailData>).challengeId === challenge.id,
   });
   await new Promise((r) => setImmediate(r));
   let refusedByMppx: { error: unknown } | null = null;
@@ -94,7 +97,9 @@ export async function acceptMpp(call: PaidCall, proof: MppProof): Promise<Accept
     refusedByMppx = { error: e };
   }
   const outcome = await locking;
-  if (!refusedByMppx) return outcome;
+  // The credential that paid for this request, retried: its signature is the one mppx validated when it paid, and
+  // its challenge has likely expired since (a retry to resume the delivery comes later than that).
+  if (!refusedByMppx || outcome.type === "replay") return outcome;
   // mppx's answer comes first, as if it had been asked alone; a lock taken meanwhile is undone.
   if (outcome.type === "held") await undoUnverifiedHold(outcome.hold);
   return fromMppx(refusedByMppx.error, paymentId);

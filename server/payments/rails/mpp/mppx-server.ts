@@ -6,7 +6,7 @@
 //    parses credentials and validates them without side effects (`validateCredential`: challenge id, expiry,
 //    route binding, the EIP-712 signature, nonce = the challenge hash, amount and recipient);
 //  - it does not settle. mppx's own route wrapper broadcasts the payment before the handler runs; we charge only
-//    after the upstream answered below 500, through the settlement outbox (server/payments/settle-payment.ts) shared
+//    after the upstream answered 2xx or 3xx, through the settlement outbox (server/payments/settle-payment.ts) shared
 //    with every rail. The `settle` hook mppx asks for is therefore never reached through mppx, and says so.
 import { Errors } from "mppx";
 import { Mppx, evm } from "mppx/server";

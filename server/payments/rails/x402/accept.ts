@@ -4,7 +4,7 @@
 // and takes the unique lock key), at the same time: ../../eip3009/verify-and-lock.ts, shared with MPP.
 import { AppError } from "../../../errors";
 import type { StoredAuthorization } from "../../eip3009/authorization";
-import { verifyAndLock } from "../../eip3009/verify-and-lock";
+import { findWalletReplay, verifyAndLock, type WalletProof } from "../../eip3009/verify-and-lock";
 import { requestMismatch, sameRequest, termsChanged } from "../../payment-state";
 import { findPayment } from "../../payments.queries";
 import type { AcceptOutcome, PaidCall } from "../rail";
@@ -24,7 +24,10 @@ function invalid(reason: string, detail: string, extra?: Record<string, unknown>
 }
 
 /** v2 proofs echo our offer: check it was signed for this very call, at today's terms, and is still fresh. */
-async function challengeOf(call: PaidCall, proof: DecodedProof): Promise<{ paymentId: string; extra: Record<string, unknown> } | AcceptOutcome> {
+async function challengeOf(
+  call: PaidCall,
+  proof: DecodedProof,
+): Promise<{ paymentId: string; challenge: string; expired: boolean; extra: Record<string, unknown> } | AcceptOutcome> {
   const accepted = proof.accepted!;
   const e = accepted.extra ?? {};
   const paymentId = typeof e.paymentId === "string" ? e.paymentId : null;
@@ -49,14 +52,16 @@ async function challengeOf(call: PaidCall, proof: DecodedProof): Promise<{ payme
   }
   if (BigInt(accepted.amount) !== call.amountMicros || accepted.payTo.toLowerCase() !== call.payTo.toLowerCase())
     return refused(termsChanged(call.purpose, paymentId));
-  if (expiresAt * 1000 <= Date.now()) return invalid("challenge_expired", "the challenge expired; request a fresh 402", { payment_id: paymentId });
   // What we offered, rebuilt from the fields the challenge signs (the token's domain is ours): anything else a client
-  // put into its echo is not kept, and never reaches the facilitator or the payment's stored proof.
-  return { paymentId, extra: offerExtra({ paymentId, challenge, expiresAt }) };
+  // put into its echo is not kept, and never reaches the facilitator or the payment's stored proof. An expired
+  // challenge is refused by the caller, unless it already paid for this request (a retry to resume the delivery).
+  return { paymentId, challenge, expired: expiresAt * 1000 <= Date.now(), extra: offerExtra({ paymentId, challenge, expiresAt }) };
 }
 
 export async function acceptX402(call: PaidCall, proof: DecodedProof): Promise<AcceptOutcome> {
   let challengedId: string | null = null;
+  let challenge: string | null = null;
+  let expired = false;
   let extra: Record<string, unknown> = offerExtra({ paymentId: "", challenge: "", expiresAt: 0 });
   // A purchase is bound to its challenge (plan, amount, buyer): only a proof that echoes it (x402 v2) can pay one.
   if (proof.version === 1 && call.purpose === "purchase")
@@ -64,16 +69,25 @@ export async function acceptX402(call: PaidCall, proof: DecodedProof): Promise<A
   if (proof.version === 2) {
     const c = await challengeOf(call, proof);
     if ("type" in c) return c;
-    challengedId = c.paymentId;
-    extra = c.extra;
+    ({ paymentId: challengedId, challenge, expired, extra } = c);
   }
 
   const railData: X402RailData = { version: proof.version, signature: proof.signature, authorization: proof.authorization, extra };
-  return verifyAndLock(call, {
+  const wallet: WalletProof = {
     rail: "x402",
     authorization: proof.authorization,
     railData,
     challengedId,
     invalid: (reason) => new AppError("payment_invalid", { reason, detail: `the x402 payment did not verify (${reason})` }),
-  });
+    // A v2 proof replays with the challenge token it paid with (our HMAC, never on chain). A v1 proof binds no request:
+    // rebuilt from the chain, it could be replayed by anyone who guesses the request, so it never replays.
+    sameProof: (stored) =>
+      challenge !== null && (stored as Partial<X402RailData>).version === 2 && (stored.extra as { challenge?: unknown })?.challenge === challenge,
+  };
+  if (expired) {
+    const replay = await findWalletReplay(call, wallet);
+    if (replay) return { type: "replay", payment: replay };
+    return invalid("challenge_expired", "the challenge expired; request a fresh 402", { payment_id: challengedId });
+  }
+  return verifyAndLock(call, wallet);
 }

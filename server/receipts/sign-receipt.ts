@@ -1,0 +1,56 @@
+// Receipts signed over what was delivered: a compact JWS (ES256, the storefront's signing keys, published at
+// /oauth2/jwks.json) over the payment, the request it bought, the upstream's status and the SHA-256 of the response
+// body as sent. A payer can prove what it paid for and what it got; the seller can answer a dispute with it. Sent as
+// `svc-receipt` on every charged or re-delivered answer, and kept (the charge's) for GET /payments/{id}/receipt.
+import "server-only";
+import { createHash } from "node:crypto";
+import { SignJWT } from "jose";
+import { currentSigningKey } from "../identity/signing-keys";
+import { microsToUsd } from "../lib/money";
+
+export const RECEIPT_TYPE = "svc-receipt+jwt";
+
+export type ReceiptFacts = {
+  paymentId: string;
+  rail: string;
+  amountMicros: bigint;
+  currency: string;
+  payer: string | null;
+  sellerId: string;
+  request: { method: string; path: string; query: string };
+  upstreamStatus: number;
+  /** The response body exactly as sent (empty for 204 and 304). */
+  body: ArrayBuffer | Uint8Array | null;
+  /** The settlement reference: the chain transaction, the card processor's payment; null where there is none (credits). */
+  settlement: string | null;
+  /** A re-delivery of a payment charged before (resumable delivery). */
+  replay: boolean;
+};
+
+/** The body hash a verifier recomputes: SHA-256 of the bytes received, base64url. */
+export function bodyHash(body: ArrayBuffer | Uint8Array | null): string {
+  return createHash("sha256")
+    .update(body ? new Uint8Array(body as ArrayBuffer) : new Uint8Array())
+    .digest("base64url");
+}
+
+export async function signReceipt(f: ReceiptFacts): Promise<string> {
+  const key = await currentSigningKey();
+  return new SignJWT({
+    payment_id: f.paymentId,
+    rail: f.rail,
+    amount: microsToUsd(f.amountMicros),
+    currency: f.currency,
+    payer: f.payer,
+    seller: f.sellerId,
+    request: f.request,
+    upstream_status: f.upstreamStatus,
+    body_sha256: bodyHash(f.body),
+    settlement: f.settlement,
+    replay: f.replay,
+  })
+    .setProtectedHeader({ alg: key.alg, kid: key.kid, typ: RECEIPT_TYPE })
+    .setIssuedAt()
+    .setSubject(f.paymentId)
+    .sign(key.privateKey);
+}
