@@ -1,7 +1,7 @@
 // Paid MCP tool calls end to end, in process against real PostgreSQL and a real anvil chain: the official MCP SDK client
-// (its fetch routed to the /mcp route handler) calls a paid tool paid by mppx's McpClient (evm charge), by an x402 MCP
-// client (the x402 MCP transport's client logic over the official x402Client), and with a plan bearer; USDC moves on
-// chain; one payment serves one tool call however many copies of it arrive at once.
+// (its fetch routed to the /mcp route handler) calls a paid tool paid by mppx's McpClient (evm charge, and the stripe
+// card method from $0.50), by an x402 MCP client (the x402 MCP transport's client logic over the official x402Client),
+// and with a plan bearer; USDC moves on chain; one payment serves one tool call however many copies of it arrive at once.
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { McpError, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
@@ -15,8 +15,10 @@ import * as purchaseRoute from "../../app/plans/[planId]/purchase/route";
 import { anvilAddress, anvilPrivateKey } from "../../scripts/lib/local-chain";
 import { db } from "../db/client";
 import { flushCaptures } from "../payments/rails/credits/capture-queue";
+import { mppCardClient, TEST_CARD } from "../testing/card";
 import {
   callGateway,
+  createGatewaySeller,
   payChallenge,
   startGatewayStack,
   stopGatewayStack,
@@ -40,20 +42,20 @@ const ARGS = { ticker: "AAPL", from: "2024-05-01", to: "2024-05-31" };
 const usdc = (address: string) => usdcBalance(chain.rpcUrl, address);
 
 /** fetch for the MCP SDK's transport: the /mcp route handler in process, with the Host header a real request has. */
-function mcpFetch(extra: Record<string, string> = {}): typeof fetch {
+function mcpFetch(extra: Record<string, string> = {}, host = seller.host): typeof fetch {
   return async (input, init) => {
     const req = new Request(input instanceof Request ? input : String(input), init);
     const headers = new Headers(req.headers);
-    headers.set("host", seller.host);
+    headers.set("host", host);
     for (const [k, v] of Object.entries(extra)) headers.set(k, v);
     const body = ["GET", "HEAD"].includes(req.method) ? undefined : await req.text();
     return (mcpRoute as unknown as RouteModule)[req.method]!(new Request(req.url, { method: req.method, headers, body }), { params: Promise.resolve({}) });
   };
 }
 
-async function connect(headers: Record<string, string> = {}): Promise<Client> {
+async function connect(headers: Record<string, string> = {}, host = seller.host): Promise<Client> {
   const client = new Client({ name: "storefront-paid-test", version: "1.0.0" });
-  await client.connect(new StreamableHTTPClientTransport(new URL(`http://${seller.host}/mcp`), { fetch: mcpFetch(headers) }));
+  await client.connect(new StreamableHTTPClientTransport(new URL(`http://${host}/mcp`), { fetch: mcpFetch(headers, host) }));
   return client;
 }
 
@@ -322,5 +324,50 @@ describe("the console tells HTTP calls from MCP tool calls", () => {
       { transport: "http", calls: 2, netUsd: "5.020000" },
       { transport: "mcp", calls: 6, netUsd: "0.100000" },
     ]);
+  });
+});
+
+describe("the MPP card method over MCP", () => {
+  // Its own seller, so the console counts above stay this file's seller's.
+  it("a tool at or above $0.50 offers stripe beside evm; mppx's McpClient pays it by card: the result, MPP's receipt, the card charged once", async () => {
+    const cardSeller = await createGatewaySeller(upstream.url, { signingSecret: SECRET });
+    const client = await connect({}, cardSeller.host);
+    const unpaid = await call(client, "backtest", { ticker: "AAPL", years: 2 });
+    const required = unpaid._meta?.["org.paymentauth/payment-required"] as { challenges: { method: string }[] };
+    expect(required.challenges.map((c) => c.method)).toEqual(["evm", "stripe"]);
+    // Below the card minimum there is no stripe challenge.
+    const cheap = await call(client, "aggregates", ARGS);
+    expect((cheap._meta?.["org.paymentauth/payment-required"] as { challenges: { method: string }[] }).challenges.map((c) => c.method)).toEqual(["evm"]);
+
+    const issued: string[] = [];
+    // mppx's stripe charge, its wallet issuing shared payment tokens at the built-in test processor (as over HTTP).
+    McpClient.wrap(client, { methods: mppCardClient(TEST_CARD.success, { issued }).methods });
+    const callsBefore = upstream.state.calls;
+    const res = (await client.callTool({ name: "backtest", arguments: { ticker: "AAPL", years: 2 } })) as CallToolResult;
+    expect(res.isError).toBeFalsy();
+    expect(res.structuredContent).toMatchObject({ source: "fake-upstream" });
+    expect(upstream.state.calls - callsBefore).toBe(1);
+    const receipt = res._meta?.["org.paymentauth/receipt"] as Record<string, unknown>;
+    expect(receipt).toMatchObject({ status: "success", method: "stripe", reference: expect.stringMatching(/^pi_test_/) });
+    expect(res._meta?.["svc-billing"]).toMatchObject({ rail: "card", status: "charged", amount_usd: "0.500000", operation: "backtest" });
+    expect(issued).toHaveLength(1);
+    const payment = await db.payment.findUniqueOrThrow({ where: { id: res._meta?.["svc-payment-id"] as string }, include: { card: true } });
+    expect(payment).toMatchObject({ status: "consumed", rail: "card", transaction: receipt.reference, operationKey: "backtest", transport: "mcp" });
+    expect(payment.card).toMatchObject({ flow: "mpp", cardLast4: "4242" });
+    expect(await db.ledgerEntry.findMany({ where: { paymentId: payment.id } })).toMatchObject([{ kind: "charge", amountMicros: 500_000n }]);
+  });
+
+  it("a declined card over MCP serves nothing: a tool error naming the decline, no receipt, nothing charged", async () => {
+    const cardSeller = await createGatewaySeller(upstream.url, { signingSecret: SECRET });
+    const client = await connect({}, cardSeller.host);
+    McpClient.wrap(client, { methods: mppCardClient(TEST_CARD.decline).methods });
+    const res = (await client.callTool({ name: "backtest", arguments: { ticker: "AAPL", years: 2 } })) as CallToolResult;
+    expect(res.isError).toBe(true);
+    expect(res.structuredContent).toMatchObject({ error: "settlement_failed", settlementReason: "card_declined: generic_decline" });
+    expect(res.structuredContent?.source).toBeUndefined();
+    expect(res._meta?.["org.paymentauth/receipt"]).toBeUndefined();
+    const payment = await db.payment.findUniqueOrThrow({ where: { id: res._meta?.["svc-payment-id"] as string } });
+    expect(payment).toMatchObject({ status: "failed", rail: "card", transport: "mcp" });
+    expect(await db.ledgerEntry.findMany({ where: { paymentId: payment.id } })).toEqual([]);
   });
 });
