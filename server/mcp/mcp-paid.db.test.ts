@@ -14,6 +14,7 @@ import * as mcpRoute from "../../app/mcp/route";
 import * as purchaseRoute from "../../app/plans/[planId]/purchase/route";
 import { anvilAddress, anvilPrivateKey } from "../../scripts/lib/local-chain";
 import { db } from "../db/client";
+import { withEnvForTests } from "../env";
 import { flushCaptures } from "../payments/rails/credits/capture-queue";
 import { mppCardClient, TEST_CARD } from "../testing/card";
 import {
@@ -292,6 +293,35 @@ describe("one payment serves one tool call", () => {
     expect(wrong).toBeInstanceOf(McpError);
     expect((wrong as McpError).code).toBe(-32043);
     expect(upstream.state.calls).toBe(callsBefore);
+  });
+});
+
+describe("rate limits on malformed _meta proofs", () => {
+  // As over HTTP (run-paid-call): a proof that cannot be read is anonymous traffic and spends the client's budget.
+  it("a client sending malformed _meta proofs in a loop ends at its rate limit: a tool error with 429 and retry_after, in every binding", async () => {
+    const limited = await createGatewaySeller(upstream.url, { signingSecret: SECRET });
+    await withEnvForTests({ RATE_LIMIT_CLIENT_PER_MINUTE: "4" }, async () => {
+      const client = await connect({}, limited.host);
+      const bad = { "org.paymentauth/credential": { challenge: { id: "nope" }, payload: { signature: "0x" } } };
+      const answers: (CallToolResult | McpError)[] = [];
+      for (let i = 0; i < 6; i++) answers.push(await settle(call(client, "aggregates", ARGS, bad)));
+      // Within the budget, MPP's own answer to a malformed credential (-32602); past it, the rate limit.
+      for (const a of answers.slice(0, 4)) expect(a instanceof McpError && a.code).toBe(-32602);
+      for (const a of answers.slice(4)) {
+        expect(a).not.toBeInstanceOf(McpError);
+        const r = a as CallToolResult;
+        expect(r.isError).toBe(true);
+        expect(r.structuredContent).toMatchObject({ error: "rate_limit_exceeded", scope: "client", limit: 4, retry_after: expect.any(Number) });
+        expect(r._meta?.["svc-http-status"]).toBe(429);
+      }
+      // The same budget: a malformed x402 payload and an unpaid call are refused for it too, and nothing was served.
+      const x402 = (await call(client, "aggregates", ARGS, { "x402/payment": "not-an-object" })) as CallToolResult;
+      expect(x402.structuredContent).toMatchObject({ error: "rate_limit_exceeded", scope: "client" });
+      expect(x402._meta?.["svc-http-status"]).toBe(429);
+      const unpaid = await call(client, "aggregates", ARGS);
+      expect(unpaid.structuredContent).toMatchObject({ error: "rate_limit_exceeded", scope: "client" });
+      expect(await db.payment.count({ where: { sellerId: limited.sellerId, status: { not: "challenged" } } })).toBe(0);
+    });
   });
 });
 
