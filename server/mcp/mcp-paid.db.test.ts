@@ -5,7 +5,7 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { McpError, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { Credential } from "mppx";
+import { Challenge, Credential } from "mppx";
 import { evm } from "mppx/client";
 import { McpClient } from "mppx/mcp/client";
 import { privateKeyToAccount } from "viem/accounts";
@@ -196,6 +196,36 @@ describe("the transport on the payment", () => {
     const paid = await callGateway(seller.host, path, { headers: await payChallenge(challenge, 8) });
     expect(paid.status).toBe(200);
     expect(await db.payment.findUniqueOrThrow({ where: { id: paid.headers.get("svc-payment-id")! } })).toMatchObject({ status: "consumed", transport: "http" });
+  });
+});
+
+describe("the transport of a challenge paid over the other one", () => {
+  // The payment is the call that paid and was delivered: the lock takes that call's transport. Its own seller, so the
+  // console counts below stay this file's seller's.
+  it("an HTTP 402 paid by an MCP tool call says mcp; an MCP challenge paid by an HTTP call says http", async () => {
+    const other = await createGatewaySeller(upstream.url, { signingSecret: SECRET });
+    const client = await connect({}, other.host);
+    const path = `/api/v1/aggregates/AAPL?from=${ARGS.from}&to=${ARGS.to}`;
+
+    const overHttp = await callGateway(other.host, path);
+    expect(overHttp.status).toBe(402);
+    const [httpChallenge] = Challenge.fromHeadersList(overHttp.headers).filter((c) => c.method === "evm");
+    const credential = Credential.deserialize(await mppMethod(9).createCredential({ challenge: httpChallenge as never, context: {} }));
+    const paidOverMcp = await call(client, "aggregates", ARGS, { "org.paymentauth/credential": credential });
+    expectUpstreamData(paidOverMcp);
+    const httpPayment = ((await overHttp.json()) as { payment: { id: string } }).payment.id;
+    expect(paidOverMcp._meta?.["svc-payment-id"]).toBe(httpPayment);
+    expect(await db.payment.findUniqueOrThrow({ where: { id: httpPayment } })).toMatchObject({ status: "consumed", transport: "mcp" });
+
+    const overMcp = await call(client, "aggregates", ARGS);
+    const [mcpChallenge] = (overMcp._meta?.["org.paymentauth/payment-required"] as { challenges: Record<string, unknown>[] }).challenges;
+    const mcpPayment = overMcp._meta?.["svc-payment-id"] as string;
+    expect(await db.payment.findUniqueOrThrow({ where: { id: mcpPayment } })).toMatchObject({ status: "challenged", transport: "mcp" });
+    const authorization = await mppMethod(9).createCredential({ challenge: mcpChallenge as never, context: {} });
+    const paidOverHttp = await callGateway(other.host, path, { headers: { authorization } });
+    expect(paidOverHttp.status).toBe(200);
+    expect(paidOverHttp.headers.get("svc-payment-id")).toBe(mcpPayment);
+    expect(await db.payment.findUniqueOrThrow({ where: { id: mcpPayment } })).toMatchObject({ status: "consumed", transport: "http" });
   });
 });
 
