@@ -32,6 +32,8 @@ export type Priced =
 export type PaidEntry<R> = {
   /** Where the payment proofs are read from: the request's headers, or an MCP call's `_meta` adapted to Headers. */
   proofs: Headers;
+  /** A proof the entry point already found malformed where it read it (an MCP `_meta` value), refused as one read here. */
+  malformed?: Extract<PaymentProof, { type: "malformed" }>;
   /** The client's address (RouteContext.clientAddress): whose budget a request without a valid proof or bearer spends. */
   client: string | null;
   /** Match, validate and price the call. What it throws (404, 400, 401, 409) is answered before any payment. */
@@ -55,7 +57,7 @@ export async function runPaidCall<R>(entry: PaidEntry<R>): Promise<R> {
   let proof = NO_PROOF;
   if (priced.type !== "free")
     try {
-      proof = readPaymentProof(entry.proofs);
+      proof = entry.malformed ?? readPaymentProof(entry.proofs);
     } catch (e) {
       // Refused before any rail looked at it (two rails' proofs at once, a combined Authorization): a funnel fact too,
       // and anonymous traffic (no proof of it was valid).

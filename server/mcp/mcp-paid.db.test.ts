@@ -1,11 +1,11 @@
 // Paid MCP tool calls end to end, in process against real PostgreSQL and a real anvil chain: the official MCP SDK client
-// (its fetch routed to the /mcp route handler) calls a paid tool paid by mppx's McpClient (evm charge), by an x402 MCP
-// client (the x402 MCP transport's client logic over the official x402Client), and with a plan bearer; USDC moves on
-// chain; one payment serves one tool call however many copies of it arrive at once.
+// (its fetch routed to the /mcp route handler) calls a paid tool paid by mppx's McpClient (evm charge, and the stripe
+// card method from $0.50), by an x402 MCP client (the x402 MCP transport's client logic over the official x402Client),
+// and with a plan bearer; USDC moves on chain; one payment serves one tool call however many copies of it arrive at once.
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { McpError, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { Credential } from "mppx";
+import { Challenge, Credential } from "mppx";
 import { evm } from "mppx/client";
 import { McpClient } from "mppx/mcp/client";
 import { privateKeyToAccount } from "viem/accounts";
@@ -14,9 +14,12 @@ import * as mcpRoute from "../../app/mcp/route";
 import * as purchaseRoute from "../../app/plans/[planId]/purchase/route";
 import { anvilAddress, anvilPrivateKey } from "../../scripts/lib/local-chain";
 import { db } from "../db/client";
+import { withEnvForTests } from "../env";
 import { flushCaptures } from "../payments/rails/credits/capture-queue";
+import { mppCardClient, TEST_CARD } from "../testing/card";
 import {
   callGateway,
+  createGatewaySeller,
   payChallenge,
   startGatewayStack,
   stopGatewayStack,
@@ -40,20 +43,20 @@ const ARGS = { ticker: "AAPL", from: "2024-05-01", to: "2024-05-31" };
 const usdc = (address: string) => usdcBalance(chain.rpcUrl, address);
 
 /** fetch for the MCP SDK's transport: the /mcp route handler in process, with the Host header a real request has. */
-function mcpFetch(extra: Record<string, string> = {}): typeof fetch {
+function mcpFetch(extra: Record<string, string> = {}, host = seller.host): typeof fetch {
   return async (input, init) => {
     const req = new Request(input instanceof Request ? input : String(input), init);
     const headers = new Headers(req.headers);
-    headers.set("host", seller.host);
+    headers.set("host", host);
     for (const [k, v] of Object.entries(extra)) headers.set(k, v);
     const body = ["GET", "HEAD"].includes(req.method) ? undefined : await req.text();
     return (mcpRoute as unknown as RouteModule)[req.method]!(new Request(req.url, { method: req.method, headers, body }), { params: Promise.resolve({}) });
   };
 }
 
-async function connect(headers: Record<string, string> = {}): Promise<Client> {
+async function connect(headers: Record<string, string> = {}, host = seller.host): Promise<Client> {
   const client = new Client({ name: "storefront-paid-test", version: "1.0.0" });
-  await client.connect(new StreamableHTTPClientTransport(new URL(`http://${seller.host}/mcp`), { fetch: mcpFetch(headers) }));
+  await client.connect(new StreamableHTTPClientTransport(new URL(`http://${host}/mcp`), { fetch: mcpFetch(headers, host) }));
   return client;
 }
 
@@ -196,6 +199,36 @@ describe("the transport on the payment", () => {
   });
 });
 
+describe("the transport of a challenge paid over the other one", () => {
+  // The payment is the call that paid and was delivered: the lock takes that call's transport. Its own seller, so the
+  // console counts below stay this file's seller's.
+  it("an HTTP 402 paid by an MCP tool call says mcp; an MCP challenge paid by an HTTP call says http", async () => {
+    const other = await createGatewaySeller(upstream.url, { signingSecret: SECRET });
+    const client = await connect({}, other.host);
+    const path = `/api/v1/aggregates/AAPL?from=${ARGS.from}&to=${ARGS.to}`;
+
+    const overHttp = await callGateway(other.host, path);
+    expect(overHttp.status).toBe(402);
+    const [httpChallenge] = Challenge.fromHeadersList(overHttp.headers).filter((c) => c.method === "evm");
+    const credential = Credential.deserialize(await mppMethod(9).createCredential({ challenge: httpChallenge as never, context: {} }));
+    const paidOverMcp = await call(client, "aggregates", ARGS, { "org.paymentauth/credential": credential });
+    expectUpstreamData(paidOverMcp);
+    const httpPayment = ((await overHttp.json()) as { payment: { id: string } }).payment.id;
+    expect(paidOverMcp._meta?.["svc-payment-id"]).toBe(httpPayment);
+    expect(await db.payment.findUniqueOrThrow({ where: { id: httpPayment } })).toMatchObject({ status: "consumed", transport: "mcp" });
+
+    const overMcp = await call(client, "aggregates", ARGS);
+    const [mcpChallenge] = (overMcp._meta?.["org.paymentauth/payment-required"] as { challenges: Record<string, unknown>[] }).challenges;
+    const mcpPayment = overMcp._meta?.["svc-payment-id"] as string;
+    expect(await db.payment.findUniqueOrThrow({ where: { id: mcpPayment } })).toMatchObject({ status: "challenged", transport: "mcp" });
+    const authorization = await mppMethod(9).createCredential({ challenge: mcpChallenge as never, context: {} });
+    const paidOverHttp = await callGateway(other.host, path, { headers: { authorization } });
+    expect(paidOverHttp.status).toBe(200);
+    expect(paidOverHttp.headers.get("svc-payment-id")).toBe(mcpPayment);
+    expect(await db.payment.findUniqueOrThrow({ where: { id: mcpPayment } })).toMatchObject({ status: "consumed", transport: "http" });
+  });
+});
+
 describe("a paid tool call the upstream fails", () => {
   // Issue 23 (pay only for success) changed this from "a 4xx is charged": an upstream error is released on every transport.
   it("an upstream error is a tool error with the upstream's status and charges nothing: a 4xx or a 5xx is released", async () => {
@@ -308,6 +341,35 @@ describe("one payment serves one tool call", () => {
   });
 });
 
+describe("rate limits on malformed _meta proofs", () => {
+  // As over HTTP (run-paid-call): a proof that cannot be read is anonymous traffic and spends the client's budget.
+  it("a client sending malformed _meta proofs in a loop ends at its rate limit: a tool error with 429 and retry_after, in every binding", async () => {
+    const limited = await createGatewaySeller(upstream.url, { signingSecret: SECRET });
+    await withEnvForTests({ RATE_LIMIT_CLIENT_PER_MINUTE: "4" }, async () => {
+      const client = await connect({}, limited.host);
+      const bad = { "org.paymentauth/credential": { challenge: { id: "nope" }, payload: { signature: "0x" } } };
+      const answers: (CallToolResult | McpError)[] = [];
+      for (let i = 0; i < 6; i++) answers.push(await settle(call(client, "aggregates", ARGS, bad)));
+      // Within the budget, MPP's own answer to a malformed credential (-32602); past it, the rate limit.
+      for (const a of answers.slice(0, 4)) expect(a instanceof McpError && a.code).toBe(-32602);
+      for (const a of answers.slice(4)) {
+        expect(a).not.toBeInstanceOf(McpError);
+        const r = a as CallToolResult;
+        expect(r.isError).toBe(true);
+        expect(r.structuredContent).toMatchObject({ error: "rate_limit_exceeded", scope: "client", limit: 4, retry_after: expect.any(Number) });
+        expect(r._meta?.["svc-http-status"]).toBe(429);
+      }
+      // The same budget: a malformed x402 payload and an unpaid call are refused for it too, and nothing was served.
+      const x402 = (await call(client, "aggregates", ARGS, { "x402/payment": "not-an-object" })) as CallToolResult;
+      expect(x402.structuredContent).toMatchObject({ error: "rate_limit_exceeded", scope: "client" });
+      expect(x402._meta?.["svc-http-status"]).toBe(429);
+      const unpaid = await call(client, "aggregates", ARGS);
+      expect(unpaid.structuredContent).toMatchObject({ error: "rate_limit_exceeded", scope: "client" });
+      expect(await db.payment.count({ where: { sellerId: limited.sellerId, status: { not: "challenged" } } })).toBe(0);
+    });
+  });
+});
+
 describe("the console tells HTTP calls from MCP tool calls", () => {
   // Runs after the tests above, on this file's seller: MCP paid calls (not credit) served and charged: the mppx one,
   // the x402 one, one of each twenty replays = 4, plus two released (the upstream 404 and 503: issue 23 charges only a
@@ -337,5 +399,50 @@ describe("the console tells HTTP calls from MCP tool calls", () => {
       { transport: "http", calls: 2, netUsd: "5.020000" },
       { transport: "mcp", calls: 5, netUsd: "0.080000" },
     ]);
+  });
+});
+
+describe("the MPP card method over MCP", () => {
+  // Its own seller, so the console counts above stay this file's seller's.
+  it("a tool at or above $0.50 offers stripe beside evm; mppx's McpClient pays it by card: the result, MPP's receipt, the card charged once", async () => {
+    const cardSeller = await createGatewaySeller(upstream.url, { signingSecret: SECRET });
+    const client = await connect({}, cardSeller.host);
+    const unpaid = await call(client, "backtest", { ticker: "AAPL", years: 2 });
+    const required = unpaid._meta?.["org.paymentauth/payment-required"] as { challenges: { method: string }[] };
+    expect(required.challenges.map((c) => c.method)).toEqual(["evm", "stripe"]);
+    // Below the card minimum there is no stripe challenge.
+    const cheap = await call(client, "aggregates", ARGS);
+    expect((cheap._meta?.["org.paymentauth/payment-required"] as { challenges: { method: string }[] }).challenges.map((c) => c.method)).toEqual(["evm"]);
+
+    const issued: string[] = [];
+    // mppx's stripe charge, its wallet issuing shared payment tokens at the built-in test processor (as over HTTP).
+    McpClient.wrap(client, { methods: mppCardClient(TEST_CARD.success, { issued }).methods });
+    const callsBefore = upstream.state.calls;
+    const res = (await client.callTool({ name: "backtest", arguments: { ticker: "AAPL", years: 2 } })) as CallToolResult;
+    expect(res.isError).toBeFalsy();
+    expect(res.structuredContent).toMatchObject({ source: "fake-upstream" });
+    expect(upstream.state.calls - callsBefore).toBe(1);
+    const receipt = res._meta?.["org.paymentauth/receipt"] as Record<string, unknown>;
+    expect(receipt).toMatchObject({ status: "success", method: "stripe", reference: expect.stringMatching(/^pi_test_/) });
+    expect(res._meta?.["svc-billing"]).toMatchObject({ rail: "card", status: "charged", amount_usd: "0.500000", operation: "backtest" });
+    expect(issued).toHaveLength(1);
+    const payment = await db.payment.findUniqueOrThrow({ where: { id: res._meta?.["svc-payment-id"] as string }, include: { card: true } });
+    expect(payment).toMatchObject({ status: "consumed", rail: "card", transaction: receipt.reference, operationKey: "backtest", transport: "mcp" });
+    expect(payment.card).toMatchObject({ flow: "mpp", cardLast4: "4242" });
+    expect(await db.ledgerEntry.findMany({ where: { paymentId: payment.id } })).toMatchObject([{ kind: "charge", amountMicros: 500_000n }]);
+  });
+
+  it("a declined card over MCP serves nothing: a tool error naming the decline, no receipt, nothing charged", async () => {
+    const cardSeller = await createGatewaySeller(upstream.url, { signingSecret: SECRET });
+    const client = await connect({}, cardSeller.host);
+    McpClient.wrap(client, { methods: mppCardClient(TEST_CARD.decline).methods });
+    const res = (await client.callTool({ name: "backtest", arguments: { ticker: "AAPL", years: 2 } })) as CallToolResult;
+    expect(res.isError).toBe(true);
+    expect(res.structuredContent).toMatchObject({ error: "settlement_failed", settlementReason: "card_declined: generic_decline" });
+    expect(res.structuredContent?.source).toBeUndefined();
+    expect(res._meta?.["org.paymentauth/receipt"]).toBeUndefined();
+    const payment = await db.payment.findUniqueOrThrow({ where: { id: res._meta?.["svc-payment-id"] as string } });
+    expect(payment).toMatchObject({ status: "failed", rail: "card", transport: "mcp" });
+    expect(await db.ledgerEntry.findMany({ where: { paymentId: payment.id } })).toEqual([]);
   });
 });

@@ -8,17 +8,10 @@ import { priceDataCall } from "../gateway/paid-call";
 import type { PaidOutcome } from "../gateway/paid-outcome";
 import { runPaidCall } from "../gateway/run-paid-call";
 import type { RouteContext } from "../http/route";
-import { recordPaymentRefusal } from "../analytics/record-payment-refusal";
 import { createChallenge } from "../payments/create-challenge";
+import { railFor, type PaymentProof } from "../payments/rails";
 import type { ToolCallProof } from "./payment/read-tool-call-proof";
-import {
-  renderMalformedCredential,
-  renderToolChallenge,
-  renderToolError,
-  renderToolOutcome,
-  type RenderOptions,
-  type ToolAnswer,
-} from "./payment/render-tool-outcome";
+import { renderToolChallenge, renderToolOutcome, type RenderOptions, type ToolAnswer } from "./payment/render-tool-outcome";
 import { toolCallContext } from "./tool-call-request";
 
 export async function servePaidToolCall(
@@ -38,20 +31,22 @@ export async function servePaidToolCall(
   if ((priced.type === "free" ? priced.operationKey : priced.call.operationKey) !== tool.operation.key)
     throw new AppError("invalid_request", { reason: "invalid_parameter", detail: `the arguments do not address ${tool.name}` });
 
-  if (proof.type === "malformed" && priced.type === "paid") {
-    // A _meta value that is not its binding's object, refused before any rail reads it (a funnel fact, as over HTTP).
-    const { call } = priced;
-    await recordPaymentRefusal({ sellerId: call.sellerId, rail: null, operationKey: call.operationKey, error: proof.error });
-    if (proof.binding === "mpp") return renderMalformedCredential(proof.error);
-    if (proof.binding === "x402") return renderToolChallenge(await createChallenge(call), render, proof.error);
-    return renderToolError(proof.error);
-  }
   return runPaidCall<ToolAnswer>({
     proofs: callCtx.req.headers,
+    // A _meta value that is not its binding's object is the malformed header of that binding's rail: refused by the
+    // pipeline, so it spends the client's budget and is a funnel fact exactly as over HTTP.
+    ...(proof.type === "malformed" ? { malformed: malformedProof(proof) } : {}),
     client: callCtx.clientAddress,
     price: async () => priced,
     render: (o) => renderPaidOutcome(o, render),
   });
+}
+
+const BINDING_RAIL = { mpp: "mpp", x402: "x402", checkout: "card" } as const;
+
+function malformedProof(proof: Extract<ToolCallProof, { type: "malformed" }>): Extract<PaymentProof, { type: "malformed" }> {
+  // x402's binding answers a refused payload with fresh requirements; MPP's -32602 and a checkout's error carry none.
+  return { type: "malformed", rail: railFor(BINDING_RAIL[proof.binding]), error: proof.error, freshChallenge: proof.binding === "x402" };
 }
 
 async function renderPaidOutcome(o: PaidOutcome, render: RenderOptions): Promise<ToolAnswer> {

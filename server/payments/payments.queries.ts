@@ -113,6 +113,8 @@ export type Lock = {
   leaseSeconds: number;
   network?: string | null;
   asset?: string | null;
+  /** The transport of the call this proof pays: the one delivered (left as the challenge's when not given). */
+  transport?: "http" | "mcp";
 };
 export type LockResult = "locked" | "not_lockable" | "lock_taken";
 
@@ -122,15 +124,28 @@ function isUniqueViolation(e: unknown): boolean {
 
 /**
  * challenged -> verified for one rail, taking the lock (unique lock_key), in one statement: the row must still be
- * an unexpired challenge of this seller. Two proofs for one challenge, or one proof twice, cannot both lock.
+ * an unexpired challenge of this seller. Two proofs for one challenge, or one proof twice, cannot both lock. The row
+ * takes the paying call's transport: a challenge issued over HTTP may be paid by an MCP tool call (or the reverse), and
+ * the payment is the call that delivered.
  */
 export async function lockChallengedPayment(sellerId: string, id: string, lock: Lock): Promise<LockResult> {
   try {
     const { rowCount } = await sql(
-      `update payments set status = ${LOCK.set}, rail = $3, lock_key = $4, payer = $5, rail_data = $6::jsonb, network = coalesce($8, network), asset = coalesce($9, asset),
+      `update payments set status = ${LOCK.set}, rail = $3, lock_key = $4, payer = $5, rail_data = $6::jsonb, network = coalesce($8, network), asset = coalesce($9, asset), transport = coalesce($10, transport),
          verified_at = now() at time zone 'UTC', locked_until = (now() at time zone 'UTC') + make_interval(secs => $7), updated_at = now() at time zone 'UTC'
        where id = $1 and seller_id = $2 and ${LOCK.guard()} and expires_at > now() at time zone 'UTC'`,
-      [id, sellerId, lock.rail, lock.lockKey, lock.payer, JSON.stringify(lock.railData), lock.leaseSeconds, lock.network ?? null, lock.asset ?? null],
+      [
+        id,
+        sellerId,
+        lock.rail,
+        lock.lockKey,
+        lock.payer,
+        JSON.stringify(lock.railData),
+        lock.leaseSeconds,
+        lock.network ?? null,
+        lock.asset ?? null,
+        lock.transport ?? null,
+      ],
       "payments_lock_challenged",
     );
     return rowCount === 1 ? "locked" : "not_lockable";

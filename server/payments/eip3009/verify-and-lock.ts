@@ -72,7 +72,16 @@ export async function verifyAndLock(call: PaidCall, proof: WalletProof): Promise
   const payer = authorization.from.toLowerCase();
   const lockKey = authorizationLockKey(authorization);
   // Both wallet rails settle USDC on Base: what the row they lock records.
-  const lock: Lock = { rail: proof.rail, lockKey, payer, railData, leaseSeconds: env().PAYMENT_LEASE_SECONDS, network: NETWORK, asset: USDC_ADDRESS };
+  const lock: Lock = {
+    rail: proof.rail,
+    lockKey,
+    payer,
+    railData,
+    leaseSeconds: env().PAYMENT_LEASE_SECONDS,
+    network: NETWORK,
+    asset: USDC_ADDRESS,
+    transport: call.transport ?? "http",
+  };
   const { payload, requirements } = facilitatorInput(call, railData);
 
   const verifying: Promise<VerifyOutcome> = getFacilitator().verify(payload, requirements);

@@ -123,6 +123,7 @@ async function acceptToken(call: PaidCall, proof: CardTokenProof): Promise<Accep
     payer: null,
     railData,
     leaseSeconds: env().PAYMENT_LEASE_SECONDS,
+    transport: call.transport ?? "http",
   });
   if (res === "locked")
     return {
