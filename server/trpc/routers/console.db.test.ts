@@ -160,6 +160,13 @@ const ISOLATION: Record<string, () => Promise<void>> = {
       expect.objectContaining({ id: aOnlyHuman, plans: [], balanceUsd: "0.000000" }),
     ]);
   },
+  "customers.planBuyers": async () => {
+    const plan = await db.plan.findFirstOrThrow({ where: { sellerId: a.sellerId, slug: "research-credits" } });
+    expect(await b.caller.customers.planBuyers({ planId: plan.id })).toEqual({ buyers: [], more: false });
+    expect((await a.caller.customers.planBuyers({ planId: plan.id })).buyers).toEqual([
+      expect.objectContaining({ humanId: aHuman, credentialIds: [aHumanCredential], boughtUsd: "5.000000", creditLeftUsd: "5.000000" }),
+    ]);
+  },
   "settings.get": async () => {
     const s = await b.caller.settings.get();
     expect(s.ethUsd).toBeNull();
@@ -303,6 +310,14 @@ const ISOLATION: Record<string, () => Promise<void>> = {
     await expect(b.caller.webhooks.setCreditThreshold({ planId, thresholdUsd: "9" })).rejects.toMatchObject({ code: "NOT_FOUND" });
     expect((await db.planCreditThreshold.findUniqueOrThrow({ where: { planId } })).lowMicros).toBe(1_000_000n);
   },
+  "customers.cardPayers": async () => {
+    expect((await b.caller.customers.cardPayers(day)).payers).toEqual([]);
+  },
+  // Last: it writes an audit row of B's, which audit.list above counts.
+  "settings.updateMerchant": async () => {
+    await b.caller.settings.updateMerchant({ contactEmail: "help@b-only.test", termsText: "B's terms", refundPolicy: null });
+    expect(JSON.stringify(await a.caller.settings.get())).not.toMatch(/b-only\.test|B's terms/);
+  },
 };
 
 let aWebhookRows: Promise<{ endpointId: string; deliveryId: string; planId: string }> | undefined;
@@ -350,6 +365,8 @@ const INPUT: Record<string, unknown> = {
   "catalog.previewPrice": { meterId: "mtr_x", amountUsd: "1" },
   "catalog.previewPlan": { ...PLAN_TERMS, planId: "pln_x" },
   "search.global": { q: "x" },
+  "customers.planBuyers": { planId: "pln_x" },
+  "settings.updateMerchant": { contactEmail: null, termsText: null, refundPolicy: null },
 };
 
 const procedures = Object.keys(appRouter._def.procedures);
