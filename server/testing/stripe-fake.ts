@@ -198,8 +198,8 @@ export async function startFakeStripe(webhookSecret: string) {
       state.tokens.set(spt, { behaviour, ...card });
       return spt;
     },
-    /** The human paid on Stripe's hosted page. */
-    paySession(id: string, card = { brand: "mastercard", last4: "4444" }): void {
+    /** The human paid on Stripe's hosted page (and gave Stripe `email`, which Checkout asks every payer for). */
+    paySession(id: string, card = { brand: "mastercard", last4: "4444" }, email: string | null = null): void {
       const s = state.sessions.get(id)!;
       const pi = intent({
         amount: s.amount_total,
@@ -208,7 +208,7 @@ export async function startFakeStripe(webhookSecret: string) {
         latest_charge: charge(card.brand, card.last4, s.amount_total as number),
         metadata: s.intent_metadata,
       });
-      Object.assign(s, { status: "complete", payment_status: "paid", payment_intent: pi.id });
+      Object.assign(s, { status: "complete", payment_status: "paid", payment_intent: pi.id, customer_details: email ? { email, name: null } : null });
     },
     /** A webhook delivery of `type` about `object`, signed with the endpoint's secret (or another one). */
     event(type: string, object: Json, opts: { secret?: string } = {}): { body: string; signature: string; id: string } {

@@ -94,6 +94,23 @@ export const humansOutput = z.object({
   nextCursor: z.string().nullable(),
 });
 
+/** One plan's buyers (customers.planBuyers), largest amount first. */
+export const planBuyersOutput = z.object({
+  buyers: z.array(
+    z.object({
+      humanId: z.string().nullable(),
+      email: z.string().nullable(),
+      credentialIds: z.array(z.string()),
+      purchases: z.number().int(),
+      topUps: z.number().int(),
+      boughtUsd: usd,
+      creditLeftUsd: usd,
+      lastPurchaseAt: iso,
+    }),
+  ),
+  more: z.boolean(),
+});
+
 const provider = z.object({
   id: z.string(),
   issuer: z.string(),

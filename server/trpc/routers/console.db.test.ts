@@ -160,6 +160,13 @@ const ISOLATION: Record<string, () => Promise<void>> = {
       expect.objectContaining({ id: aOnlyHuman, plans: [], balanceUsd: "0.000000" }),
     ]);
   },
+  "customers.planBuyers": async () => {
+    const plan = await db.plan.findFirstOrThrow({ where: { sellerId: a.sellerId, slug: "research-credits" } });
+    expect(await b.caller.customers.planBuyers({ planId: plan.id })).toEqual({ buyers: [], more: false });
+    expect((await a.caller.customers.planBuyers({ planId: plan.id })).buyers).toEqual([
+      expect.objectContaining({ humanId: aHuman, credentialIds: [aHumanCredential], boughtUsd: "5.000000", creditLeftUsd: "5.000000" }),
+    ]);
+  },
   "settings.get": async () => {
     const s = await b.caller.settings.get();
     expect(s.ethUsd).toBeNull();
@@ -370,6 +377,7 @@ const INPUT: Record<string, unknown> = {
   "catalog.previewPrice": { meterId: "mtr_x", amountUsd: "1" },
   "catalog.previewPlan": { ...PLAN_TERMS, planId: "pln_x" },
   "search.global": { q: "x" },
+  "customers.planBuyers": { planId: "pln_x" },
   "settings.updateMerchant": { contactEmail: null, termsText: null, refundPolicy: null },
 };
 

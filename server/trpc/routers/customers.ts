@@ -4,7 +4,8 @@ import { listPayingWallets } from "../../analytics/list-paying-wallets";
 import { listCustomerCredentials } from "../../billing/list-customer-credentials";
 import { listCustomerHumans } from "../../billing/list-customer-humans";
 import { router, sellerProcedure } from "../init";
-import { cardPayersOutput, credentialsOutput, humansOutput, payersOutput } from "../outputs/misc";
+import { cardPayersOutput, credentialsOutput, humansOutput, payersOutput, planBuyersOutput } from "../outputs/misc";
+import { listPlanBuyers } from "../../billing/list-plan-buyers";
 import { listCardPayers } from "../../billing/list-card-payers";
 
 export const customersRouter = router({
@@ -24,4 +25,8 @@ export const customersRouter = router({
     .input(z.object({ cursor: z.string().max(100).nullish() }).prefault({}))
     .output(humansOutput)
     .query(({ ctx, input }) => listCustomerHumans(ctx.seller.id, input)),
+  planBuyers: sellerProcedure
+    .input(z.object({ planId: z.string().min(1).max(100), limit: z.number().int().min(1).max(500).default(25) }))
+    .output(planBuyersOutput)
+    .query(({ ctx, input }) => listPlanBuyers(ctx.seller.id, input)),
 });

@@ -28,7 +28,7 @@ export async function reconcileCardPayments(): Promise<{ settled: number; releas
         p.expiresAt.getTime() <= Date.now()
           ? await processor.expireCheckout(p.card.checkoutId, `${p.id}:expire`)
           : await processor.getCheckout(p.card.checkoutId);
-      await applyCheckoutState(p.id, state);
+      await applyCheckoutState(p, state);
       await touchCardPayment(p.id);
       const after = await findPaymentWithCardById(id);
       if (after?.status === "settled") report.settled++;

@@ -13,6 +13,14 @@ export async function recordPayerEmail(paymentId: string, email: string): Promis
 }
 
 /**
+ * Keep the email the payer gave on the processor's hosted page, once it reports the checkout paid. An email given on
+ * our page first is kept (it is the one the payer chose for the receipt); the processor's fills only an empty one.
+ */
+export async function recordProcessorPayerEmail(paymentId: string, email: string): Promise<void> {
+  await db.cardPayment.updateMany({ where: { paymentId, payerEmail: null }, data: { payerEmail: email.trim().toLowerCase() } });
+}
+
+/**
  * Claim the receipt of a paid checkout: true for exactly one caller (a double submit, the 3-D Secure step and a
  * reload race here), and only when the payment is paid and has an email to send to.
  */

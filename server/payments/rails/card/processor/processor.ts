@@ -27,6 +27,8 @@ export type CheckoutState = {
   lastError: ProcessorError | null;
   /** What the processor kept of the charge, in US cents, once paid; null when not known (see ChargeOutcome). */
   feeCents: number | null;
+  /** The email the payer gave on the processor's own page (Stripe Checkout's customer_details.email); null on ours. */
+  payerEmail: string | null;
 };
 
 export type ChargeOutcome =

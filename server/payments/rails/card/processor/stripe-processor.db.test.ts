@@ -11,7 +11,7 @@ import * as webhookRoute from "../../../../../app/webhooks/stripe/route";
 import { getCatalog } from "../../../../catalog/catalog";
 import { findSellerByHost } from "../../../../catalog/catalog.queries";
 import { db } from "../../../../db/client";
-import { resetEnvForTests } from "../../../../env";
+import { resetEnvForTests, withEnvForTests } from "../../../../env";
 import { openCheckoutFor, paymentStatus, retryWithPaymentId } from "../../../../testing/card";
 import { callGateway, createGatewaySeller, serveRoutes, startFakeUpstream, type FakeUpstream, type GatewaySeller } from "../../../../testing/gateway";
 import { startFakeStripe } from "../../../../testing/stripe-fake";
@@ -127,6 +127,43 @@ describe("hosted checkout through Stripe Checkout", () => {
     const served = await retryWithPaymentId(seller.host, BACKTEST, paid.paymentId);
     expect(served.status).toBe(200);
     expect(served.headers.get("svc-billing")).toMatch(/rail=card;.*status=charged; tx=pi_/);
+  });
+
+  it("the email the payer gave Stripe Checkout is kept as the card payer's and the receipt mailed once, by webhook or on return", async () => {
+    await withEnvForTests({ IDENTITY_DEV_OUTBOX: "1" }, async () => {
+      const mails = (to: string) => db.outboxMessage.findMany({ where: { to } });
+      // Announced by a signed webhook; the replayed event and the reconciler send nothing more.
+      const email = `Stripe-Payer-${Date.now().toString(36)}@Example.com`;
+      const opened = await openCheckoutFor(seller.host, BACKTEST);
+      const card = await db.cardPayment.findUniqueOrThrow({ where: { paymentId: opened.paymentId } });
+      stripe.paySession(card.checkoutId!, undefined, email);
+      const e = stripe.event("checkout.session.completed", stripe.session(card.checkoutId!));
+      expect((await webhook(e.body, e.signature)).status).toBe(200);
+      expect((await webhook(e.body, e.signature)).status).toBe(200);
+      await reconcileCardPayments();
+      expect(await db.cardPayment.findUniqueOrThrow({ where: { paymentId: opened.paymentId } })).toMatchObject({
+        payerEmail: email.toLowerCase(),
+        receiptSentAt: expect.any(Date),
+      });
+      const sent = await mails(email.toLowerCase());
+      expect(sent).toHaveLength(1);
+      expect(sent[0]!.subject).toContain("$0.50");
+      expect(sent[0]!.text).toContain(opened.paymentId);
+      expect(sent[0]!.text).toContain("MASTERCARD ending 4444");
+      // No webhook: the payer comes back to our page, which reads the session from Stripe.
+      const other = `returned-${Date.now().toString(36)}@example.com`;
+      const second = await openCheckoutFor(seller.host, BACKTEST);
+      const secondCard = await db.cardPayment.findUniqueOrThrow({ where: { paymentId: second.paymentId } });
+      stripe.paySession(secondCard.checkoutId!, undefined, other);
+      const catalog = await getCatalog((await findSellerByHost(seller.host))!);
+      await Promise.all([getCheckoutView(catalog, second.paymentId, { sync: true }), getCheckoutView(catalog, second.paymentId, { sync: true })]);
+      expect((await db.cardPayment.findUniqueOrThrow({ where: { paymentId: second.paymentId } })).payerEmail).toBe(other);
+      expect(await mails(other)).toHaveLength(1);
+      // Paid without an email (an older session, or Stripe left it out): nobody to write to, nothing sent.
+      const before = await db.outboxMessage.count();
+      await paidThroughStripe();
+      expect(await db.outboxMessage.count()).toBe(before);
+    });
   });
 
   it("a bad signature is 400 and changes nothing; a replayed event is a no-op", async () => {

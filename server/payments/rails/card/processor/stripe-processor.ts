@@ -91,6 +91,7 @@ function checkoutState(s: Stripe.Checkout.Session): CheckoutState {
     card: cardOf(pi),
     lastError: errorOf(pi?.last_payment_error),
     feeCents: s.payment_status === "paid" ? feeOf(pi) : null,
+    payerEmail: s.customer_details?.email ?? null,
   };
 }
 

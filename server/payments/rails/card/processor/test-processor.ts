@@ -119,6 +119,8 @@ function checkoutState(s: Session, pi: Intent | null): CheckoutState {
     card: pi?.card ?? null,
     lastError: pi?.last_payment_error ?? null,
     feeCents: pi?.status === "succeeded" ? testProcessorFeeCents(pi.amount) : null,
+    // The payer types their email on our page, never at the test processor.
+    payerEmail: null,
   };
 }
 

@@ -4,8 +4,9 @@ import { useQuery } from "@tanstack/react-query";
 import { Fragment, useState } from "react";
 import { useTRPC } from "../../../providers";
 import { count, usd } from "../../../_components/format";
-import { Empty, Loaded, Section, STACKED_TABLE_CLASS, TableScroll } from "../../../_components/section";
+import { Empty, LINK_BUTTON, Loaded, Section, STACKED_TABLE_CLASS, TableScroll } from "../../../_components/section";
 import { PlanActions, PlanEditor } from "./plan-actions";
+import { PlanBuyers } from "./plan-buyers";
 
 const cents = (v: string | null) => (v === null ? "—" : `$${v}`);
 
@@ -14,6 +15,7 @@ export function PlansTable({ meters }: { meters: { key: string; title: string }[
   const trpc = useTRPC();
   const plans = useQuery(trpc.catalog.plans.queryOptions());
   const [editing, setEditing] = useState<string | null>(null);
+  const [showingBuyers, setShowingBuyers] = useState<string | null>(null);
   return (
     <Section title="Plans" testId="section-plans">
       <Loaded query={plans} what="the plans">
@@ -61,9 +63,29 @@ export function PlansTable({ meters }: { meters: { key: string; title: string }[
                           {p.kind === "credit" ? usd(p.purchasedUsd) : "—"}
                         </td>
                         <td data-label="">
-                          <PlanActions plan={p} editing={editing === p.id} onEdit={() => setEditing(editing === p.id ? null : p.id)} />
+                          <div className="flex flex-wrap gap-3">
+                            {p.kind === "credit" && (
+                              <button
+                                className={LINK_BUTTON}
+                                onClick={() => setShowingBuyers(showingBuyers === p.id ? null : p.id)}
+                                aria-expanded={showingBuyers === p.id}
+                                data-testid={`plan-buyers-toggle-${p.slug}`}
+                                aria-label={`Buyers of ${p.name}`}
+                              >
+                                Buyers
+                              </button>
+                            )}
+                            <PlanActions plan={p} editing={editing === p.id} onEdit={() => setEditing(editing === p.id ? null : p.id)} />
+                          </div>
                         </td>
                       </tr>
+                      {showingBuyers === p.id && (
+                        <tr>
+                          <td colSpan={9} className="pb-3">
+                            <PlanBuyers plan={p} />
+                          </td>
+                        </tr>
+                      )}
                       {editing === p.id && (
                         <tr>
                           <td colSpan={9} className="pb-3">
