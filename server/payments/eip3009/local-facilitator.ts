@@ -85,6 +85,9 @@ function nextNonce(rpcUrl: string, address: Address): Promise<number> {
   return mine;
 }
 
+/** A node's refusal of a transaction whose nonce is already used (geth, anvil, reth wordings). */
+const NONCE_TAKEN = /nonce too low|nonce has already been used|nonce is too low|already used nonce/i;
+
 function resetNonce(address: Address): void {
   nonces.delete(address);
 }
@@ -166,9 +169,35 @@ export class LocalFacilitator implements Facilitator {
     const asset = requirements.asset as Address;
     const client = publicClient(this.rpcUrl);
     let transaction: Hex | undefined;
-    try {
+    for (let attempt = 1; ; attempt++)
+      try {
+        return await this.send(p, asset, client, opts, (hash) => (transaction = hash));
+      } catch (e) {
+        const message = errorMessage(e);
+        // The node may or may not have taken it: read the gas wallet's nonce from the chain again before the next send.
+        resetNonce(this.account.address);
+        // Another instance sharing this gas wallet used the nonce we had cached: the node refused our transaction
+        // outright, so nothing of ours is in flight; sign again with the chain's nonce, once, instead of leaving the
+        // charge to the reconciler's next pass.
+        if (attempt === 1 && NONCE_TAKEN.test(message)) continue;
+        // Refused outright as a revert: this authorization will never settle.
+        if (isRevert(message)) return { type: "failed", reason: revertReason(message), message };
+        // No receipt seen, broadcast or not: the reconciler asks the chain (authorizationState) before anything is re-sent.
+        return { type: "pending", detail: message.split("\n")[0]!, ...(transaction ? { transaction } : {}) };
+      }
+  }
+
+  private async send(
+    p: ExactPayload,
+    asset: Address,
+    client: ReturnType<typeof publicClient>,
+    opts: SettleOptions,
+    signedAs: (hash: Hex) => void,
+  ): Promise<SettleOutcome> {
+    {
       const signed = await this.signedTransfer(p, asset);
-      transaction = signed.hash;
+      const transaction = signed.hash;
+      signedAs(transaction);
       // The hash is known before the node has it: a caller delivering before inclusion may answer with it now.
       opts.onSubmitted?.(transaction);
       let status: string | undefined;
@@ -196,14 +225,6 @@ export class LocalFacilitator implements Facilitator {
       if (status === "0x1" || status === "success")
         return { type: "settled", transaction, payer: p.authorization.from, ...(gasCostWei !== undefined ? { gasCostWei } : {}) };
       return { type: "failed", reason: await this.whyReverted(p, asset), transaction };
-    } catch (e) {
-      const message = errorMessage(e);
-      // The node may or may not have taken it: read the gas wallet's nonce from the chain again before the next send.
-      resetNonce(this.account.address);
-      // Refused outright as a revert: this authorization will never settle.
-      if (isRevert(message)) return { type: "failed", reason: revertReason(message), message };
-      // No receipt seen, broadcast or not: the reconciler asks the chain (authorizationState) before anything is re-sent.
-      return { type: "pending", detail: message.split("\n")[0]!, ...(transaction ? { transaction } : {}) };
     }
   }
 

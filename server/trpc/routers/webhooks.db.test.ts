@@ -56,8 +56,11 @@ describe("webhooks.* (console)", () => {
 
   it("pages an endpoint's deliveries newest first, each with its payload and attempts; resends one", async () => {
     const { endpoint } = await caller.webhooks.createEndpoint({ url: "https://hooks.example.com/paged", eventTypes: ["operation.upstream_failing"] });
-    for (let i = 0; i < 27; i++)
+    // Each a millisecond apart at least: "newest first" among deliveries written in the same millisecond is by id.
+    for (let i = 0; i < 27; i++) {
       await insertEvent({ sellerId, type: "operation.upstream_failing", subjectId: `op${i}`, data: { object: { operation: `op${i}` } } });
+      await new Promise((r) => setTimeout(r, 2));
+    }
     const first = await caller.webhooks.deliveries({ endpointId: endpoint.id });
     expect(first.deliveries).toHaveLength(25);
     const second = await caller.webhooks.deliveries({ endpointId: endpoint.id, cursor: first.nextCursor });
