@@ -5,9 +5,9 @@
 //  - the server renders each page with its data (no "Loading…" in the first HTML);
 //  - a price change's confirmation dialog passes too;
 //  - a screenshot of each page, at each width, is attached to the test output.
-import AxeBuilder from "@axe-core/playwright";
-import { expect, test, type Page, type TestInfo } from "@playwright/test";
+import { expect, test, type Page } from "@playwright/test";
 import { CONSOLE_DAY } from "../../server/testing/console-day";
+import { axeProblems, attachScreenshot } from "./page-checks";
 import { DEMO, signIn } from "./sellers";
 
 const DAY = `from=${CONSOLE_DAY}&to=${CONSOLE_DAY}`;
@@ -30,26 +30,6 @@ const PAGES: { name: string; path: string; heading: string }[] = [
   { name: "search", path: "/console/search?q=research", heading: "Search" },
 ];
 
-/** Serious and critical axe violations of the page as it is now, as short lines that say what to fix. */
-async function axeProblems(page: Page, where: string): Promise<string[]> {
-  const r = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"]).analyze();
-  return r.violations
-    .filter((v) => v.impact === "serious" || v.impact === "critical")
-    .map(
-      (v) =>
-        `${where}: ${v.id} (${v.impact}) ${v.nodes
-          .map((n) => n.target.join(" "))
-          .slice(0, 3)
-          .join(", ")}`,
-    );
-}
-
-async function attach(page: Page, testInfo: TestInfo, name: string) {
-  const file = testInfo.outputPath(`${name}.png`);
-  await page.screenshot({ path: file, fullPage: true });
-  await testInfo.attach(name, { path: file, contentType: "image/png" });
-}
-
 const overflow = (page: Page) =>
   page.evaluate(() => {
     const by = document.documentElement.scrollWidth - window.innerWidth;
@@ -68,7 +48,7 @@ for (const [width, height] of [
     await page.goto("/console/sign-in");
     await expect(page.getByRole("button", { name: "Sign in" })).toBeVisible();
     problems.push(...(await axeProblems(page, "sign-in")));
-    await attach(page, testInfo, `sign-in-${width}`);
+    await attachScreenshot(page, testInfo, `sign-in-${width}`);
     await signIn(page, DEMO);
     for (const p of PAGES) {
       if (p.name === "payment-detail") {
@@ -82,7 +62,7 @@ for (const [width, height] of [
       await expect(page.getByTestId("loading")).toHaveCount(0);
       await expect.poll(() => overflow(page), { message: `${p.name} is wider than ${width}px` }).toBe("none");
       problems.push(...(await axeProblems(page, `${p.name} @${width}`)));
-      await attach(page, testInfo, `${p.name}-${width}`);
+      await attachScreenshot(page, testInfo, `${p.name}-${width}`);
     }
     // The confirmation a price change asks for, open.
     await page.goto("/console/prices");
@@ -91,7 +71,7 @@ for (const [width, height] of [
     const dialog = page.getByRole("dialog");
     await expect(dialog).toContainText("Loses card");
     problems.push(...(await axeProblems(page, `price dialog @${width}`)));
-    await attach(page, testInfo, `price-dialog-${width}`);
+    await attachScreenshot(page, testInfo, `price-dialog-${width}`);
     await dialog.getByTestId("price-change-cancel").click();
     await expect(dialog).toHaveCount(0);
     expect(problems).toEqual([]);

@@ -7,8 +7,8 @@
 //    for an unclaimed agent dies with it;
 //  - axe-core finds no serious or critical violation on the checkout and the claim page at 1440x900 and 390x844, with
 //    a screenshot of each attached to the test output.
-import AxeBuilder from "@axe-core/playwright";
-import { expect, test, type APIRequestContext, type Page, type TestInfo } from "@playwright/test";
+import { expect, test, type APIRequestContext } from "@playwright/test";
+import { axeProblems, attachScreenshot } from "./page-checks";
 import { DEMO, signIn } from "./sellers";
 
 const BACKTEST = "/api/v1/backtest/AAPL?strategy=sma_cross&fast=20&slow=50&years=2";
@@ -19,25 +19,6 @@ async function openCheckout(request: APIRequestContext, res: Awaited<ReturnType<
   const opened = await request.post(card.payUrl, { data: { checkout: true } });
   expect(opened.status()).toBe(200);
   return { paymentId: payment.id, url: (await opened.json()).checkout.url };
-}
-
-async function axeProblems(page: Page, where: string): Promise<string[]> {
-  const r = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"]).analyze();
-  return r.violations
-    .filter((v) => v.impact === "serious" || v.impact === "critical")
-    .map(
-      (v) =>
-        `${where}: ${v.id} (${v.impact}) ${v.nodes
-          .map((n) => n.target.join(" "))
-          .slice(0, 3)
-          .join(", ")}`,
-    );
-}
-
-async function attach(page: Page, testInfo: TestInfo, name: string) {
-  const file = testInfo.outputPath(`${name}.png`);
-  await page.screenshot({ path: file, fullPage: true });
-  await testInfo.attach(name, { path: file, contentType: "image/png" });
 }
 
 async function anonymousAgent(request: APIRequestContext) {
@@ -143,12 +124,12 @@ for (const [width, height] of [
     await page.goto(opened.url);
     await expect(page.getByTestId("card-form")).toBeVisible();
     problems.push(...(await axeProblems(page, "checkout")));
-    await attach(page, testInfo, `checkout-${width}x${height}`);
+    await attachScreenshot(page, testInfo, `checkout-${width}x${height}`);
     // With every field wrong, as the person sees the messages.
     await page.getByTestId("pay-button").click();
     await expect(page.getByTestId("card-number-error")).toBeVisible();
     problems.push(...(await axeProblems(page, "checkout with errors")));
-    await attach(page, testInfo, `checkout-errors-${width}x${height}`);
+    await attachScreenshot(page, testInfo, `checkout-errors-${width}x${height}`);
 
     const agent = await anonymousAgent(request);
     const planRes = await request.post(
@@ -159,14 +140,14 @@ for (const [width, height] of [
     await page.goto((await openCheckout(request, planRes)).url);
     await expect(page.getByTestId("plan-terms")).toBeVisible();
     problems.push(...(await axeProblems(page, "plan checkout")));
-    await attach(page, testInfo, `plan-checkout-${width}x${height}`);
+    await attachScreenshot(page, testInfo, `plan-checkout-${width}x${height}`);
 
     const start = await request.post("/agent/identity/claim", { data: { claim_token: agent.claimToken } });
     const { attempt } = await start.json();
     await page.goto(attempt.verification_uri);
     await expect(page.getByTestId("claim-grants")).toBeVisible();
     problems.push(...(await axeProblems(page, "claim")));
-    await attach(page, testInfo, `claim-${width}x${height}`);
+    await attachScreenshot(page, testInfo, `claim-${width}x${height}`);
 
     expect(problems).toEqual([]);
   });

@@ -1,0 +1,25 @@
+// Checks every page spec runs the same way: axe-core's serious and critical findings, and a screenshot attached to the
+// test output.
+import AxeBuilder from "@axe-core/playwright";
+import type { Page, TestInfo } from "@playwright/test";
+
+/** Serious and critical axe violations (WCAG 2.2 AA and best practices) of the page as it is now, as short lines that say what to fix. */
+export async function axeProblems(page: Page, where: string): Promise<string[]> {
+  const r = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"]).analyze();
+  return r.violations
+    .filter((v) => v.impact === "serious" || v.impact === "critical")
+    .map(
+      (v) =>
+        `${where}: ${v.id} (${v.impact}) ${v.nodes
+          .map((n) => n.target.join(" "))
+          .slice(0, 3)
+          .join(", ")}`,
+    );
+}
+
+/** A full-page screenshot, attached to the test output under `name`. */
+export async function attachScreenshot(page: Page, testInfo: TestInfo, name: string) {
+  const file = testInfo.outputPath(`${name}.png`);
+  await page.screenshot({ path: file, fullPage: true });
+  await testInfo.attach(name, { path: file, contentType: "image/png" });
+}
