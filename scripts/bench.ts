@@ -1,6 +1,7 @@
 // npm run bench [name ...]: starts a throwaway stack and the production build, then runs every
 // scripts/bench/*.ts module (or the ones named) and prints p50/p99/rps and the ratios they declare.
 // Results also go to bench-results/latest.json.
+import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -103,7 +104,9 @@ async function main() {
     for (const r of ratios) console.log(`${r.name.padEnd(58)} ${r.value.toFixed(2)}x   ${r.of}`);
   }
   fs.mkdirSync("bench-results", { recursive: true });
-  fs.writeFileSync("bench-results/latest.json", JSON.stringify({ at: new Date().toISOString(), rows, ratios }, null, 2));
+  const commit = spawnSync("git", ["rev-parse", "HEAD"], { encoding: "utf8" }).stdout?.trim() || undefined;
+  const host = `${os.cpus().length} cores, node ${process.version}`;
+  fs.writeFileSync("bench-results/latest.json", JSON.stringify({ at: new Date().toISOString(), commit, host, rows, ratios }, null, 2));
   process.exit(0);
 }
 
