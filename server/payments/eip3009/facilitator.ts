@@ -67,7 +67,8 @@ let instance: { key: string; facilitator: Facilitator } | undefined;
 export function getFacilitator(): Facilitator {
   const e = env();
   const key = `${e.FACILITATOR}|${e.RPC_URL}|${e.FACILITATOR_URL ?? ""}|${e.FACILITATOR_PRIVATE_KEY ? "k" : ""}`;
-  if (instance?.key === key) return instance.facilitator;
+  // One set by a test stands until the test clears it, whatever the environment says.
+  if (instance?.key === key || instance?.key === TEST_KEY) return instance.facilitator;
   let facilitator: Facilitator;
   if (e.FACILITATOR === "remote") facilitator = new RemoteFacilitator(e.FACILITATOR_URL!);
   else if (e.FACILITATOR_PRIVATE_KEY) facilitator = new LocalFacilitator(e.RPC_URL, e.FACILITATOR_PRIVATE_KEY as Hex);
@@ -83,7 +84,9 @@ const unconfigured: Facilitator = {
   supported: async () => ({ kinds: [], extensions: [], signers: {} }),
 };
 
+const TEST_KEY = "test";
+
 /** Tests only. */
 export function setFacilitatorForTests(f: Facilitator | undefined): void {
-  instance = f ? { key: "test", facilitator: f } : undefined;
+  instance = f ? { key: TEST_KEY, facilitator: f } : undefined;
 }
