@@ -1,7 +1,8 @@
 // Plan-covered calls reserve in batches under load: a call that arrives while its seller's reservation statement is in
 // flight joins the next one, so concurrent covered calls cost one statement, one set of row locks and one commit per
 // batch instead of one per call (the grants' row locks, which every draw on the same credit waits for, are held once
-// for the batch). A call arriving when nothing is in flight goes at once, alone: no added latency when idle.
+// for the batch). A call arriving when nothing is in flight goes at once, alone (with `reserveDraw`, the statement of
+// a single draw): no added latency when idle.
 // Each call still gets its own outcome, decided by the same rules as a draw of its own (./reserve-batch.queries.ts).
 // Calls with an Idempotency-Key (their lock key may collide, which must fail only that call) and calls that may take a
 // free included unit (a per-human counter) reserve alone, as before, with `reserveDraw`.
@@ -51,6 +52,12 @@ async function flush(sellerId: string, q: Queue): Promise<void> {
       const batch = q.pending.splice(0, MAX_BATCH);
       reserveBatchStats.statements++;
       reserveBatchStats.calls += batch.length;
+      // Alone, a call takes the single draw's statement, as it did before batching: the batch's is for two or more.
+      if (batch.length === 1) {
+        const w = batch[0]!;
+        await reserveDraw({ ...w.request, includedUnits: 0 }).then(w.resolve, w.reject);
+        continue;
+      }
       let results;
       try {
         results = await reserveDraws(batch.map((w) => w.request));
