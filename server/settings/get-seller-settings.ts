@@ -5,12 +5,18 @@ import { getCatalog } from "../catalog/catalog";
 import { AppError } from "../errors";
 import { microsToUsd } from "../lib/money";
 import { DEFAULT_EXPLORER_TX_URLS, KNOWN_NETWORKS } from "./explorer-links";
-import { findMerchantInfo, findSellerSettings } from "./settings.queries";
+import { findMerchantInfo, findSellerSettings, findUnsettledCap } from "./settings.queries";
+import { describeUnsettledCap } from "./update-unsettled-cap";
 
 export async function getSellerSettings(sellerId: string) {
   const seller = await findSellerById(sellerId);
   if (!seller) throw new AppError("seller_not_found");
-  const [catalog, s, merchant] = await Promise.all([getCatalog(seller), findSellerSettings(sellerId), findMerchantInfo(sellerId)]);
+  const [catalog, s, merchant, cap] = await Promise.all([
+    getCatalog(seller),
+    findSellerSettings(sellerId),
+    findMerchantInfo(sellerId),
+    findUnsettledCap(sellerId),
+  ]);
   const networks = [...new Set([...KNOWN_NETWORKS.map((n) => n.network), ...Object.keys(s.explorerTxUrls)])];
   return {
     storefront: { name: seller.name, slug: seller.slug, hosts: catalog.hosts, payTo: seller.payToAddress, signingSecretSet: !!seller.signingSecret },
@@ -22,5 +28,6 @@ export async function getSellerSettings(sellerId: string) {
     })),
     ethUsd: s.ethUsdMicros === null ? null : { usd: microsToUsd(s.ethUsdMicros), setAt: s.ethUsdSetAt?.toISOString() ?? null },
     merchant,
+    unsettledCap: describeUnsettledCap(cap),
   };
 }

@@ -48,6 +48,33 @@ export async function saveSellerSettings(input: {
   });
 }
 
+/** The seller's per-wallet cap on value delivered but not yet settled (null: the default). */
+export async function findUnsettledCap(sellerId: string): Promise<bigint | null> {
+  const r = await db.sellerSettings.findUnique({ where: { sellerId }, select: { unsettledCapMicros: true } });
+  return r?.unsettledCapMicros ?? null;
+}
+
+/** Set the cap (null: back to the default), with a settings.update audit row when it changed, all or nothing (the row locked first). */
+export async function saveUnsettledCap(input: { sellerId: string; actorId: string | null; micros: bigint | null }): Promise<bigint | null> {
+  return db.$transaction(async (tx: Tx) => {
+    await tx.$executeRaw`insert into seller_settings (seller_id, updated_at) values (${input.sellerId}, now() at time zone 'UTC') on conflict (seller_id) do nothing`;
+    const [before] = await tx.$queryRaw<
+      { micros: bigint | null }[]
+    >`select unsettled_cap_micros as micros from seller_settings where seller_id = ${input.sellerId} for update`;
+    await tx.sellerSettings.update({ where: { sellerId: input.sellerId }, data: { unsettledCapMicros: input.micros } });
+    if ((before?.micros ?? null) !== input.micros)
+      await recordAudit(tx, {
+        sellerId: input.sellerId,
+        actorId: input.actorId,
+        action: "settings.update",
+        targetId: input.sellerId,
+        before: { unsettledCapMicros: before?.micros?.toString() ?? null },
+        after: { unsettledCapMicros: input.micros?.toString() ?? null },
+      });
+    return input.micros;
+  });
+}
+
 /** What a payer reads before paying: the seller's contact, terms and refund policy (nulls: not given). */
 export type MerchantInfoRow = { contactEmail: string | null; termsText: string | null; refundPolicy: string | null };
 

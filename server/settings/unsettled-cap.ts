@@ -6,3 +6,6 @@
 // of what the official x402 client pays in one payment by default ($1). A seller who sells dearer calls, or to agents
 // that call faster, raises it; 0 makes every wallet-paid call wait for inclusion as before.
 export const DEFAULT_UNSETTLED_CAP_MICROS = 500_000n;
+
+/** The most a seller may set: $1,000 of value delivered but not yet settled, per payer wallet. */
+export const MAX_UNSETTLED_CAP_MICROS = 1_000_000_000n;

@@ -141,7 +141,11 @@ export const settingsOutput = z.object({
   explorers: z.array(z.object({ network: z.string(), name: z.string(), format: z.string().nullable(), defaultFormat: z.string().nullable() })),
   ethUsd: z.object({ usd: usd, setAt: iso.nullable() }).nullable(),
   merchant: z.lazy(() => merchantInfoOutput),
+  unsettledCap: z.lazy(() => unsettledCapOutput),
 });
+
+/** The per-wallet cap on value delivered before settlement: the seller's (null: the default), the default, the most allowed. */
+export const unsettledCapOutput = z.object({ usd: usd.nullable(), defaultUsd: usd, maxUsd: usd });
 
 /** The seller's contact, terms and refund policy, as payers read them (null: not given). */
 export const merchantInfoOutput = z.object({ contactEmail: z.string().nullable(), termsText: z.string().nullable(), refundPolicy: z.string().nullable() });

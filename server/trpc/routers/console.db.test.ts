@@ -330,6 +330,12 @@ const ISOLATION: Record<string, () => Promise<void>> = {
     await b.caller.settings.updateMerchant({ contactEmail: "help@b.example", termsText: "B's terms", refundPolicy: null });
     expect((await a.caller.settings.get()).merchant).toMatchObject({ contactEmail: "help@a.example", termsText: null });
   },
+  "settings.updateUnsettledCap": async () => {
+    await a.caller.settings.updateUnsettledCap({ capUsd: "2.5" });
+    expect(await b.caller.settings.updateUnsettledCap({ capUsd: "0" })).toMatchObject({ usd: "0.000000" });
+    expect((await a.caller.settings.get()).unsettledCap).toMatchObject({ usd: "2.500000", defaultUsd: "0.500000" });
+    expect((await b.caller.settings.get()).unsettledCap.usd).toBe("0.000000");
+  },
 };
 
 let aWebhookRows: Promise<{ endpointId: string; deliveryId: string; planId: string }> | undefined;
@@ -379,6 +385,7 @@ const INPUT: Record<string, unknown> = {
   "search.global": { q: "x" },
   "customers.planBuyers": { planId: "pln_x" },
   "settings.updateMerchant": { contactEmail: null, termsText: null, refundPolicy: null },
+  "settings.updateUnsettledCap": { capUsd: null },
 };
 
 const procedures = Object.keys(appRouter._def.procedures);

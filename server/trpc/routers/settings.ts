@@ -2,8 +2,9 @@ import { z } from "zod";
 import { getSellerSettings } from "../../settings/get-seller-settings";
 import { settingsInput, updateSellerSettings } from "../../settings/update-seller-settings";
 import { router, sellerProcedure } from "../init";
-import { merchantInfoOutput, settingsOutput } from "../outputs/misc";
+import { merchantInfoOutput, settingsOutput, unsettledCapOutput } from "../outputs/misc";
 import { updateMerchantInfo } from "../../settings/update-merchant-info";
+import { unsettledCapInput, updateUnsettledCap } from "../../settings/update-unsettled-cap";
 
 export const settingsRouter = router({
   get: sellerProcedure.output(settingsOutput).query(({ ctx }) => getSellerSettings(ctx.seller.id)),
@@ -18,4 +19,9 @@ export const settingsRouter = router({
     )
     .output(merchantInfoOutput)
     .mutation(({ ctx, input }) => updateMerchantInfo({ sellerId: ctx.seller.id, actorId: ctx.seller.userId, info: input })),
+  // The per-wallet cap on value delivered before settlement (money: the console confirms it first).
+  updateUnsettledCap: sellerProcedure
+    .input(unsettledCapInput)
+    .output(unsettledCapOutput)
+    .mutation(({ ctx, input }) => updateUnsettledCap({ sellerId: ctx.seller.id, actorId: ctx.seller.userId, cap: input })),
 });

@@ -11,7 +11,8 @@ import { paymentStateError, sameRequest } from "../../payment-state";
 import { findPaymentByLockKey, type PaymentRow } from "../../payments.queries";
 import { replayOf } from "../../replay";
 import type { PaidCall } from "../rail";
-import { hasCoveringGrant, reserveDraw, type DrawResult } from "./credits.queries";
+import { hasCoveringGrant, type DrawResult } from "./credits.queries";
+import { reserveDrawBatched } from "./reserve-queue";
 import { forgetCoverage, noteCoverage, reservationTurn } from "./coverage-memo";
 
 export type Draw =
@@ -63,7 +64,7 @@ export async function drawCredits(call: PaidCall, agent: AgentClaims, opts: { ea
   const done = await reservationTurn(agent.sub, call.meterKey, { early: opts.early ?? false });
   let r: DrawResult;
   try {
-    r = await reserveDraw({
+    r = await reserveDrawBatched({
       paymentId: newId("pay"),
       sellerId: call.sellerId,
       credentialId: agent.sub,

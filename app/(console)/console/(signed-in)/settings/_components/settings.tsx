@@ -4,8 +4,9 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { useTRPC } from "../../../providers";
 import { usd, utc } from "../../../_components/format";
+import { ConfirmDialog } from "../../../_components/confirm-dialog";
 import { RecentChanges } from "../../../_components/recent-changes";
-import { BUTTON, INPUT, Loaded, PageHeader, Section } from "../../../_components/section";
+import { BUTTON, BUTTON_SECONDARY, INPUT, Loaded, PageHeader, Section } from "../../../_components/section";
 
 type SettingsData = {
   explorers: { network: string; name: string; format: string | null; defaultFormat: string | null }[];
@@ -107,6 +108,94 @@ function SettingsForm({ current }: { current: SettingsData }) {
         )}
       </div>
     </form>
+  );
+}
+
+type UnsettledCap = { usd: string | null; defaultUsd: string; maxUsd: string };
+
+const DECIMAL_USD = /^\d{1,4}(\.\d{1,6})?$/;
+
+/** The per-wallet cap on value answered before its settlement is included: typed, then confirmed (it is the seller's money at risk). */
+function UnsettledCapForm({ current }: { current: UnsettledCap }) {
+  const trpc = useTRPC();
+  const qc = useQueryClient();
+  const [value, setValue] = useState(current.usd === null ? "" : current.usd.replace(/\.?0+$/, ""));
+  const [confirming, setConfirming] = useState(false);
+  const save = useMutation(
+    trpc.settings.updateUnsettledCap.mutationOptions({
+      onSuccess: async () => {
+        setConfirming(false);
+        await Promise.all([qc.invalidateQueries({ queryKey: trpc.settings.get.queryKey() }), qc.invalidateQueries({ queryKey: trpc.audit.list.pathKey() })]);
+      },
+    }),
+  );
+  const typed = value.trim();
+  const valid = typed === "" || (DECIMAL_USD.test(typed) && Number(typed) <= Number(current.maxUsd));
+  const now = current.usd === null ? `${usd(current.defaultUsd)} (the default)` : usd(current.usd);
+  const next = typed === "" ? `${usd(current.defaultUsd)} (the default)` : usd(typed);
+  return (
+    <Section title="Answers before settlement" testId="section-unsettled-cap">
+      <p className="mb-3 text-sm text-slate-600">
+        A call paid from a wallet (x402, MPP) is answered once its transfer is signed and queued, before the chain includes it, as long as what that payer
+        wallet has received this way and not yet settled stays within this cap; beyond it, its calls wait for inclusion. A transfer that fails after the answer
+        is recorded as an unpaid delivery, and that wallet waits for inclusion from then on. 0 makes every wallet-paid call wait.
+      </p>
+      <form
+        className="flex flex-wrap items-center gap-2 text-sm"
+        onSubmit={(e) => {
+          e.preventDefault();
+          save.reset();
+          setConfirming(true);
+        }}
+      >
+        <label className="flex flex-wrap items-center gap-2">
+          <span className="text-slate-700">Per payer wallet, USD</span>
+          <input
+            className={`${INPUT} w-32 font-mono`}
+            inputMode="decimal"
+            value={value}
+            onChange={(e) => setValue(e.target.value)}
+            placeholder={current.defaultUsd.replace(/\.?0+$/, "")}
+            aria-invalid={!valid}
+            aria-describedby="unsettled-cap-help"
+            data-testid="settings-unsettled-cap"
+          />
+        </label>
+        <button className={BUTTON_SECONDARY} disabled={!valid} data-testid="settings-unsettled-cap-review">
+          Review
+        </button>
+        {save.isSuccess && (
+          <span role="status" className="text-sm text-emerald-700" data-testid="settings-unsettled-cap-saved">
+            Saved.
+          </span>
+        )}
+      </form>
+      <p id="unsettled-cap-help" className="mt-2 text-xs text-slate-500" data-testid="settings-unsettled-cap-current">
+        Now {now}. From 0 to {usd(current.maxUsd)}; leave it empty for the default.
+      </p>
+      <ConfirmDialog
+        open={confirming}
+        title="Change the cap on answers before settlement"
+        changes={[{ label: "Per payer wallet", before: now, after: next }]}
+        confirmLabel="Change the cap"
+        pending={save.isPending}
+        error={save.error?.message ?? null}
+        onConfirm={() => save.mutate({ capUsd: typed === "" ? null : typed })}
+        onClose={() => (setConfirming(false), save.reset())}
+        testId="unsettled-cap-dialog"
+        otherSideSees={{
+          who: "paying agents",
+          what:
+            typed !== "" && Number(typed) === 0
+              ? "Every wallet-paid call waits for its transfer's inclusion on chain before it is answered (about a block)."
+              : "Calls answered as soon as their transfer is signed, until their wallet's unsettled value reaches the cap; then they wait for inclusion.",
+        }}
+      >
+        <p className="text-sm text-slate-700">
+          This is the most you can lose per payer wallet if transfers fail after their answers went out. Calls already answered are not affected.
+        </p>
+      </ConfirmDialog>
+    </Section>
   );
 }
 
@@ -215,6 +304,7 @@ export function Settings() {
               </dl>
             </Section>
             <SettingsForm current={s} />
+            <UnsettledCapForm current={s.unsettledCap} />
             <MerchantForm current={s.merchant} />
           </>
         )}
