@@ -94,8 +94,11 @@ export async function servePaidCall(call: PaidCall, rail: Rail, proof: unknown, 
   }
   if (hold.prepaid && rail.prepaid) {
     // Paid before the call: going out now, under the lease. A lost lease means another request took the delivery
-    // over (this one outlived its lease); it must not also serve.
-    if (!(await rail.prepaid.delivered(hold)))
+    // over (this one outlived its lease); it must not also serve. The receipt is signed first, so the delivery's
+    // statement keeps it.
+    const reference = hold.prepaid.reference;
+    const jws = await signJws(call, rail, hold.payment, delivered, reference, false);
+    if (!(await rail.prepaid.delivered(hold, jws)))
       return {
         type: "refused",
         rail,
@@ -103,8 +106,7 @@ export async function servePaidCall(call: PaidCall, rail: Rail, proof: unknown, 
         error: new AppError("payment_in_progress", { detail: "this payment is being delivered to another request", extra: { payment_id: hold.payment.id } }),
       };
     timings.lap("deliver");
-    const reference = hold.prepaid.reference;
-    const receipt = await signed(call, rail, hold.payment, delivered, reference, rail.charge?.receipt?.(hold, reference) ?? NO_RECEIPT, false);
+    const receipt = { ...(rail.charge?.receipt?.(hold, reference) ?? NO_RECEIPT), "svc-receipt": jws };
     return { type: "charged", call, rail, hold, delivered, transaction: reference, units, receipt };
   }
   // Whether the answer waits for the charge's inclusion is settlement's decision (settle-payment.ts), made with the outbox row.
@@ -171,8 +173,8 @@ function signJws(call: PaidCall, rail: Rail, payment: HeldPayment, delivered: De
 }
 
 /**
- * The rail's receipt headers plus ours, for an answer whose charge is not a statement of the outbox (a credit draw's
- * capture, a prepaid checkout's delivery) or a re-delivery. The charge's receipt is kept for GET /payments/{id}/receipt
+ * The rail's receipt headers plus ours, for an answer whose charge is not a statement on the response path (a credit
+ * draw's capture, queued after the answer) or a re-delivery. The charge's receipt is kept for GET /payments/{id}/receipt
  * by a statement of its own, off the response path; a replay's is sent, not kept.
  */
 async function signed(

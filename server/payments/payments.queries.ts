@@ -423,9 +423,9 @@ export async function deleteExpiredChallenges(before: Date): Promise<number> {
 }
 
 /**
- * The signed receipt of an answer whose charge statement did not write it (a credit draw's capture, a prepaid card
- * checkout's delivery, an answer that went out before its charge was recorded); the first one stays (a replay's is
- * sent, not kept).
+ * The signed receipt of an answer whose charge statement did not write it (a credit draw's capture, queued off the
+ * response path; an answer delivered before inclusion whose charge ended pending or failed); the first one stays (a
+ * replay's is sent, not kept).
  */
 export async function recordReceipt(paymentId: string, receipt: string): Promise<void> {
   await sql(`update payments set receipt = $2 where id = $1 and receipt is null`, [paymentId, receipt], "payments_record_receipt");
