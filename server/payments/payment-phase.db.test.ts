@@ -10,7 +10,7 @@ import { signEip1559Transaction } from "../chain/sign-transaction";
 import { TOKEN_ABI } from "../chain/token";
 import { db } from "../db/client";
 import { renderEvent } from "../events/render-event";
-import { paymentStatus } from "../testing/card";
+import { openCheckoutOf, paymentStatus } from "../testing/card";
 import {
   callGateway,
   payOn,
@@ -22,6 +22,7 @@ import {
   type TestChain,
 } from "../testing/gateway";
 import type { ProofWay } from "../testing/rail-conformance";
+import { railFor } from "./rails";
 import { kit as cardKit } from "./rails/card/conformance.test-kit";
 import { flushCaptures } from "./rails/credits/capture-queue";
 import { kit as creditsKit } from "./rails/credits/conformance.test-kit";
@@ -122,6 +123,15 @@ describe("a 402 nobody paid", () => {
     expect(await status(id)).toMatchObject({ status: "challenged", phase: "unpaid", next: "pay" });
     await db.payment.update({ where: { id }, data: { expiresAt: new Date(Date.now() - 1_000) } });
     expect(await status(id)).toMatchObject({ status: "challenged", phase: "expired", next: "pay_again" });
+  });
+
+  it("a card checkout: unpaid -> in progress while a person has it open (wait) -> expired once it closed unpaid (pay again)", async () => {
+    const challenge = await callGateway(seller.host, cardKit.ways[0]!.path);
+    const opened = await openCheckoutOf(seller.host, challenge);
+    expect(await status(opened.paymentId)).toMatchObject({ status: "incomplete", phase: "in_progress", next: "wait", card: { status: "incomplete" } });
+    await db.payment.update({ where: { id: opened.paymentId }, data: { expiresAt: new Date(Date.now() - 1_000) } });
+    await railFor("card").reconcile!();
+    expect(await status(opened.paymentId)).toMatchObject({ status: "released", reason: "checkout_expired", phase: "expired", next: "pay_again" });
   });
 
   it("plan credit drawn with an Idempotency-Key replays; without one a retry is a new draw, so there is nothing to retry", async () => {
