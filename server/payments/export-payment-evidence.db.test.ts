@@ -139,6 +139,7 @@ describe("evidence of card and credit payments", () => {
     expect(file.settlement.card).toMatchObject({ flow: "checkout", brand: "visa", last4: "4242", processor_payment_id: expect.stringMatching(/^pi_/) });
     expect(file.settlement.chain).toBeNull();
     expect(file.ledger.map((l) => l.kind)).toEqual(["charge", "refund"]);
+    expect(file.timeline.map((t) => t.state)).toEqual(["challenged", "incomplete", "settled", "consumed", "refunded"]);
     expect(file.audit).toEqual([expect.objectContaining({ action: expect.stringContaining("refund"), actor: expect.any(String) })]);
     expect(file.events.map((e) => e.type)).toEqual(["payment.settled", "payment.refunded"]);
     expect(file.receipt).not.toBeNull();

@@ -15,6 +15,7 @@ import { storefrontOrigin } from "../events/event-origin";
 import { renderEvent } from "../events/render-event";
 import { microsToUsd } from "../lib/money";
 import { findPaymentEventsWithDeliveries, findPaymentEvidence, type PaymentEvidenceRow } from "./evidence.queries";
+import { getPaymentDetail } from "./get-payment-detail";
 import { isIdempotencyLock, paymentPhase } from "./payment-phase";
 import { requestBinding } from "./request-binding";
 
@@ -83,11 +84,16 @@ async function onChain(p: PaymentEvidenceRow) {
 }
 
 export async function exportPaymentEvidence(sellerId: string, paymentId: string) {
-  const [p, events, audit, origin] = await Promise.all([
+  const [p, events, audit, origin, detail] = await Promise.all([
     findPaymentEvidence(sellerId, paymentId),
     findPaymentEventsWithDeliveries(sellerId, paymentId),
     listAuditLog(sellerId, { targetType: "payment", targetId: paymentId, limit: 100 }),
     storefrontOrigin(sellerId),
+    // The state changes as the console's timeline tells them (null: no such payment, answered below).
+    getPaymentDetail(sellerId, paymentId).catch((e: unknown) => {
+      if (e instanceof AppError && e.code === "payment_unknown") return null;
+      throw e;
+    }),
   ]);
   // Another seller's payment id is indistinguishable from a missing one.
   if (!p) throw new AppError("payment_unknown", { detail: "no such payment at this seller", extra: { payment_id: paymentId } });
@@ -178,6 +184,7 @@ export async function exportPaymentEvidence(sellerId: string, paymentId: string)
           }
         : null,
     },
+    timeline: detail?.timeline ?? [],
     ledger: p.ledgerEntries.map((l) => ({
       id: l.id,
       kind: l.kind,

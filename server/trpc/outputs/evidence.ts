@@ -101,6 +101,8 @@ export const evidenceOutput = z.object({
       })
       .nullable(),
   }),
+  /** Every state the payment went through that its rows record, with the time where one is kept. */
+  timeline: z.array(z.object({ state: z.string(), at: iso.nullable(), note: z.string().nullable() })),
   ledger: z.array(
     z.object({
       id: z.string(),
