@@ -247,6 +247,39 @@ test("the navigation reaches every page by keyboard, and the export refuses call
   expect(unknown.status()).toBe(404);
 });
 
+test("a payment's page exports its evidence file: the signed receipt, the terms, the proof without its signature, the settlement", async ({
+  page,
+  baseURL,
+}, testInfo) => {
+  const paid = await wrapFetchWithPayment(fetch, payingClient())(`${baseURL}/api/v1/aggregates/AAPL?from=2017-05-01&to=2017-05-31`);
+  expect(paid.status).toBe(200);
+  const id = paid.headers.get("svc-payment-id")!;
+  const receipt = paid.headers.get("svc-receipt")!;
+  await signIn(page, DEMO);
+  await page.goto(`/console/payments/${id}`);
+  await expect(page.getByTestId("payment-id")).toHaveText(id);
+  const download = page.waitForEvent("download");
+  await page.getByTestId("payment-evidence-export").click();
+  const file = await download;
+  expect(file.suggestedFilename()).toBe(`evidence-${id}.json`);
+  const text = fs.readFileSync((await file.path())!, "utf8");
+  await testInfo.attach(`evidence-${id}.json`, { body: text, contentType: "application/json" });
+  const evidence = JSON.parse(text);
+  expect(evidence).toMatchObject({
+    format: "storefront-payment-evidence/1",
+    payment: { id, rail: "x402", amount: "0.020000", payer: PAYER.address.toLowerCase(), phase: "paid" },
+    receipt: { jws: receipt, jwks_uri: expect.stringMatching(/\/oauth2\/jwks\.json$/) },
+    challenge: { request: { method: "GET", path: "/api/v1/aggregates/AAPL", query: "from=2017-05-01&to=2017-05-31" }, price: "0.020000" },
+    proof: {
+      rail: "x402",
+      authorization: { from: expect.stringMatching(new RegExp(`^${PAYER.address}$`, "i")), value: "20000", nonce: expect.stringMatching(/^0x[0-9a-f]{64}$/) },
+    },
+    settlement: { transaction: expect.stringMatching(/^0x[0-9a-f]{64}$/), chain: { status: "mined", block_number: expect.stringMatching(/^\d+$/) } },
+    ledger: [expect.objectContaining({ kind: "charge", amount: "0.020000" })],
+  });
+  expect(text).not.toMatch(/signature/i);
+});
+
 const PAGES: { name: string; path: string; heading: string }[] = [
   { name: "overview", path: "/console?range=7d", heading: "Overview" },
   { name: "overview-seeded-day", path: `/console?from=${CONSOLE_DAY}&to=${CONSOLE_DAY}`, heading: "Overview" },

@@ -28,10 +28,40 @@ const openapiQuery = z.object({
  */
 export const PAYMENT_STATES = ["challenged", "incomplete", "verified", "settled", "consumed", "released", "refunded", "failed"] as const;
 
+/**
+ * What a payment means to the agent that holds its id, on every rail (server/payments/payment-phase.ts derives it from
+ * the state and what is known of the settlement): `status` is the lifecycle, `phase` the answer to "did I pay, and did
+ * I get what I paid for", `next` what to do about it. Public contract: names are only ever added.
+ */
+export const PAYMENT_PHASES = ["unpaid", "in_progress", "settlement_pending", "paid", "unpaid_delivery", "released", "refunded", "expired", "failed"] as const;
+export const PAYMENT_NEXT_STEPS = ["pay", "wait", "retry_same_request", "pay_again", "none"] as const;
+
+const PHASE_DESCRIPTION = [
+  "unpaid: a 402 challenge nobody has paid yet, still open (next: pay).",
+  "in_progress: a proof is being served right now, or a card checkout is open and not paid yet; nothing charged (next: wait).",
+  "settlement_pending: the charge was decided and is being settled (a transfer signed, not yet included; or retried); the answer may already have been delivered (next: wait).",
+  "paid: charged (settled or consumed) (next: retry_same_request while a re-delivery is free, else none).",
+  "unpaid_delivery: the answer was delivered before inclusion and the settlement then failed; nothing was charged (next: none).",
+  "released: ended without a charge; `reason` says why (next: pay_again).",
+  "refunded: charged, then paid back (next: pay_again).",
+  "expired: the challenge or card checkout lapsed unpaid (next: pay_again).",
+  "failed: the settlement failed before any answer went out; nothing charged (next: pay_again).",
+].join(" ");
+
+const NEXT_DESCRIPTION = [
+  "pay: answer this payment's 402 with a proof.",
+  "wait: poll this resource again shortly; do not pay again.",
+  "retry_same_request: send the same request with the same proof (svc-payment-id for a card checkout; the same Idempotency-Key for credits): it is served and never charged again (within PAYMENT_REPLAY_HOURS of the charge, 24 by default).",
+  "pay_again: this payment will never deliver; make a fresh unpaid request and pay its new 402.",
+  "none: nothing more comes of this payment (delivered, and its free re-delivery has lapsed or does not apply).",
+].join(" ");
+
 /** GET /payments/{id}: one payment of this storefront, by the id of its 402's `payment` block (never the proof). */
 export const paymentStatusResponse = z.object({
   id: z.string(),
   status: z.enum(PAYMENT_STATES),
+  phase: z.enum(PAYMENT_PHASES).meta({ description: `The same vocabulary on every rail. ${PHASE_DESCRIPTION}` }),
+  next: z.enum(PAYMENT_NEXT_STEPS).meta({ description: `What the holder of this payment id should do. ${NEXT_DESCRIPTION}` }),
   complete: z.boolean().meta({ description: "Paid: settled or consumed." }),
   rail: z.string().nullable().meta({ description: "The rail that paid (x402, mpp, card); null while the 402 is unpaid." }),
   amount: z.string().meta({ description: "USD, six decimals." }),
@@ -257,7 +287,7 @@ export const PLATFORM_CONTRACTS: OperationContract[] = [
     upstreamPath: "",
     summary: "State of one payment (the 402's payment.id)",
     description:
-      "challenged, incomplete (a card checkout is open), verified, settled, consumed, released, refunded or failed; the settlement reference and, once refunded, the refund. The 402's card.statusUrl points here: poll card.status until complete.",
+      "status: challenged, incomplete (a card checkout is open), verified, settled, consumed, released, refunded or failed; the settlement reference and, once refunded, the refund. The 402's card.statusUrl points here: poll card.status until complete. On every rail, `phase` tells settlement pending apart from unpaid (unpaid, in_progress, settlement_pending, paid, unpaid_delivery, released, refunded, expired, failed) and `next` says whether to pay, wait, retry the same request (free within the re-delivery window), pay again, or do nothing (none).",
     pathParams: z.object({ id: z.string() }),
     response: paymentStatusResponse,
     keywords: ["payment", "status", "receipt", "refund", "settlement", "card"],

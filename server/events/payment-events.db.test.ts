@@ -127,6 +127,33 @@ describe("payment events", () => {
   });
 });
 
+describe("payment events carry the status vocabulary", () => {
+  it("each payment event's object has the phase and next step GET /payments/{id} gave at that moment", async () => {
+    upstream.state.mode = { status: 200 };
+    const paid = await paidCall("x402", 5);
+    expect((await events(paid.paymentId)).map((e) => [e.type, e.data.object])).toEqual([
+      ["payment.settled", expect.objectContaining({ phase: "paid", next: "retry_same_request" })],
+    ]);
+    upstream.state.mode = { status: 404 };
+    const released = await paidCall("mpp", 5);
+    expect((await events(released.paymentId)).map((e) => [e.type, e.data.object])).toEqual([
+      ["payment.released", expect.objectContaining({ phase: "released", next: "pay_again", reason: "upstream_rejected" })],
+    ]);
+    upstream.state.mode = { status: 200 };
+    const opened = await openCheckoutFor(seller.host, BACKTEST);
+    await payOnPage(seller.sellerId, opened.paymentId);
+    upstream.state.mode = { status: 500 };
+    expect((await retryWithPaymentId(seller.host, BACKTEST, opened.paymentId)).status).toBe(500);
+    upstream.state.mode = { status: 200 };
+    expect(
+      (await events(opened.paymentId)).map((e) => [e.type, (e.data.object as { phase: string; next: string }).phase, (e.data.object as { next: string }).next]),
+    ).toEqual([
+      ["payment.settled", "paid", "retry_same_request"],
+      ["payment.refunded", "refunded", "pay_again"],
+    ]);
+  });
+});
+
 describe("purchase and credit events", () => {
   const store = () => routedStore(seller.host);
   const bearer = (token: string) => ({ authorization: `Bearer ${token}` });

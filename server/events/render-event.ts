@@ -7,7 +7,10 @@ import { planBalances } from "../billing/get-entitlements";
 import type { CatalogPlan } from "../catalog/catalog";
 import { planPurchaseTerms } from "../catalog/manifest";
 import type { EventEnvelope } from "../contracts/events";
+import { env } from "../env";
 import { microsToUsd } from "../lib/money";
+import { paymentPhase, type PhaseFacts } from "../payments/payment-phase";
+import type { PaymentStatus } from "../payments/payment-state";
 import { cardBlock, type PaymentWithCard } from "../payments/rails";
 
 export type EventRow = { id: string; type: string; createdAt: Date; data: unknown };
@@ -17,6 +20,9 @@ type PaymentSnapshot = {
   payment: Json & { id: string; status: string; amountMicros: string };
   refund: (Json & { amountMicros: string }) | null;
   card: Json | null;
+  /** Since 20261124210000_payment_phase_events; absent in events written before it. */
+  settlement?: PhaseFacts["settlement"];
+  purchase?: boolean;
 };
 type GrantSnapshot = {
   id: string;
@@ -49,9 +55,31 @@ const isoOrNull = (v: unknown) => (v == null ? null : iso(v));
 const dateOrNull = (v: unknown) => (v == null ? null : new Date(`${String(v)}Z`));
 const str = (v: unknown) => (v == null ? null : String(v));
 
-/** GET /payments/{id} for the snapshot (server/payments/get-payment-status.ts answers the same fields). */
-export function renderPayment(s: PaymentSnapshot, origin: string) {
+/**
+ * GET /payments/{id} for the snapshot (server/payments/get-payment-status.ts answers the same fields), as of `at`, the
+ * change's time (the phase of a paid payment depends on how long ago it was charged).
+ */
+export function renderPayment(s: PaymentSnapshot, origin: string, at: Date) {
   const p = s.payment;
+  // The phase of the API's own table, from the snapshot's fields. A snapshot taken before the phase's fields were (an
+  // event older than its migration) lacks the outbox row and the proof's binding: read as "answered a challenge".
+  const phase = paymentPhase(
+    {
+      status: p.status as PaymentStatus,
+      failureReason: str(p.failureReason),
+      expiresAt: new Date(iso(p.expiresAt)),
+      settledAt: dateOrNull(p.settledAt),
+      verifiedAt: dateOrNull(p.verifiedAt),
+      createdAt: new Date(iso(p.createdAt)),
+      method: String(p.method),
+      fromChallenge: p.fromChallenge !== false,
+      idempotencyKeyed: p.idempotencyKeyed === true,
+      purchase: s.purchase === true,
+      settlement: s.settlement ?? null,
+    },
+    at.getTime(),
+    env().PAYMENT_REPLAY_HOURS,
+  );
   const c = s.card;
   // The card block is the API's own function, given the rows it reads.
   const withCard = {
@@ -76,6 +104,7 @@ export function renderPayment(s: PaymentSnapshot, origin: string) {
   return {
     id: p.id,
     status: p.status,
+    ...phase,
     complete: p.status === "settled" || p.status === "consumed",
     rail: str(p.rail),
     amount: microsToUsd(BigInt(p.amountMicros)),
@@ -152,9 +181,9 @@ function renderMeter(m: Json) {
   };
 }
 
-type Renderer = (d: Json, origin: string) => Json;
+type Renderer = (d: Json, origin: string, at: Date) => Json;
 
-const payment: Renderer = (d, origin) => ({ object: renderPayment(d as unknown as PaymentSnapshot, origin), ...(d.alert ? { alert: d.alert } : {}) });
+const payment: Renderer = (d, origin, at) => ({ object: renderPayment(d as unknown as PaymentSnapshot, origin, at), ...(d.alert ? { alert: d.alert } : {}) });
 
 const purchase: Renderer = (d) => {
   const pay = d.payment as Json;
@@ -192,8 +221,8 @@ const RENDERERS: Record<string, Renderer> = {
   "plan.purchased": purchase,
   "plan.extended": purchase,
   "credit.low": credit,
-  "credit.exhausted": (d, o) => {
-    const { threshold_usd: _t, ...rest } = credit(d, o);
+  "credit.exhausted": (d, o, at) => {
+    const { threshold_usd: _t, ...rest } = credit(d, o, at);
     return rest;
   },
   "claim.completed": (d) => ({ object: d.agent, via: d.via, claimed_at: iso(d.claimedAt) }),
@@ -216,5 +245,5 @@ const RENDERERS: Record<string, Renderer> = {
 export function renderEvent(e: EventRow, origin: string): EventEnvelope {
   const render = RENDERERS[e.type];
   const data = (e.data ?? {}) as Json;
-  return { id: e.id, type: e.type, timestamp: e.createdAt.toISOString(), data: render ? render(data, origin) : data };
+  return { id: e.id, type: e.type, timestamp: e.createdAt.toISOString(), data: render ? render(data, origin, e.createdAt) : data };
 }

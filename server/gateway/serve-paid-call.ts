@@ -94,8 +94,11 @@ export async function servePaidCall(call: PaidCall, rail: Rail, proof: unknown, 
   }
   if (hold.prepaid && rail.prepaid) {
     // Paid before the call: going out now, under the lease. A lost lease means another request took the delivery
-    // over (this one outlived its lease); it must not also serve.
-    if (!(await rail.prepaid.delivered(hold)))
+    // over (this one outlived its lease); it must not also serve. The receipt is signed first, so the delivery's
+    // statement keeps it.
+    const reference = hold.prepaid.reference;
+    const jws = await signJws(call, rail, hold.payment, delivered, reference, false);
+    if (!(await rail.prepaid.delivered(hold, jws)))
       return {
         type: "refused",
         rail,
@@ -103,8 +106,7 @@ export async function servePaidCall(call: PaidCall, rail: Rail, proof: unknown, 
         error: new AppError("payment_in_progress", { detail: "this payment is being delivered to another request", extra: { payment_id: hold.payment.id } }),
       };
     timings.lap("deliver");
-    const reference = hold.prepaid.reference;
-    const receipt = await signed(call, rail, hold.payment, delivered, reference, rail.charge?.receipt?.(hold, reference) ?? NO_RECEIPT, false);
+    const receipt = { ...(rail.charge?.receipt?.(hold, reference) ?? NO_RECEIPT), "svc-receipt": jws };
     return { type: "charged", call, rail, hold, delivered, transaction: reference, units, receipt };
   }
   // Whether the answer waits for the charge's inclusion is settlement's decision (settle-payment.ts), made with the outbox row.
@@ -113,7 +115,10 @@ export async function servePaidCall(call: PaidCall, rail: Rail, proof: unknown, 
   faultPoint("exit_after_outbox");
   timings.lap("schedule");
 
-  const settled = await chargeServedPayment(rail, hold.payment, scheduled);
+  // The receipt is signed over the final settlement reference once the rail has charged, and kept by the charge
+  // statement itself (settle-payment.ts): no statement of its own.
+  const sign = (transaction: string | null) => signJws(call, rail, hold.payment, delivered, transaction, false);
+  const settled = await chargeServedPayment(rail, hold.payment, scheduled, sign);
   timings.lap("settle");
   // Signed and on its way, delivered before inclusion: the receipt says so in the rail's own words.
   if (settled.type === "submitted")
@@ -125,15 +130,10 @@ export async function servePaidCall(call: PaidCall, rail: Rail, proof: unknown, 
       delivered,
       units,
       transaction: settled.transaction,
-      receipt: await signed(
-        call,
-        rail,
-        hold.payment,
-        delivered,
-        settled.transaction,
-        rail.charge?.receipt?.(hold, settled.transaction, true) ?? NO_RECEIPT,
-        false,
-      ),
+      receipt: {
+        ...(rail.charge?.receipt?.(hold, settled.transaction, true) ?? NO_RECEIPT),
+        "svc-receipt": settled.receipt ?? (await sign(settled.transaction)),
+      },
     };
   if (settled.type === "failed") return { type: "settlement_failed", call, rail, hold, reason: settled.reason };
   // Served; the charge did not confirm in time. The outbox row stays pending and the reconciler finishes it.
@@ -146,24 +146,17 @@ export async function servePaidCall(call: PaidCall, rail: Rail, proof: unknown, 
     delivered,
     transaction: settled.transaction,
     units,
-    receipt: await signed(call, rail, hold.payment, delivered, settled.transaction, rail.charge?.receipt?.(hold, settled.transaction) ?? NO_RECEIPT, false),
+    receipt: {
+      ...(rail.charge?.receipt?.(hold, settled.transaction) ?? NO_RECEIPT),
+      // Null only when the charge statement could not get it signed: sign here (and let a failure fail the answer, as before).
+      "svc-receipt": settled.receipt ?? (await sign(settled.transaction)),
+    },
   };
 }
 
-/**
- * The rail's receipt headers plus ours, `svc-receipt`: a JWS over the payment, the request and the SHA-256 of the body
- * as it is sent (../receipts). The charge's is kept for GET /payments/{id}/receipt, off the response path.
- */
-async function signed(
-  call: PaidCall,
-  rail: Rail,
-  payment: HeldPayment,
-  delivered: Delivered,
-  settlement: string | null,
-  railReceipt: Record<string, string>,
-  replay: boolean,
-): Promise<Record<string, string>> {
-  const jws = await signReceipt({
+/** `svc-receipt`: a JWS over the payment, the request and the SHA-256 of the body as it is sent (../receipts). */
+function signJws(call: PaidCall, rail: Rail, payment: HeldPayment, delivered: Delivered, settlement: string | null, replay: boolean): Promise<string> {
+  return signReceipt({
     paymentId: payment.id,
     rail: rail.name,
     amountMicros: payment.amountMicros,
@@ -177,6 +170,23 @@ async function signed(
     settlement,
     replay,
   });
+}
+
+/**
+ * The rail's receipt headers plus ours, for an answer whose charge is not a statement on the response path (a credit
+ * draw's capture, queued after the answer) or a re-delivery. The charge's receipt is kept for GET /payments/{id}/receipt
+ * by a statement of its own, off the response path; a replay's is sent, not kept.
+ */
+async function signed(
+  call: PaidCall,
+  rail: Rail,
+  payment: HeldPayment,
+  delivered: Delivered,
+  settlement: string | null,
+  railReceipt: Record<string, string>,
+  replay: boolean,
+): Promise<Record<string, string>> {
+  const jws = await signJws(call, rail, payment, delivered, settlement, replay);
   if (!replay)
     recordReceipt(payment.id, jws).catch((e) => console.error(`[receipts] could not keep ${payment.id}'s receipt:`, e instanceof Error ? e.message : e));
   return { ...railReceipt, "svc-receipt": jws };

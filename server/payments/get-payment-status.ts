@@ -2,8 +2,11 @@
 // it keeps one (`paymentStatus`, under the rail's name). For a payment that can be, or was, paid by card, the `card`
 // block is what an agent polls: `status` incomplete -> complete (retry now with svc-payment-id), or expired / refunded /
 // failed.
+import { env } from "../env";
 import { AppError } from "../errors";
 import { microsToUsd } from "../lib/money";
+import { isIdempotencyLock, paymentPhase } from "./payment-phase";
+import { findPhaseExtras } from "./payment-phase.queries";
 import { isPaid } from "./payment-state";
 import { findPayment, findRefundEntry } from "./payments.queries";
 import { RAILS } from "./rails";
@@ -13,13 +16,16 @@ export async function getPaymentStatus(sellerId: string, paymentId: string, orig
   if (!p) throw new AppError("payment_unknown", { detail: "no payment with this id at this seller" });
   // A refunded payment says how the money came back: the seller's on-chain transfer (checked when recorded), or the
   // card refund (`card.refund`).
-  const [refund, blocks] = await Promise.all([
+  // An unpaid challenge has no outbox row and bought nothing yet: its phase needs no second read.
+  const [refund, extras, blocks] = await Promise.all([
     p.status === "refunded" ? findRefundEntry(p.id) : null,
+    p.status === "challenged" ? { settlement: null, purchase: false } : findPhaseExtras(p.id),
     Promise.all(RAILS.flatMap((r) => (r.paymentStatus ? [r.paymentStatus(p, origin).then((block) => [r.name, block] as const)] : []))),
   ]);
   return {
     id: p.id,
     status: p.status,
+    ...paymentPhase({ ...p, idempotencyKeyed: isIdempotencyLock(p.lockKey), ...extras }, Date.now(), env().PAYMENT_REPLAY_HOURS),
     // Complete = paid: the original request can be retried (card flow) or was already served (x402).
     complete: isPaid(p.status),
     rail: p.rail,

@@ -315,13 +315,16 @@ export async function claimSettlement(paymentId: string, leaseUntil: Date): Prom
  * with it), ledger row, in one statement, each step guarded by the state before it. A pending outbox row always
  * belongs to a verified payment (the row is only written for one, and a payment with an outbox row is never
  * released), so all three happen or none. The ledger row copies the payment's rail, operation and payer, and carries
- * what settling cost (gas, fees) when the rail knows it.
+ * what settling cost (gas, fees) when the rail knows it. `receipt`: the signed receipt of the answer this charge goes
+ * out with (../receipts), kept by the same statement (the first one stays), so a charged answer costs no statement of
+ * its own for it.
  */
 export async function recordSettlementSuccess(
   paymentId: string,
   transaction: string | null,
   then: "settled" | "consumed" = "settled",
   cost: SettlementCost = {},
+  receipt: string | null = null,
 ): Promise<boolean> {
   const { rowCount } = await sql(
     `with s as (
@@ -329,7 +332,8 @@ export async function recordSettlementSuccess(
        where payment_id = $1 and status = 'pending'
        returning payment_id, units, delivered_first
      ), p as (
-       update payments set status = case when $3::boolean then ${CHARGE.consumed.set} else ${CHARGE.settled.set} end::payment_status, transaction = $2, settled_at = now() at time zone 'UTC', locked_until = null, updated_at = now() at time zone 'UTC'
+       update payments set status = case when $3::boolean then ${CHARGE.consumed.set} else ${CHARGE.settled.set} end::payment_status, transaction = $2, settled_at = now() at time zone 'UTC', locked_until = null, updated_at = now() at time zone 'UTC',
+         receipt = coalesce(receipt, $8)
        where id = $1 and ${CHARGE.settled.guard()} and exists (select 1 from s)
        returning id, seller_id, meter_key, amount_micros, currency, rail, operation_key, payer
      ), x as (
@@ -338,7 +342,7 @@ export async function recordSettlementSuccess(
      insert into ledger_entries (id, seller_id, payment_id, kind, rail, operation_key, payer, meter_key, units, amount_micros, currency, gas_cost_wei, fee_micros, created_at)
      select $4, p.seller_id, p.id, 'charge', p.rail, p.operation_key, p.payer, p.meter_key, s.units, p.amount_micros, p.currency, $5::numeric, $6::bigint,
        now() at time zone 'UTC' from p, s`,
-    [paymentId, transaction, then === "consumed", newId("led"), cost.gasWei?.toString() ?? null, cost.feeMicros?.toString() ?? null, newId("grt")],
+    [paymentId, transaction, then === "consumed", newId("led"), cost.gasWei?.toString() ?? null, cost.feeMicros?.toString() ?? null, newId("grt"), receipt],
     "payments_record_settled",
   );
   return rowCount === 1;
@@ -418,7 +422,11 @@ export async function deleteExpiredChallenges(before: Date): Promise<number> {
   return Number(rows[0]?.deleted ?? 0);
 }
 
-/** The signed receipt of the answer that charged this payment; the first one stays (a replay's is sent, not kept). */
+/**
+ * The signed receipt of an answer whose charge statement did not write it (a credit draw's capture, queued off the
+ * response path; an answer delivered before inclusion whose charge ended pending or failed); the first one stays (a
+ * replay's is sent, not kept).
+ */
 export async function recordReceipt(paymentId: string, receipt: string): Promise<void> {
   await sql(`update payments set receipt = $2 where id = $1 and receipt is null`, [paymentId, receipt], "payments_record_receipt");
 }

@@ -14,12 +14,20 @@
 // calls wait there too: which kind of chain this is, the gateway learns from its own recent settlements.
 import { env } from "../env";
 import { DEFAULT_UNSETTLED_CAP_MICROS } from "../settings/unsettled-cap";
-import { findSettlement, recordSettlementFailure, recordSettlementRetry, recordSettlementSuccess, scheduleSettlementDeliveringFirst } from "./payments.queries";
+import {
+  findSettlement,
+  recordReceipt,
+  recordSettlementFailure,
+  recordSettlementRetry,
+  recordSettlementSuccess,
+  scheduleSettlementDeliveringFirst,
+} from "./payments.queries";
 import { railFor } from "./rails";
 import type { HeldPayment, Rail, SettleOutcome } from "./rails/rail";
 
 export type SettleResult =
-  | { type: "settled"; transaction: string | null; payer: string | null }
+  /** `receipt`: the signed receipt the charge statement kept, when the caller gave a signer (null: it could not sign). */
+  | { type: "settled"; transaction: string | null; payer: string | null; receipt?: string | null }
   | { type: "failed"; reason: string }
   /** Not settled yet (transient); the reconciler retries. */
   | { type: "pending"; detail: string }
@@ -58,13 +66,30 @@ export function setInclusionEstimateForTests(ms: number | null): void {
 }
 
 /**
+ * Signs the receipt of the answer a charge goes out with, given the settlement reference (../receipts): asked once the
+ * rail has charged, so the charge statement keeps it. Null (the signing failed): the charge is recorded without it.
+ */
+export type ReceiptSigner = (transaction: string | null) => Promise<string | null>;
+
+async function signOrNull(sign: ReceiptSigner, transaction: string | null, paymentId: string): Promise<string | null> {
+  try {
+    return await sign(transaction);
+  } catch (e) {
+    // The money moved: recording the charge must not wait on, or fail with, the receipt.
+    console.error(`[receipts] could not sign ${paymentId}'s receipt:`, e instanceof Error ? e.message : e);
+    return null;
+  }
+}
+
+/**
  * Charge a held payment whose outbox row this caller owns. `then`: "consumed" when the paid response goes out with
- * this very call (the gateway), "settled" when nobody is waiting (the reconciler).
+ * this very call (the gateway), "settled" when nobody is waiting (the reconciler). `receipt`: the answer's receipt,
+ * signed over the final settlement reference and written by the charge statement itself.
  */
 export async function chargeHeldPayment(
   rail: Rail,
   payment: HeldPayment,
-  opts: { retry: boolean; attempts: number; then: "settled" | "consumed"; onSubmitted?: (transaction: string | null) => void },
+  opts: { retry: boolean; attempts: number; then: "settled" | "consumed"; onSubmitted?: (transaction: string | null) => void; receipt?: ReceiptSigner },
 ): Promise<SettleResult> {
   // Only a rail that charges writes outbox rows (captures and prepaid holds never do): anything else is a bug.
   if (!rail.charge) throw new Error(`rail ${rail.name} holds payment ${payment.id} in the outbox but cannot charge`);
@@ -81,8 +106,9 @@ export async function chargeHeldPayment(
   }
   if (outcome.type === "settled") {
     noteInclusion(performance.now() - submittedAt);
-    await recordSettlementSuccess(payment.id, outcome.transaction, opts.then, outcome.cost);
-    return { type: "settled", transaction: outcome.transaction, payer: outcome.payer ?? payment.payer };
+    const receipt = opts.receipt ? await signOrNull(opts.receipt, outcome.transaction, payment.id) : null;
+    await recordSettlementSuccess(payment.id, outcome.transaction, opts.then, outcome.cost, receipt);
+    return { type: "settled", transaction: outcome.transaction, payer: outcome.payer ?? payment.payer, ...(opts.receipt ? { receipt } : {}) };
   }
   if (outcome.type === "failed") {
     await recordSettlementFailure(payment.id, outcome.reason, outcome.transaction);
@@ -122,20 +148,47 @@ export async function scheduleCharge(
   return scheduleSettlementDeliveringFirst(payment.id, upstreamStatus, units, leaseSeconds, deliverFirst);
 }
 
-/** The transaction was signed and sent (its hash, when the facilitator knows it before inclusion); it lands later. */
-export type SubmittedResult = { type: "submitted"; transaction: string | null };
+/**
+ * The transaction was signed and sent (its hash, when the facilitator knows it before inclusion); it lands later.
+ * `receipt`: the answer's receipt, over that hash (null: it could not sign; absent: no signer was given).
+ */
+export type SubmittedResult = { type: "submitted"; transaction: string | null; receipt?: string | null };
 
 /**
  * Charge a served call whose outbox row it just wrote: inline (the answer waits for inclusion), or, when it may be
  * delivered first, in the background, answering as soon as the transfer is signed. A background charge that fails
  * is recorded as an unpaid delivery by recordSettlementFailure; one that stays pending is the reconciler's.
+ * `receipt` signs the answer's receipt; the charge statement keeps it. An answer delivered first carries the receipt
+ * over the hash it was sent with, and that same receipt is the one kept: by the background charge's statement when it
+ * lands, or, when the charge ends any other way (pending for the reconciler, failed: an unpaid delivery), on its own.
  */
-export async function chargeServedPayment(rail: Rail, payment: HeldPayment, scheduled: { deliveredFirst: boolean }): Promise<SettleResult | SubmittedResult> {
-  if (!scheduled.deliveredFirst) return chargeHeldPayment(rail, payment, { retry: false, attempts: 1, then: "consumed" });
+export async function chargeServedPayment(
+  rail: Rail,
+  payment: HeldPayment,
+  scheduled: { deliveredFirst: boolean },
+  receipt?: ReceiptSigner,
+): Promise<SettleResult | SubmittedResult> {
+  if (!scheduled.deliveredFirst) return chargeHeldPayment(rail, payment, { retry: false, attempts: 1, then: "consumed", receipt });
   let signed!: (transaction: string | null) => void;
   const submitted = new Promise<string | null>((resolve) => (signed = resolve));
-  const charging = chargeHeldPayment(rail, payment, { retry: false, attempts: 1, then: "consumed", onSubmitted: (tx) => signed(tx) });
-  charging.catch((e) => console.error(`[settlement] ${payment.id}: background charge failed to record:`, e instanceof Error ? e.message : e));
+  let sent: Promise<string | null> | null = null;
+  const onSubmitted = (tx: string | null) => {
+    sent = receipt ? signOrNull(receipt, tx, payment.id) : null;
+    signed(tx);
+  };
+  const charging = chargeHeldPayment(rail, payment, {
+    retry: false,
+    attempts: 1,
+    then: "consumed",
+    onSubmitted,
+    ...(receipt ? { receipt: (tx: string | null) => sent ?? signOrNull(receipt, tx, payment.id) } : {}),
+  });
+  charging
+    .then(async (result) => {
+      const jws = await sent;
+      if (result.type !== "settled" && jws) await recordReceipt(payment.id, jws);
+    })
+    .catch((e) => console.error(`[settlement] ${payment.id}: background charge failed to record:`, e instanceof Error ? e.message : e));
   const first = await Promise.race([
     submitted.then((transaction) => ({ transaction })),
     charging.then(
@@ -143,5 +196,6 @@ export async function chargeServedPayment(rail: Rail, payment: HeldPayment, sche
       () => ({ transaction: null }),
     ),
   ]);
-  return "result" in first ? first.result : { type: "submitted", transaction: first.transaction };
+  if ("result" in first) return first.result;
+  return { type: "submitted", transaction: first.transaction, ...(receipt ? { receipt: await (sent ?? Promise.resolve(null)) } : {}) };
 }

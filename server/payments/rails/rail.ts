@@ -163,12 +163,12 @@ export interface Captures {
 
 /**
  * Holds paid before the call (a card checkout): the pipeline asks instead of settling, `delivered` when the paid
- * response goes out (settled -> consumed under the hold's lease), `refund` when the upstream failed (in full). Both
- * false when the lease was lost to another instance.
+ * response goes out (settled -> consumed under the hold's lease, keeping the answer's signed `receipt` in the same
+ * statement), `refund` when the upstream failed (in full). Both false when the lease was lost to another instance.
  */
 export interface Prepays {
   readonly prepaid: {
-    delivered(hold: Hold): Promise<boolean>;
+    delivered(hold: Hold, receipt?: string): Promise<boolean>;
     refund(hold: Hold, reason: string, upstreamStatus?: number): Promise<boolean>;
   };
 }

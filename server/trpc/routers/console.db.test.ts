@@ -126,6 +126,11 @@ const ISOLATION: Record<string, () => Promise<void>> = {
     await expect(b.caller.payments.detail({ id: aPayment })).rejects.toMatchObject({ code: "NOT_FOUND" });
     expect((await a.caller.payments.detail({ id: aPayment })).status).toBe("refunded");
   },
+  // The evidence file: B gets nothing of A's payment, not even that it exists; A gets its own.
+  "payments.evidence": async () => {
+    await expect(b.caller.payments.evidence({ id: aPayment })).rejects.toMatchObject({ code: "NOT_FOUND" });
+    expect((await a.caller.payments.evidence({ id: aPayment })).payment).toMatchObject({ id: aPayment, status: "refunded" });
+  },
   "payments.refunds": async () => {
     expect((await b.caller.payments.refunds()).refunds).toEqual([]);
     expect((await a.caller.payments.refunds()).refunds.map((r) => r.paymentId)).toEqual([aPayment]);
@@ -360,6 +365,7 @@ function aWebhook() {
 /** A valid input for each procedure, for the unauthenticated check. */
 const INPUT: Record<string, unknown> = {
   "payments.detail": { id: "pay_x" },
+  "payments.evidence": { id: "pay_x" },
   "payments.refund": { paymentId: "pay_x", transaction: `0x${"1".repeat(64)}` },
   "settings.update": { explorerTxUrls: {}, ethUsd: null },
   "catalog.updatePrice": { meterId: "mtr_x", amountUsd: "1" },

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { exportPaymentEvidence } from "../../payments/export-payment-evidence";
 import { getPaymentDetail } from "../../payments/get-payment-detail";
 import {
   getPaymentFilterOptions,
@@ -10,6 +11,7 @@ import {
 import { paymentFilter } from "../../payments/payment-filter";
 import { refundPayment } from "../../payments/refund-payment";
 import { router, sellerProcedure } from "../init";
+import { evidenceOutput } from "../outputs/evidence";
 import { detailOutput, filterOptionsOutput, listOutput, refundOutput, refundsOutput, summaryOutput, totalsOutput } from "../outputs/payments";
 
 const paymentId = z.string().min(1).max(64);
@@ -31,6 +33,12 @@ export const paymentsRouter = router({
     .input(z.object({ id: paymentId }))
     .output(detailOutput)
     .query(({ ctx, input }) => getPaymentDetail(ctx.seller.id, input.id)),
+  // The evidence file of one payment (a download on its page): receipt, terms, proof metadata without secrets, settlement,
+  // ledger, audit and events. Seller-scoped like `detail`: another seller's id is not found.
+  evidence: sellerProcedure
+    .input(z.object({ id: paymentId }))
+    .output(evidenceOutput)
+    .query(({ ctx, input }) => exportPaymentEvidence(ctx.seller.id, input.id)),
   refunds: sellerProcedure
     .input(z.object({ cursor: z.string().max(100).nullish() }).prefault({}))
     .output(refundsOutput)

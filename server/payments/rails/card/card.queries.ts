@@ -164,11 +164,12 @@ export async function claimCheckoutDelivery(sellerId: string, paymentId: string,
 }
 
 /** settled -> consumed: the paid response is going out, under the lease that claimed it. */
-export async function markCheckoutDelivered(paymentId: string, lease: string): Promise<boolean> {
+export async function markCheckoutDelivered(paymentId: string, lease: string, receipt?: string): Promise<boolean> {
+  // The answer's signed receipt rides in the delivery's statement (the first one stays).
   const { rowCount } = await sql(
-    `update payments set status = ${DELIVER.set}, locked_until = null, updated_at = ${NOW}
+    `update payments set status = ${DELIVER.set}, locked_until = null, updated_at = ${NOW}, receipt = coalesce(receipt, $3)
      where id = $1 and ${DELIVER.guard()} and locked_until = $2::timestamp`,
-    [paymentId, lease],
+    [paymentId, lease, receipt ?? null],
   );
   return rowCount === 1;
 }

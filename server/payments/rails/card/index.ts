@@ -127,7 +127,7 @@ export const cardRail = {
   },
 
   prepaid: {
-    delivered: (hold) => markCheckoutDelivered(hold.payment.id, hold.prepaid!.lease),
+    delivered: (hold, receipt) => markCheckoutDelivered(hold.payment.id, hold.prepaid!.lease, receipt),
     refund: (hold, reason, upstreamStatus) =>
       refundCardPayment({
         paymentId: hold.payment.id,

@@ -9,6 +9,7 @@ import { StateBadge } from "../../../../_components/state-badge";
 import { LINK, Loaded, PageHeader } from "../../../../_components/section";
 import { Refund } from "../../_components/refund";
 import { Timeline } from "./detail-parts";
+import { ExportEvidence } from "./export-evidence";
 import { AuditSection, Binding, CardSection, RefundSection, Settlement } from "./detail-sections";
 
 export function PaymentDetail({ id }: { id: string }) {
@@ -28,7 +29,12 @@ export function PaymentDetail({ id }: { id: string }) {
             <div className="mt-2">
               <PageHeader
                 title={`${usd(p.amountUsd)} · ${operationLabel(p.operation)}`}
-                actions={<Refund payment={p} label={p.refundInput === "none" ? `Refund ${p.rail} in full` : "Record refund"} big />}
+                actions={
+                  <>
+                    <ExportEvidence id={p.id} />
+                    <Refund payment={p} label={p.refundInput === "none" ? `Refund ${p.rail} in full` : "Record refund"} big />
+                  </>
+                }
               >
                 <span className="font-mono text-xs" data-testid="payment-id">
                   {p.id}
