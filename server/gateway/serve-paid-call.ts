@@ -11,7 +11,7 @@ import type { CatalogMeter } from "../catalog/catalog";
 import { env } from "../env";
 import { AppError } from "../errors";
 import type { PaidCall } from "../payments/paid-call";
-import { recordReceipt, type PaymentRow } from "../payments/payments.queries";
+import type { PaymentRow } from "../payments/payments.queries";
 import type { HeldPayment, Hold, Rail } from "../payments/rails/rail";
 import { signReceipt } from "../receipts/sign-receipt";
 import { chargeServedPayment, scheduleCharge } from "../payments/settle-payment";
@@ -86,10 +86,12 @@ export async function servePaidCall(call: PaidCall, rail: Rail, proof: unknown, 
   }
   const units = meterKey ? (usage.units.get(meterKey) ?? 1) : 1;
   if (rail.capture) {
-    // Reserved before the call; charged off the response path (the reconciler releases it if that never lands).
-    rail.capture(hold, { units, upstreamStatus: delivered.status });
+    // Reserved before the call; charged off the response path (the reconciler releases it if that never lands). The
+    // capture's statement keeps the receipt, so it is signed first.
+    const jws = await signJws(call, rail, hold.payment, delivered, null, false);
+    rail.capture(hold, { units, upstreamStatus: delivered.status, receipt: jws });
     timings.lap("capture");
-    const receipt = await signed(call, rail, hold.payment, delivered, null, rail.charge?.receipt?.(hold, null) ?? NO_RECEIPT, false);
+    const receipt = { ...(rail.charge?.receipt?.(hold, null) ?? NO_RECEIPT), "svc-receipt": jws };
     return { type: "charged", call, rail, hold, delivered, transaction: null, units, receipt };
   }
   if (hold.prepaid && rail.prepaid) {
@@ -172,24 +174,16 @@ function signJws(call: PaidCall, rail: Rail, payment: HeldPayment, delivered: De
   });
 }
 
-/**
- * The rail's receipt headers plus ours, for an answer whose charge is not a statement on the response path (a credit
- * draw's capture, queued after the answer) or a re-delivery. The charge's receipt is kept for GET /payments/{id}/receipt
- * by a statement of its own, off the response path; a replay's is sent, not kept.
- */
-async function signed(
+/** The rail's receipt headers plus ours, for a re-delivery: sent, not kept (the charge's receipt is the kept one). */
+async function redeliveryReceipt(
   call: PaidCall,
   rail: Rail,
   payment: HeldPayment,
   delivered: Delivered,
   settlement: string | null,
   railReceipt: Record<string, string>,
-  replay: boolean,
 ): Promise<Record<string, string>> {
-  const jws = await signJws(call, rail, payment, delivered, settlement, replay);
-  if (!replay)
-    recordReceipt(payment.id, jws).catch((e) => console.error(`[receipts] could not keep ${payment.id}'s receipt:`, e instanceof Error ? e.message : e));
-  return { ...railReceipt, "svc-receipt": jws };
+  return { ...railReceipt, "svc-receipt": await signJws(call, rail, payment, delivered, settlement, true) };
 }
 
 /**
@@ -226,7 +220,7 @@ async function replayPaidCall(
     throw new AppError("upstream_unavailable", { detail: "the upstream could not be reached; this payment stays valid for a retry of this request", extra });
   const hold: Hold = { rail: rail.name, payment };
   const transaction = payment.transaction;
-  const receipt = await signed(call, rail, payment, delivered, transaction, rail.charge?.receipt?.(hold, transaction) ?? NO_RECEIPT, true);
+  const receipt = await redeliveryReceipt(call, rail, payment, delivered, transaction, rail.charge?.receipt?.(hold, transaction) ?? NO_RECEIPT);
   return {
     type: "charged",
     call,

@@ -7,6 +7,8 @@ import { db } from "../db/client";
 import { callGateway, startGatewayStack, stopGatewayStack, type FakeUpstream, type GatewaySeller, type TestChain } from "../testing/gateway";
 import type { ProofWay } from "../testing/rail-conformance";
 import { kit as cardKit } from "../payments/rails/card/conformance.test-kit";
+import { flushCaptures } from "../payments/rails/credits/capture-queue";
+import { kit as creditsKit } from "../payments/rails/credits/conformance.test-kit";
 import { kit as mppKit } from "../payments/rails/mpp/conformance.test-kit";
 import { kit as x402Kit } from "../payments/rails/x402/conformance.test-kit";
 
@@ -54,6 +56,26 @@ describe.each(WAYS)("a charged answer ($name)", (way) => {
     if (!way.name.includes("hosted checkout")) expect(names).toContain("payments_record_settled");
     expect(names).not.toContain("payments_record_receipt");
     const row = await db.payment.findUniqueOrThrow({ where: { id: res.headers.get("svc-payment-id")! } });
+    expect(row.receipt).toBe(res.headers.get("svc-receipt"));
+  });
+});
+
+// A plan-covered call is charged by the capture queue's batched statement after the answer: that statement keeps the
+// receipt, and nothing else writes it.
+describe("a plan-covered answer (credits)", () => {
+  it("keeps its receipt in the capture's statement: no statement of its own, and the row has it once the capture lands", async () => {
+    const way = creditsKit.ways[0]!;
+    const proof = await way.pay(await callGateway(seller.host, way.path), { chain, upstream, seller });
+    let res!: Response;
+    const names = await namedStatements(async () => {
+      res = await callGateway(seller.host, way.path, { headers: proof });
+      await flushCaptures();
+    });
+    expect(res.status).toBe(200);
+    expect(names).toContain("billing_capture_draws");
+    expect(names).not.toContain("payments_record_receipt");
+    const row = await db.payment.findUniqueOrThrow({ where: { id: res.headers.get("svc-payment-id")! } });
+    expect(row.status).toBe("consumed");
     expect(row.receipt).toBe(res.headers.get("svc-receipt"));
   });
 });

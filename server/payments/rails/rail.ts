@@ -158,7 +158,8 @@ export interface Charges {
  * and does not wait. A crash before the capture lands releases the reservation after its lease (the reconciler).
  */
 export interface Captures {
-  capture(hold: Hold, served: { units: number; upstreamStatus: number }): void;
+  /** `receipt`: the answer's signed receipt, kept by the capture's statement. */
+  capture(hold: Hold, served: { units: number; upstreamStatus: number; receipt: string }): void;
 }
 
 /**

@@ -4,7 +4,7 @@
 // releases the reservation after its lease: the caller keeps the credit, the seller is never paid twice.
 import { captureDraws } from "./credits.queries";
 
-type Capture = { paymentId: string; units: number; upstreamStatus: number };
+type Capture = { paymentId: string; units: number; upstreamStatus: number; receipt: string | null };
 
 type Queue = { pending: Capture[]; flushing: Promise<void> | null; timer: NodeJS.Timeout | null; failures: number };
 // One queue per process, whichever bundle loaded this module.

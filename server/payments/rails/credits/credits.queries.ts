@@ -189,14 +189,15 @@ export async function releaseDraw(paymentId: string, reason: string, upstreamSta
  * verified -> consumed for served draws, with their ledger `draw` rows, in one statement for a whole batch. A draw
  * moves no money (the money came in with the purchase, as a `charge`): the row records usage against prepaid credit.
  */
-export async function captureDraws(draws: { paymentId: string; units: number; upstreamStatus: number }[]): Promise<number> {
+/** The captures' statement also keeps each answer's signed receipt (GET /payments/{id}/receipt): no write of its own. */
+export async function captureDraws(draws: { paymentId: string; units: number; upstreamStatus: number; receipt: string | null }[]): Promise<number> {
   if (!draws.length) return 0;
   const { rowCount } = await sql(
     `with v as (
-       select * from unnest($1::text[], $2::int[], $3::int[], $4::text[]) as v(id, units, status, ledger_id)
+       select * from unnest($1::text[], $2::int[], $3::int[], $4::text[], $5::text[]) as v(id, units, status, ledger_id, receipt)
      ), p as (
        update payments set status = ${CAPTURE.set}, settled_at = now() at time zone 'UTC', upstream_status = v.status, locked_until = null,
-         updated_at = now() at time zone 'UTC'
+         receipt = coalesce(v.receipt, payments.receipt), updated_at = now() at time zone 'UTC'
        from v where payments.id = v.id and ${CAPTURE.guard("payments.status")} and payments.rail = 'credits'
        returning payments.id, payments.seller_id, payments.rail, payments.operation_key, payments.payer, payments.meter_key, payments.amount_micros,
          payments.currency, v.units, v.ledger_id
@@ -204,7 +205,7 @@ export async function captureDraws(draws: { paymentId: string; units: number; up
      insert into ledger_entries (id, seller_id, payment_id, kind, rail, operation_key, payer, meter_key, units, amount_micros, currency, created_at)
      select p.ledger_id, p.seller_id, p.id, 'draw', p.rail, p.operation_key, p.payer, p.meter_key, p.units, p.amount_micros, p.currency,
        now() at time zone 'UTC' from p`,
-    [draws.map((d) => d.paymentId), draws.map((d) => d.units), draws.map((d) => d.upstreamStatus), draws.map(() => newId("led"))],
+    [draws.map((d) => d.paymentId), draws.map((d) => d.units), draws.map((d) => d.upstreamStatus), draws.map(() => newId("led")), draws.map((d) => d.receipt)],
     "billing_capture_draws",
   );
   return rowCount;

@@ -122,9 +122,9 @@ export const creditsRail = {
   },
 
   // Charged off the response path, never through the outbox; svc-billing carries the draw (rail=credits, amount,
-  // balance left), and there is no protocol receipt.
+  // balance left), and there is no protocol receipt. The capture's statement keeps svc-receipt.
   capture(hold, served) {
-    enqueueCapture({ paymentId: hold.payment.id, units: served.units, upstreamStatus: served.upstreamStatus });
+    enqueueCapture({ paymentId: hold.payment.id, units: served.units, upstreamStatus: served.upstreamStatus, receipt: served.receipt });
   },
 
   release: releaseDraw,
