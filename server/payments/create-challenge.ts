@@ -38,6 +38,7 @@ export async function createChallenge(call: PaidCall, opts: ChallengeOptions = {
     expiresAt,
     credentialId: call.credentialId ?? null,
     purchase: opts.purchase ?? null,
+    transport: call.transport ?? "http",
   });
   countChallengeIssued(call.sellerId, call.operationKey);
   const offering = railsOffering(call.amountMicros);

@@ -133,7 +133,7 @@ function challengedRow(id: string, t: ChallengeTerms): PaymentRow {
     settledAt: null,
     receipt: null,
     credentialId: t.credentialId,
-    transport: "http",
+    transport: t.transport ?? "http",
   };
 }
 
@@ -216,7 +216,7 @@ export async function lockChallengedPayment(sellerId: string, id: string, lock: 
            insert into payments (id, seller_id, status, from_challenge, method, path, query, operation_key, meter_key, amount_micros, network, asset, pay_to, credential_id,
              expires_at, created_at, updated_at, transport, rail, lock_key, payer, rail_data, verified_at, locked_until)
            values ($1, $2, ${LOCK.set}, true, $11, $12, $13, $14, $15, $16, $8, $9, $17, $18, to_timestamp($19) at time zone 'UTC', now() at time zone 'UTC',
-             now() at time zone 'UTC', coalesce($10, 'http'), $3, $4, $5, $6::jsonb, now() at time zone 'UTC', (now() at time zone 'UTC') + make_interval(secs => $7))
+             now() at time zone 'UTC', coalesce($10, $22), $3, $4, $5, $6::jsonb, now() at time zone 'UTC', (now() at time zone 'UTC') + make_interval(secs => $7))
            on conflict (id) do update set status = ${LOCK.set}, rail = excluded.rail, lock_key = excluded.lock_key, payer = excluded.payer, rail_data = excluded.rail_data,
              network = coalesce($8, payments.network), asset = coalesce($9, payments.asset), transport = coalesce($10, payments.transport),
              verified_at = excluded.verified_at, locked_until = excluded.locked_until, updated_at = excluded.updated_at
@@ -243,6 +243,7 @@ export async function lockChallengedPayment(sellerId: string, id: string, lock: 
           t.expiresAt,
           t.purchase?.planId ?? null,
           t.purchase?.kind ?? "purchase",
+          t.transport ?? "http",
         ],
         "payments_lock_signed_challenge",
       );

@@ -64,7 +64,7 @@ export async function startCheckout(p: {
       `with p as (
          insert into payments (id, seller_id, status, from_challenge, rail, method, path, query, operation_key, meter_key, amount_micros, credential_id, expires_at,
            created_at, updated_at, transport)
-         values ($1, $2, ${START_CHECKOUT.set}, true, 'card', $6, $7, $8, $9, $10, $11, $12, $3::timestamptz at time zone 'UTC', ${NOW}, ${NOW}, 'http')
+         values ($1, $2, ${START_CHECKOUT.set}, true, 'card', $6, $7, $8, $9, $10, $11, $12, $3::timestamptz at time zone 'UTC', ${NOW}, ${NOW}, $15)
          on conflict (id) do update set status = ${START_CHECKOUT.set}, rail = 'card', expires_at = excluded.expires_at, updated_at = ${NOW}
          where payments.seller_id = $2 and ${START_CHECKOUT.guard("payments.status")} and payments.expires_at > ${NOW} and payments.amount_micros >= $5
          returning id
@@ -90,6 +90,7 @@ export async function startCheckout(p: {
         t.credentialId,
         t.purchase?.planId ?? null,
         t.purchase?.kind ?? "purchase",
+        t.transport ?? "http",
       ],
     );
     return rowCount === 1;
