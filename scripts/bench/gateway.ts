@@ -4,7 +4,9 @@
 //  - floor:     GET /oauth2/jwks.json, a Next.js route handler that does no work (a cached, small JSON answer): the
 //               most any route of this app can do on this host, which bounds every other row's requests per second
 //  - direct:    GET /upstream/market/v1/aggregates/AAPL, signed with the seller's secret
-//  - free:      the unpaid call, GET /api/v1/aggregates/AAPL without payment (402 with every rail's offer)
+//  - free:      the unpaid call, GET /api/v1/aggregates/AAPL without payment (402 with every rail's offer); with the
+//               rows it writes: payments_rows_per_402, rows_written_per_402 (every table, from pg_stat_user_tables) and
+//               challenge_count_upserts (the counts' periodic flush; issue 22: a 402 itself writes nothing)
 //  - paid x402: the same call with a fresh x402 proof from the official client (verify + lock + proxy + settle on anvil)
 //  - paid mpp:  the same call with a fresh MPP credential from the official mppx client
 //  - plan:      the same call with an agent's bearer, drawn from plan credit bought beforehand (the credits rail)
@@ -26,7 +28,7 @@ import { seedMarketSeller } from "../../prisma/seed";
 import { createDb } from "../../server/db/client";
 import { anvilAddress, anvilPrivateKey, setBlockTime } from "../lib/local-chain";
 import { startHttpUpstream } from "./lib/http-upstream";
-import { withPgStats } from "./lib/pg-stats";
+import { diffTableWrites, tableWrites, withPgStats } from "./lib/pg-stats";
 import { signUpstreamRequest } from "../../server/upstream-auth/signature";
 import type { BenchContext } from "./types";
 
@@ -229,9 +231,18 @@ export async function run(ctx: BenchContext) {
     }
   };
   const rowsBefore402 = await paymentRows();
+  // Every table's written rows too (pg_stat_user_tables): "a 402 writes nothing" is about every table. The server
+  // flushes its in-memory challenge counts every 5 s (one upsert each), so the window is read after one more flush; a
+  // backend publishes its counters within a second of going idle.
+  const writesBefore402 = await tableWrites(ctx.env.DATABASE_URL!);
   const freeLoad = await profileWindow("free", N, () => pool(N, CONCURRENCY, () => timed(challenge, 402)));
   const rowsPer402 = ((await paymentRows()) - rowsBefore402) / N;
   ctx.log(`402 load: ${N} challenges wrote ${(rowsPer402 * N).toFixed(0)} payments rows (${rowsPer402.toFixed(2)} per 402)`);
+  await new Promise((r) => setTimeout(r, 6_500));
+  const written402 = diffTableWrites(writesBefore402, await tableWrites(ctx.env.DATABASE_URL!));
+  const countUpserts = written402.challenge_counts ?? 0;
+  const otherRows = Object.entries(written402).reduce((n, [t, k]) => (t === "challenge_counts" ? n : n + k), 0);
+  ctx.log(`402 load: rows written per table in its window (+6.5 s): ${JSON.stringify(written402)}`);
   const loadProofs = { x402: await proofs("x402", N), mpp: await proofs("mpp", N) };
   const x402Load = await profileWindow("x402", N, () => pool(N, CONCURRENCY, (i) => timed(paid(loadProofs.x402[i]!), 200)));
   const mppLoad = await profileWindow("mpp", N, () => pool(N, CONCURRENCY, (i) => timed(paid(loadProofs.mpp[i]!), 200)));
@@ -278,6 +289,10 @@ export async function run(ctx: BenchContext) {
     rps_8conn: freeLoad.rps,
     rps_vs_direct: (freeLoad.rps / directLoad.rps).toFixed(2),
     payments_rows_per_402: rowsPer402.toFixed(2),
+    // Rows any table gained, lost or changed in that window (background work of the same seconds included), the
+    // challenge counts' upserts apart (one row per seller, day and operation per flush, whatever the number of 402s).
+    rows_written_per_402: (otherRows / N).toFixed(2),
+    challenge_count_upserts: countUpserts,
   });
   ctx.record("gateway paid x402: verify+lock+proxy+settle", seq.x402, { rps_8conn: x402Load.rps, ...breakdown(phases.x402) });
   ctx.record("gateway paid mpp: verify+lock+proxy+settle", seq.mpp, { rps_8conn: mppLoad.rps, ...breakdown(phases.mpp) });
