@@ -247,7 +247,11 @@ export async function run(ctx: BenchContext) {
     return before;
   };
   const writesBefore402 = await quietWrites();
-  const freeLoad = await profileWindow("free", N, () => pool(N, CONCURRENCY, () => timed(challenge, 402)));
+  const { result: freeLoad, stats: freePg } = await withPgStats(ctx.env.DATABASE_URL!, N, () =>
+    profileWindow("free", N, () => pool(N, CONCURRENCY, () => timed(challenge, 402))),
+  );
+  ctx.log(`postgres, 402 load, per call: ${JSON.stringify(freePg.perCall)}`);
+  for (const line of freePg.statements) ctx.log(`  ${line}`);
   const rowsPer402 = ((await paymentRows()) - rowsBefore402) / N;
   ctx.log(`402 load: ${N} challenges wrote ${(rowsPer402 * N).toFixed(0)} payments rows (${rowsPer402.toFixed(2)} per 402)`);
   await new Promise((r) => setTimeout(r, 11_500));
