@@ -20,6 +20,9 @@ export async function register() {
   startArchiveScheduler();
   const { startAnalyticsRollups } = await import("./server/analytics/roll-up-days");
   startAnalyticsRollups();
+  // The 402s this instance counted in memory (stateless challenges) reach the funnel at shutdown too.
+  const { flushChallengeCountsOnShutdown } = await import("./server/analytics/challenge-counts");
+  flushChallengeCountsOnShutdown();
   const { startOperations } = await import("./server/startup");
   startOperations();
 }

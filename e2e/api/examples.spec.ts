@@ -35,7 +35,7 @@ test("examples/plan-credits.ts: buys credit, draws it with the bearer alone, rea
   const run = await runExample("examples/plan-credits.ts", env(baseURL!));
   expect(run.stderr).toBe("");
   expect(run.code).toBe(0);
-  expect(run.stdout).toMatch(/^bought \$5\.000000 \(payment pay_\w+, x402\); balance \$5\.000000$/m);
+  expect(run.stdout).toMatch(/^bought \$5\.000000 \(payment pay_[\w.-]+, x402\); balance \$5\.000000$/m);
   const left = [...run.stdout.matchAll(/-> 200; billing: .*rail=credits;.*amount_usd=0\.020000; status=charged;.*balance_usd=([\d.]+)/g)].map((m) => m[1]);
   expect(left).toEqual(["4.980000", "4.960000", "4.940000"]);
   expect(run.stdout).toMatch(/^entitlement research-credits: \$4\.940000 left of \$5\.000000, until \S+$/m);

@@ -26,7 +26,7 @@ test(`${FILE}: lists the priced tools, calls a free one, reads the challenge, pa
   expect(run.stdout).toMatch(/^tool guide: free$/m);
   expect(run.stdout).toMatch(/^tool aggregates: 0\.020000 USD per call \(meter aggregates; x402, mpp, credits\)$/m);
   expect(run.stdout).toMatch(/^guide recommends: aggregates at 0\.020000 USD$/m);
-  expect(run.stdout).toMatch(/^payment required: payment pay_\w+$/m);
+  expect(run.stdout).toMatch(/^payment required: payment pay_[\w.-]+$/m);
   expect(run.stdout).toMatch(/^ {2}mpp evm charge: 20000 \(USDC base units\)$/m);
   expect(run.stdout).toMatch(/^ {2}x402 exact: 20000 \(USDC base units\)$/m);
   expect(run.stdout).toMatch(/ -> 200$/m);
@@ -42,7 +42,7 @@ test(`${FILE}: lists the priced tools, calls a free one, reads the challenge, pa
 test(`${FILE}: a payer with no USDC is refused; the example exits 1 and prints why`, async ({ baseURL }) => {
   const run = await runExample(FILE, { ...env(baseURL!), PAYER_PRIVATE_KEY: generatePrivateKey() });
   expect(run.code).toBe(1);
-  expect(run.stdout).toMatch(/^payment required: payment pay_\w+$/m);
+  expect(run.stdout).toMatch(/^payment required: payment pay_[\w.-]+$/m);
   expect(run.stdout).not.toMatch(/^billing:/m);
   // MPP's verification failure, with the reason the chain gave (the payer holds no USDC).
   expect(run.stderr).toMatch(/^MCP error -32043: Payment Verification Failed$/m);

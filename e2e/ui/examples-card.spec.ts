@@ -8,7 +8,7 @@ test.afterEach(() => example?.stop());
 
 test("examples/card-checkout.ts: the page it prints, paid by a person, lets it retry and be served", async ({ page, baseURL }) => {
   example = startExample("examples/card-checkout.ts", { BASE_URL: baseURL! });
-  const [, amount] = await example.printed(/-> 402: ([\d.]+) USD, payment pay_\w+$/m);
+  const [, amount] = await example.printed(/-> 402: ([\d.]+) USD, payment pay_[\w.-]+$/m);
   expect(amount).toBe("0.500000");
   const [, checkoutUrl] = await example.printed(/^ {2}(http\S+)$/m);
 

@@ -4,7 +4,9 @@
 //  - floor:     GET /oauth2/jwks.json, a Next.js route handler that does no work (a cached, small JSON answer): the
 //               most any route of this app can do on this host, which bounds every other row's requests per second
 //  - direct:    GET /upstream/market/v1/aggregates/AAPL, signed with the seller's secret
-//  - free:      the unpaid call, GET /api/v1/aggregates/AAPL without payment (402 with every rail's offer)
+//  - free:      the unpaid call, GET /api/v1/aggregates/AAPL without payment (402 with every rail's offer); with the
+//               rows it writes: payments_rows_per_402, rows_written_per_402 (every table, from pg_stat_user_tables) and
+//               challenge_count_upserts (the counts' periodic flush; issue 22: a 402 itself writes nothing)
 //  - paid x402: the same call with a fresh x402 proof from the official client (verify + lock + proxy + settle on anvil)
 //  - paid mpp:  the same call with a fresh MPP credential from the official mppx client
 //  - plan:      the same call with an agent's bearer, drawn from plan credit bought beforehand (the credits rail)
@@ -26,7 +28,7 @@ import { seedMarketSeller } from "../../prisma/seed";
 import { createDb } from "../../server/db/client";
 import { anvilAddress, anvilPrivateKey, setBlockTime } from "../lib/local-chain";
 import { startHttpUpstream } from "./lib/http-upstream";
-import { withPgStats } from "./lib/pg-stats";
+import { diffTableWrites, tableWrites, withPgStats } from "./lib/pg-stats";
 import { signUpstreamRequest } from "../../server/upstream-auth/signature";
 import type { BenchContext } from "./types";
 
@@ -229,9 +231,34 @@ export async function run(ctx: BenchContext) {
     }
   };
   const rowsBefore402 = await paymentRows();
-  const freeLoad = await profileWindow("free", N, () => pool(N, CONCURRENCY, () => timed(challenge, 402)));
+  // Every table's written rows too (pg_stat_user_tables): "a 402 writes nothing" is about every table. A backend
+  // publishes its counters up to 10 s after the transactions that changed them, and the earlier cases leave background
+  // work (settlements, credit captures): wait until the counters stand still, then run the 402s alone. The server
+  // flushes its in-memory challenge counts every 5 s (one upsert each), so the window closes after one more flush.
+  const quietWrites = async () => {
+    let before = await tableWrites(ctx.env.DATABASE_URL!);
+    for (let i = 0; i < 6; i++) {
+      await new Promise((r) => setTimeout(r, 11_000));
+      const now = await tableWrites(ctx.env.DATABASE_URL!);
+      if (Object.keys(diffTableWrites(before, now)).length === 0) return now;
+      before = now;
+    }
+    ctx.log("402 load: the database did not go quiet before the window; its row counts include background work");
+    return before;
+  };
+  const writesBefore402 = await quietWrites();
+  const { result: freeLoad, stats: freePg } = await withPgStats(ctx.env.DATABASE_URL!, N, () =>
+    profileWindow("free", N, () => pool(N, CONCURRENCY, () => timed(challenge, 402))),
+  );
+  ctx.log(`postgres, 402 load, per call: ${JSON.stringify(freePg.perCall)}`);
+  for (const line of freePg.statements) ctx.log(`  ${line}`);
   const rowsPer402 = ((await paymentRows()) - rowsBefore402) / N;
   ctx.log(`402 load: ${N} challenges wrote ${(rowsPer402 * N).toFixed(0)} payments rows (${rowsPer402.toFixed(2)} per 402)`);
+  await new Promise((r) => setTimeout(r, 11_500));
+  const written402 = diffTableWrites(writesBefore402, await tableWrites(ctx.env.DATABASE_URL!));
+  const countUpserts = written402.challenge_counts ?? 0;
+  const otherRows = Object.entries(written402).reduce((n, [t, k]) => (t === "challenge_counts" ? n : n + k), 0);
+  ctx.log(`402 load: rows written per table in its window (+11.5 s): ${JSON.stringify(written402)}`);
   const loadProofs = { x402: await proofs("x402", N), mpp: await proofs("mpp", N) };
   const x402Load = await profileWindow("x402", N, () => pool(N, CONCURRENCY, (i) => timed(paid(loadProofs.x402[i]!), 200)));
   const mppLoad = await profileWindow("mpp", N, () => pool(N, CONCURRENCY, (i) => timed(paid(loadProofs.mpp[i]!), 200)));
@@ -278,6 +305,10 @@ export async function run(ctx: BenchContext) {
     rps_8conn: freeLoad.rps,
     rps_vs_direct: (freeLoad.rps / directLoad.rps).toFixed(2),
     payments_rows_per_402: rowsPer402.toFixed(2),
+    // Rows any table gained, lost or changed in that window (background work of the same seconds included), the
+    // challenge counts' upserts apart (one row per seller, day and operation per flush, whatever the number of 402s).
+    rows_written_per_402: (otherRows / N).toFixed(2),
+    challenge_count_upserts: countUpserts,
   });
   ctx.record("gateway paid x402: verify+lock+proxy+settle", seq.x402, { rps_8conn: x402Load.rps, ...breakdown(phases.x402) });
   ctx.record("gateway paid mpp: verify+lock+proxy+settle", seq.mpp, { rps_8conn: mppLoad.rps, ...breakdown(phases.mpp) });

@@ -1,7 +1,7 @@
 // How many 402 challenges a storefront issued, per operation, over whole UTC days: the funnel's first stage and the
-// overview's conversion start here. Today a challenge is a payment row (deleted unpaid after a day, counted as it is
-// deleted); once challenges are stateless and counted into the daily tables as they are issued, this function is the
-// one place that changes.
+// overview's conversion start here. A 402 writes no row (stateless challenges, docs/challenges.md): it is counted in
+// memory and flushed into challenge_counts (challenge-counts.ts); a day's count is the greater of that and the rows born
+// from its challenges' ids, plus, for days before the change, the challenge rows and the deleted ones' counts.
 import { countIssuedChallenges } from "./funnel.queries";
 
 export async function countChallengesIssued(sellerId: string, days: [string, string], through: string | null): Promise<Map<string, number>> {

@@ -122,8 +122,22 @@ export async function groupRefusals(
 }
 
 /**
- * Unpaid challenges the reconciler deleted, per operation, issued on the UTC days [fromDay, toDay] after the rolled-up
- * day (a rolled-up day's deleted challenges are in payment_daily: counting these too would count them twice).
+ * Stateless challenges (docs/challenges.md) per UTC day of [$from, $to] (date parameters) and operation: the 402s
+ * counted (challenge_counts) and the rows born from their signed ids (created that day; their ids carry a '.'). A row
+ * is a challenge issued even if a crash lost its count: issued = greatest(counted, rows), never paid = the rest.
+ */
+const signedChallengesSql = (from: string, to: string) =>
+  `select day, operation_key, sum(c) as counted, sum(b) as born from (
+     select created_at::date as day, operation_key, 0 as c, 1 as b from payments
+     where seller_id = $1 and from_challenge and strpos(id, '.') > 0 and created_at >= ${from}::date and created_at < ${to}::date + 1
+     union all
+     select day, operation_key, count, 0 from challenge_counts where seller_id = $1 and day >= ${from}::date and day <= ${to}::date
+   ) y group by day, operation_key`;
+
+/**
+ * Unpaid challenges without a row, per operation, issued on the UTC days [fromDay, toDay] after the rolled-up day: the
+ * ones the reconciler deleted, and the stateless ones nothing acted on (a rolled-up day's are in payment_daily:
+ * counting these too would count them twice).
  */
 export async function sumExpiredChallenges(
   sellerId: string,
@@ -132,18 +146,23 @@ export async function sumExpiredChallenges(
 ): Promise<{ operationKey: string; count: number }[]> {
   const from = through && through >= days[0] ? dayOf(new Date(dayStart(through).getTime() + DAY_MS)) : days[0];
   if (from > days[1]) return [];
+  // Plus the stateless challenges of those days that nothing acted on: they never had a row.
   const { rows } = await sql<{ operation_key: string; count: number }>(
-    `select operation_key, sum(count)::int as count from expired_challenge_counts
-     where seller_id = $1 and day >= $2::date and day <= $3::date group by 1`,
+    `select operation_key, sum(n)::int as count from (
+       select operation_key, count as n from expired_challenge_counts where seller_id = $1 and day >= $2::date and day <= $3::date
+       union all
+       select operation_key, greatest(0, counted - born) from (${signedChallengesSql("$2", "$3")}) s
+     ) x group by 1 having sum(n) > 0`,
     [sellerId, from, days[1]],
   );
   return rows.map((r) => ({ operationKey: r.operation_key, count: r.count }));
 }
 
 /**
- * 402 challenges issued on whole UTC days, per operation: payments created as challenges (rolled-up days from
- * payment_daily, their deleted challenges folded in; later days live) plus the unpaid ones the reconciler deleted
- * after the rolled-up day (expired_challenge_counts). One statement.
+ * 402 challenges issued on whole UTC days, per operation: rolled-up days from payment_daily (payments created as
+ * challenges, the deleted and the stateless unpaid ones folded in); later days: the challenge rows a 402 wrote before
+ * stateless challenges, the unpaid ones the reconciler deleted (expired_challenge_counts), and the stateless ones
+ * (challenge_counts, or the rows born from their ids where a crash lost counts). One statement.
  */
 export async function countIssuedChallenges(
   sellerId: string,
@@ -164,7 +183,7 @@ export async function countIssuedChallenges(
     params.push(utc(live.start), utc(live.end));
     parts.push(
       `select operation_key, 1 as n from payments
-       where seller_id = $1 and from_challenge
+       where seller_id = $1 and from_challenge and strpos(id, '.') = 0
          and created_at >= $${params.length - 1}::timestamptz at time zone 'UTC' and created_at < $${params.length}::timestamptz at time zone 'UTC'`,
     );
   }
@@ -174,6 +193,7 @@ export async function countIssuedChallenges(
     parts.push(
       `select operation_key, count as n from expired_challenge_counts
        where seller_id = $1 and day >= $${params.length - 1}::date and day <= $${params.length}::date`,
+      `select operation_key, greatest(counted, born) as n from (${signedChallengesSql(`$${params.length - 1}`, `$${params.length}`)}) s`,
     );
   }
   if (!parts.length) return [];

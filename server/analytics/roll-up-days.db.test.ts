@@ -5,6 +5,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { seedMarketSeller } from "../../prisma/seed";
 import { db, sql } from "../db/client";
 import { newId } from "../lib/ids";
+import { signChallengeId } from "../payments/challenge-id";
 import { deleteExpiredChallenges } from "../payments/payments.queries";
 import { CONSOLE_DAY, CONSOLE_DAY_FIGURES as F, CONSOLE_PREVIOUS_DAY, seedConsoleDay } from "../testing/console-day";
 import { getFunnel } from "./get-funnel";
@@ -95,6 +96,67 @@ describe("closed-day rollups", () => {
     expect(reports.filter((r) => r instanceof Error)).toEqual([]);
     expect(reports.reduce((n: number, r) => n + (r as { days: number }).days, 0)).toBe(2);
     expect(await figures(other)).toEqual(before);
+  });
+
+  // Issue 22: stateless challenges have no row until something acts on them; the day's counted 402s (challenge_counts)
+  // less the rows born from their signed ids are its unpaid challenges, before and after the rollup.
+  it("folds the counted stateless challenges in: issued and never paid read the same live and rolled up", async () => {
+    const s = await seller("rollup-stateless");
+    const bornOn = async (operationKey: string, n: number) => {
+      for (let i = 0; i < n; i++) {
+        const issuedAt = Date.parse(`${CONSOLE_DAY}T10:00:00Z`) / 1000 + i;
+        const id = signChallengeId({
+          sellerId: s,
+          method: "GET",
+          path: `/api/v1/${operationKey}/AAPL`,
+          query: "",
+          amountMicros: 20_000n,
+          operationKey,
+          meterKey: null,
+          issuedAt,
+          expiresAt: issuedAt + 300,
+          credentialId: null,
+          purchase: null,
+        });
+        await db.payment.create({
+          data: {
+            id,
+            sellerId: s,
+            status: "released",
+            failureReason: "upstream_error",
+            rail: "x402",
+            fromChallenge: true,
+            method: "GET",
+            path: `/api/v1/${operationKey}/AAPL`,
+            query: "",
+            operationKey,
+            amountMicros: 20_000n,
+            expiresAt: new Date((issuedAt + 300) * 1000),
+            createdAt: new Date(`${CONSOLE_DAY}T12:00:00Z`),
+            verifiedAt: new Date(`${CONSOLE_DAY}T12:00:01Z`),
+          },
+        });
+      }
+    };
+    await db.challengeCount.createMany({
+      data: [
+        { sellerId: s, day: new Date(`${CONSOLE_DAY}T00:00:00Z`), operationKey: "aggregates", count: 5 },
+        // A crash lost counts: fewer counted than the rows their ids wrote. Each row is still a challenge issued.
+        { sellerId: s, day: new Date(`${CONSOLE_DAY}T00:00:00Z`), operationKey: "backtest", count: 1 },
+      ],
+    });
+    await bornOn("aggregates", 2);
+    await bornOn("backtest", 2);
+    const before = await getFunnel(s, day);
+    expect(before.steps).toMatchObject({ issued: 7, neverPaid: 3, verified: 4, released: 4 });
+    expect(before.byOperation).toEqual(
+      expect.arrayContaining([expect.objectContaining({ operation: "aggregates", issued: 5 }), expect.objectContaining({ operation: "backtest", issued: 2 })]),
+    );
+    expect(await rollUpClosedDays({ sellerIds: [s] })).toMatchObject({ days: 1, heldBack: 0 });
+    expect(await db.paymentDaily.findMany({ where: { sellerId: s, status: "challenged" }, select: { operationKey: true, count: true } })).toEqual([
+      { operationKey: "aggregates", count: 3 },
+    ]);
+    expect(await getFunnel(s, day)).toEqual(before);
   });
 
   it("holds back a day with a payment still in flight, and rolls it once the payment is final", async () => {

@@ -28,7 +28,8 @@ export async function findFirstActivityDay(sellerId: string): Promise<string | n
        (select min(created_at) from payments where seller_id = $1),
        (select min(created_at) from ledger_entries where seller_id = $1),
        (select min(created_at) from payment_refusals where seller_id = $1),
-       (select min(day)::timestamp from expired_challenge_counts where seller_id = $1)
+       (select min(day)::timestamp from expired_challenge_counts where seller_id = $1),
+       (select min(day)::timestamp from challenge_counts where seller_id = $1)
      ), 'YYYY-MM-DD') as day`,
     [sellerId],
   );
@@ -45,7 +46,8 @@ export async function findNextActivityDay(sellerId: string, afterDay: string): P
        (select min(created_at) from payments where seller_id = $1 and created_at >= $2::timestamp),
        (select min(created_at) from ledger_entries where seller_id = $1 and created_at >= $2::timestamp),
        (select min(created_at) from payment_refusals where seller_id = $1 and created_at >= $2::timestamp),
-       (select min(day)::timestamp from expired_challenge_counts where seller_id = $1 and day >= $2::date)
+       (select min(day)::timestamp from expired_challenge_counts where seller_id = $1 and day >= $2::date),
+       (select min(day)::timestamp from challenge_counts where seller_id = $1 and day >= $2::date)
      ), 'YYYY-MM-DD') as day`,
     [sellerId, nextDay(afterDay)],
   );
@@ -95,7 +97,8 @@ export async function startWatermark(sellerId: string, through: string): Promise
 
 /**
  * Roll up `day` for a seller whose watermark is the day before it: the day's ledger, payers, payments (plus the day's
- * challenges the reconciler already deleted, as `challenged`) and refusals, then the watermark moves to `day`. False
+ * challenges without a row, as `challenged`: the ones the reconciler deleted, and the stateless ones nothing acted on)
+ * and refusals, then the watermark moves to `day`. False
  * if another instance moved the watermark first (nothing written).
  */
 export async function rollUpDay(sellerId: string, day: string): Promise<boolean> {
@@ -151,7 +154,14 @@ async function rollUpDayOnce(sellerId: string, day: string): Promise<boolean> {
           group by 1, 2, 3, 4, 5
           union all
           select operation_key, '', ${Prisma.raw(stateSql("challenged"))}, true, '', count from expired_challenge_counts where seller_id = ${sellerId} and day = ${from}::date
+          union all
+          -- Stateless challenges nothing acted on (no row): the day's counted 402s less the rows born from their ids.
+          select c.operation_key, '', ${Prisma.raw(stateSql("challenged"))}, true, '', greatest(0, c.count - (
+            select count(*) from payments b where b.seller_id = ${sellerId} and b.operation_key = c.operation_key and b.from_challenge and strpos(b.id, '.') > 0
+              and b.created_at >= ${from}::timestamp and b.created_at < ${to}::timestamp))
+          from challenge_counts c where c.seller_id = ${sellerId} and c.day = ${from}::date
         ) x
+        where n > 0
         group by operation_key, rail, status, from_challenge, reason`;
       await tx.$executeRaw`
         insert into refusal_daily (seller_id, day, operation_key, rail, code, reason, count)

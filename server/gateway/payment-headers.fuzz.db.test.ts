@@ -5,11 +5,19 @@
 // call, so at most one value is served, and exactly what is served is charged. The generator is seeded, so a
 // failure names a value that reproduces.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import * as payRoute from "../../app/payments/[id]/pay/route";
+import * as statusRoute from "../../app/payments/[id]/route";
 import { anvilAddress } from "../../scripts/lib/local-chain";
+import { getCatalog } from "../catalog/catalog";
+import { findSellerByHost } from "../catalog/catalog.queries";
 import { db } from "../db/client";
 import { withEnvForTests } from "../env";
+import { readChallengeId, signChallengeId, type ChallengeTerms } from "../payments/challenge-id";
+import { getCheckoutView } from "../payments/rails/card/checkout/checkout-view";
+import { signChallenge } from "../payments/rails/x402/challenge-token";
 import {
   callGateway,
+  createGatewaySeller,
   payChallenge,
   payChallengeMpp,
   startGatewayStack,
@@ -213,6 +221,158 @@ describe("fuzzing the payment credential headers", () => {
       const values = Array.from({ length: PER_RAIL }, () => mutate(r, valid, b64url, nested));
       const statuses = await checkAll("mpp", values, (v) => ({ authorization: `Payment ${v}` }));
       expect(statuses.get(402)).toBeGreaterThan(100);
+    }),
+    180_000,
+  );
+});
+
+/**
+ * Stateless challenges (issue 22, docs/challenges.md): a 402's payment id carries its terms, signed. Ids that are not
+ * what we signed for this seller, or no longer open, arrive wherever a payment id does; each is refused with a 4xx JSON
+ * error (or, for statusUrl and the checkout page of this seller's own expired challenge, shown as the expired unpaid
+ * challenge it is), never a 5xx, and not one row is written anywhere: no payment, plan purchase or card payment.
+ */
+describe("fuzzing signed challenge ids", () => {
+  const BACKTEST = "/api/v1/backtest/AAPL?years=2";
+  const PER_KIND = 12;
+  const now = () => Math.floor(Date.now() / 1000);
+  const randomB64url = (r: Rng, n: number) =>
+    Buffer.from(Array.from({ length: n }, () => r.int(256)))
+      .toString("base64url")
+      .slice(0, n);
+
+  type Bad = { kind: string; id: string; ownExpired?: boolean };
+
+  /** Ids built around a real one of this seller: forged, tampered, re-keyed, truncated, expired, another seller's. */
+  function badIds(r: Rng, real: string, terms: ChallengeTerms, otherSellerId: string, otherReal: string): Bad[] {
+    const [payload, mac] = real.slice("pay_".length).split(".") as [string, string];
+    const fields = JSON.parse(Buffer.from(payload, "base64url").toString()) as unknown[];
+    const out: Bad[] = [];
+    for (let i = 0; i < PER_KIND; i++) {
+      out.push({ kind: "forged", id: `pay_${randomB64url(r, 16 + r.int(400))}.${randomB64url(r, 22)}` });
+      // A field of the signed payload changed (the price, the seller, the path, the expiry...), the mac kept.
+      const t = structuredClone(fields);
+      t[2 + r.int(t.length - 2)] = r.pick([null, "1", 0, "sel_x", "/api/v1/other", 4_102_444_800, "", [], { a: 1 }]);
+      out.push({ kind: "tampered payload", id: `pay_${Buffer.from(JSON.stringify(t)).toString("base64url")}.${mac}` });
+      const at = r.int(mac.length);
+      const flipped = mac.slice(0, at) + (mac[at] === "A" ? "B" : "A") + mac.slice(at + 1);
+      out.push({ kind: "tampered mac", id: `pay_${payload}.${flipped}` });
+      out.push({ kind: "truncated", id: real.slice(0, 4 + r.int(real.length - 4)) });
+      out.push({ kind: "extended", id: real + r.pick(["A", ".", "..", "=", "%2F", ".AAAAAAAAAAAAAAAAAAAAAA"]) });
+      out.push({ kind: "re-keyed", id: `pay_${payload}.${randomB64url(r, 22)}` });
+    }
+    out.push({ kind: "oversized", id: `pay_${"A".repeat(5000)}.${"A".repeat(22)}` });
+    out.push({ kind: "ordinary-looking", id: "pay_0000000000000000" });
+    out.push({ kind: "expired", id: signChallengeId({ ...terms, issuedAt: now() - 7200, expiresAt: now() - 3600 }), ownExpired: true });
+    out.push({ kind: "expired a second ago", id: signChallengeId({ ...terms, expiresAt: now() - 1 }), ownExpired: true });
+    out.push({ kind: "another seller's, signed", id: signChallengeId({ ...terms, sellerId: otherSellerId }) });
+    out.push({ kind: "another seller's 402", id: otherReal });
+    return out;
+  }
+
+  async function rowCounts() {
+    const [payments, purchases, cards, ledger] = await Promise.all([
+      db.payment.count(),
+      db.planPurchase.count(),
+      db.cardPayment.count(),
+      db.ledgerEntry.count(),
+    ]);
+    return { payments, purchases, cards, ledger };
+  }
+
+  const json = async (res: Response) => ({
+    status: res.status,
+    type: res.headers.get("content-type") ?? "",
+    body: (await res.json().catch(() => null)) as { error?: unknown; status?: unknown } | null,
+  });
+  const isRefusal = (r: Awaited<ReturnType<typeof json>>) => r.status >= 400 && r.status < 500 && typeof r.body?.error === "string" && /json/.test(r.type);
+
+  it(
+    "x402 extra.paymentId, MPP payment_id, svc-payment-id, POST payUrl, statusUrl and the checkout page: 4xx (or the expired challenge shown), never a 5xx, never a row",
+    fuzzing(async () => {
+      const r = rng(22);
+      const other = await createGatewaySeller(upstream.url);
+      const first402 = await callGateway(seller.host, AAPL);
+      expect(first402.status).toBe(402);
+      const x402Proof = await payChallenge(first402.clone(), 1);
+      const { payment } = await first402.json();
+      const read = readChallengeId(payment.id);
+      if (read.type !== "challenge") throw new Error(`the 402's payment id is not a signed challenge id: ${payment.id}`);
+      const otherReal = (await (await callGateway(other.host, AAPL)).json()).payment.id as string;
+      const mppProof = (await payChallengeMpp(await callGateway(seller.host, AAPL), 2)).authorization!;
+      const cardReal = (await (await callGateway(seller.host, BACKTEST)).json()).payment.id as string;
+      const cardTerms = readChallengeId(cardReal);
+      if (cardTerms.type !== "challenge") throw new Error("the card 402's id is not a signed challenge id");
+      const catalog = await getCatalog((await findSellerByHost(seller.host))!);
+      const before = await rowCounts();
+      const callsBefore = upstream.state.calls;
+
+      const bad = [...badIds(r, payment.id, read.terms, other.sellerId, otherReal), ...badIds(r, cardReal, cardTerms.terms, other.sellerId, otherReal)];
+      const wrong: string[] = [];
+      const expect4xx = (where: string, b: Bad, res: Awaited<ReturnType<typeof json>>) => {
+        if (!isRefusal(res)) wrong.push(`${where} ${b.kind}: ${res.status} ${JSON.stringify(res.body)?.slice(0, 200)} for ${b.id.slice(0, 120)}`);
+      };
+      const x402 = JSON.parse(Buffer.from(Object.values(x402Proof)[0]!, "base64").toString());
+      const mpp = JSON.parse(Buffer.from(mppProof.slice("Payment ".length), "base64url").toString());
+      for (let i = 0; i < bad.length; i += 10) {
+        await Promise.all(
+          bad.slice(i, i + 10).map(async (b) => {
+            // x402: the id in the echoed offer, as sent (its challenge token no longer verifies), and with the token
+            // signed again for it (as if our x402 key leaked): the id itself must then refuse it.
+            for (const resign of [false, true]) {
+              const v = structuredClone(x402);
+              v.accepted.extra.paymentId = b.id;
+              if (resign)
+                v.accepted.extra.challenge = signChallenge({
+                  paymentId: b.id,
+                  sellerId: seller.sellerId,
+                  method: "GET",
+                  path: payment.path,
+                  query: payment.query,
+                  amountMicros: BigInt(v.accepted.amount),
+                  payTo: v.accepted.payTo,
+                  expiresAt: v.accepted.extra.expiresAt,
+                });
+              expect4xx(
+                `x402${resign ? " (re-signed offer)" : ""}`,
+                b,
+                await json(await callGateway(seller.host, AAPL, { headers: { "PAYMENT-SIGNATURE": b64(JSON.stringify(v)) } })),
+              );
+            }
+            // MPP: the payment id in the challenge's opaque data.
+            const m = structuredClone(mpp);
+            const opaque = JSON.parse(Buffer.from(m.challenge.opaque, "base64url").toString());
+            m.challenge.opaque = b64url(JSON.stringify({ ...opaque, payment_id: b.id }));
+            expect4xx("MPP", b, await json(await callGateway(seller.host, AAPL, { headers: { authorization: `Payment ${b64url(JSON.stringify(m))}` } })));
+            // The card rail's retry after a hosted checkout.
+            expect4xx("svc-payment-id", b, await json(await callGateway(seller.host, BACKTEST, { headers: { "svc-payment-id": b.id } })));
+            // POST payUrl.
+            const url = `http://${seller.host}/payments/${encodeURIComponent(b.id)}`;
+            const pay = await payRoute.POST(
+              new Request(`${url}/pay`, {
+                method: "POST",
+                headers: { host: seller.host, "content-type": "application/json" },
+                body: JSON.stringify({ checkout: true }),
+              }),
+              { params: Promise.resolve({ id: b.id }) },
+            );
+            expect4xx("POST payUrl", b, await json(pay));
+            // statusUrl: this seller's own expired challenge is still its (unpaid, expired) payment; anything else is unknown.
+            const status = await json(await statusRoute.GET(new Request(url, { headers: { host: seller.host } }), { params: Promise.resolve({ id: b.id }) }));
+            if (b.ownExpired) {
+              if (status.status !== 200 || status.body?.status !== "challenged")
+                wrong.push(`statusUrl ${b.kind}: ${status.status} ${JSON.stringify(status.body)}`);
+            } else expect4xx("statusUrl", b, status);
+            // The checkout page's view (the page is a 404 for null).
+            const view = await getCheckoutView(catalog, b.id);
+            if (!b.ownExpired && view !== null) wrong.push(`checkout page ${b.kind}: a view for ${b.id.slice(0, 120)}`);
+          }),
+        );
+      }
+      expect(wrong).toEqual([]);
+      expect(await rowCounts()).toEqual(before);
+      expect(upstream.state.calls).toBe(callsBefore);
+      expect(bad.length).toBeGreaterThan(140);
     }),
     180_000,
   );

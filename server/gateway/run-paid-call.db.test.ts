@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as purchaseRoute from "../../app/plans/[planId]/purchase/route";
 import * as quoteRoute from "../../app/vendor/agent/quote/route";
 import * as payRoute from "../../app/payments/[id]/pay/route";
+import { flushChallengeCounts } from "../analytics/challenge-counts";
 import { NETWORK, USDC_ADDRESS } from "../chain/config";
 import { db } from "../db/client";
 import { withEnvForTests } from "../env";
@@ -96,13 +97,18 @@ describe("refusals, for every entry point", () => {
   it("a purchase's refused proof is recorded for the funnel; a malformed svc-payment-id gets no fresh challenge (its own refusal says so)", async () => {
     const agent = await registerAnonymous(routedStore(seller.host));
     const planId = await planOf(seller);
-    const challengesBefore = await db.payment.count({ where: { sellerId: seller.sellerId, status: "challenged" } });
+    // Issue 22: a 402 writes no row; the challenges issued are counted (flushed here to read them).
+    const challengesIssued = async () => {
+      await flushChallengeCounts();
+      return (await db.challengeCount.aggregate({ where: { sellerId: seller.sellerId }, _sum: { count: true } }))._sum.count ?? 0;
+    };
+    const challengesBefore = await challengesIssued();
     const res = await purchase(seller, planId, { authorization: `Bearer ${agent.token}`, "svc-payment-id": "not-a-payment-id" });
     expect(res.status).toBe(404);
     expect(res.headers.get("content-type")).toMatch(/^application\/json/);
     expect(res.headers.get("www-authenticate")).toBeNull();
     expect(await res.json()).toMatchObject({ error: "payment_unknown" });
-    expect(await db.payment.count({ where: { sellerId: seller.sellerId, status: "challenged" } })).toBe(challengesBefore);
+    expect(await challengesIssued()).toBe(challengesBefore);
     expect((await refusals(seller.sellerId, "plan_purchase")).map((r) => [r.rail, r.code])).toEqual([["card", "payment_unknown"]]);
   });
 
@@ -126,8 +132,9 @@ describe("refusals, for every entry point", () => {
 describe("the payment row's chain and token", () => {
   it("are written by the rail that locks it: none on the 402, USDC on Base for x402, none for a card checkout", async () => {
     const res402 = await callGateway(seller.host, AAPL);
-    const challenged = await db.payment.findUniqueOrThrow({ where: { id: res402.headers.get("svc-payment-id")! } });
-    expect(challenged).toMatchObject({ status: "challenged", network: null, asset: null });
+    // Issue 22 (stateless challenges): the 402 writes no row at all; the lock writes it, with the rail's chain and token.
+    const challenged = { id: res402.headers.get("svc-payment-id")! };
+    expect(await db.payment.findUnique({ where: { id: challenged.id } })).toBeNull();
     const paid = await callGateway(seller.host, AAPL, { headers: await payChallenge(res402, 4) });
     expect(paid.status).toBe(200);
     expect(await db.payment.findUniqueOrThrow({ where: { id: challenged.id } })).toMatchObject({ rail: "x402", network: NETWORK, asset: USDC_ADDRESS });

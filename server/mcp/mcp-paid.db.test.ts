@@ -15,6 +15,7 @@ import * as purchaseRoute from "../../app/plans/[planId]/purchase/route";
 import { anvilAddress, anvilPrivateKey } from "../../scripts/lib/local-chain";
 import { db } from "../db/client";
 import { withEnvForTests } from "../env";
+import { findPayment } from "../payments/payments.queries";
 import { flushCaptures } from "../payments/rails/credits/capture-queue";
 import { mppCardClient, TEST_CARD } from "../testing/card";
 import {
@@ -186,10 +187,10 @@ describe("the transport on the payment", () => {
   it("a tool call's payment says mcp from its challenge on; the same call over HTTP says http", async () => {
     const client = await connect();
     const unpaid = await call(client, "aggregates", ARGS);
-    expect(await db.payment.findUniqueOrThrow({ where: { id: unpaid._meta?.["svc-payment-id"] as string } })).toMatchObject({
-      status: "challenged",
-      transport: "mcp",
-    });
+    // Issue 22 (stateless challenges): the 402 writes no row; the payment its id stands for says mcp.
+    const unpaidId = unpaid._meta?.["svc-payment-id"] as string;
+    expect(await db.payment.findUnique({ where: { id: unpaidId } })).toBeNull();
+    expect(await findPayment(seller.sellerId, unpaidId)).toMatchObject({ status: "challenged", transport: "mcp" });
     const path = `/api/v1/aggregates/AAPL?from=${ARGS.from}&to=${ARGS.to}`;
     const challenge = await callGateway(seller.host, path);
     expect(challenge.status).toBe(402);
@@ -220,7 +221,8 @@ describe("the transport of a challenge paid over the other one", () => {
     const overMcp = await call(client, "aggregates", ARGS);
     const [mcpChallenge] = (overMcp._meta?.["org.paymentauth/payment-required"] as { challenges: Record<string, unknown>[] }).challenges;
     const mcpPayment = overMcp._meta?.["svc-payment-id"] as string;
-    expect(await db.payment.findUniqueOrThrow({ where: { id: mcpPayment } })).toMatchObject({ status: "challenged", transport: "mcp" });
+    // Issue 22: no row until it is paid; the payment its id stands for says mcp.
+    expect(await findPayment(other.sellerId, mcpPayment)).toMatchObject({ status: "challenged", transport: "mcp" });
     const authorization = await mppMethod(9).createCredential({ challenge: mcpChallenge as never, context: {} });
     const paidOverHttp = await callGateway(other.host, path, { headers: { authorization } });
     expect(paidOverHttp.status).toBe(200);

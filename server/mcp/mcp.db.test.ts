@@ -14,6 +14,7 @@ import * as mcpRoute from "../../app/mcp/route";
 import { seedMarketSeller } from "../../prisma/seed";
 import { anvilAddress, anvilPrivateKey } from "../../scripts/lib/local-chain";
 import { db } from "../db/client";
+import { findPayment } from "../payments/payments.queries";
 import { registerAnonymous, routedStore } from "../testing/identity-harness";
 
 type RouteModule = Record<string, (req: Request, seg: { params: Promise<Record<string, string>> }) => Promise<Response>>;
@@ -139,11 +140,12 @@ describe("MCP over Streamable HTTP", () => {
     expect(mpp.httpStatus).toBe(402);
     expect(mpp.challenges).toHaveLength(1);
     expect(mpp.challenges[0]).toMatchObject({ method: "evm", intent: "charge", realm: host, request: { amount: "20000", recipient: PAY_TO } });
-    // One payment row, as for an HTTP 402.
+    // One payment, as for an HTTP 402. Issue 22 (stateless challenges): its id carries the terms and no row is written.
     const id = res._meta?.["svc-payment-id"] as string;
     expect(pr.payment.id).toBe(id);
-    const row = await db.payment.findUnique({ where: { id } });
-    expect(row).toMatchObject({ status: "challenged", amountMicros: 20_000n, operationKey: "aggregates" });
+    expect(await db.payment.findUnique({ where: { id } })).toBeNull();
+    const sellerId = (await db.sellerHost.findUniqueOrThrow({ where: { hostname: host } })).sellerId;
+    expect(await findPayment(sellerId, id)).toMatchObject({ status: "challenged", amountMicros: 20_000n, operationKey: "aggregates", transport: "mcp" });
   });
 
   it("is recognised by mppx's McpClient as payment required (it offers the evm challenge to pay)", async () => {

@@ -32,6 +32,13 @@ describe("signed challenge ids", () => {
     expect(id.length).toBeLessThan(300);
   });
 
+  it("carry the transport of an MCP 402; an HTTP 402's id names none (http) and is no longer for it", () => {
+    const mcp = { ...terms, transport: "mcp" as const };
+    expect(readChallengeId(signChallengeId(mcp), during)).toEqual({ type: "challenge", terms: mcp, expired: false });
+    expect(readChallengeId(signChallengeId({ ...terms, transport: "http" }), during)).toEqual({ type: "challenge", terms, expired: false });
+    expect(signChallengeId({ ...terms, transport: "http" }).length).toBeLessThan(signChallengeId(mcp).length);
+  });
+
   it("say when they expired", () => {
     expect(readChallengeId(signChallengeId(terms), terms.expiresAt * 1000)).toMatchObject({ type: "challenge", expired: true });
   });

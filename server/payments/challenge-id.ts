@@ -5,10 +5,10 @@
 //                         from APP_SECRET (HKDF, info "payment-challenge-id"), its first 16 bytes, base64url.
 // Nothing of the payload is read before the MAC verifies (constant time). The terms are what a payment row of a
 // challenge records (seller, the request it is bound to, price, payee, operation, meter, issue and expiry times, the
-// buyer and plan of a purchase), plus a random nonce that makes two challenges for the same call two payments.
+// buyer and plan of a purchase, the transport it went out on), plus a random nonce that makes two challenges for the
+// same call two payments. createChallenge (create-challenge.ts) signs one per 402 and writes nothing.
 // Ids of payments born without a challenge (`pay_` and 16 characters, lib/ids.ts) are not challenge ids.
 //
-// NOT YET WIRED: createChallenge still writes a `challenged` row with an ordinary id. docs/challenges.md is the plan.
 import { createHmac, hkdfSync, randomBytes, timingSafeEqual } from "node:crypto";
 import { env } from "../env";
 
@@ -27,6 +27,8 @@ export type ChallengeTerms = {
   expiresAt: number;
   credentialId: string | null;
   purchase: { planId: string; kind: "purchase" | "extend" } | null;
+  /** How the 402 went out (paid-call.ts `Transport`); absent: http. Only "mcp" is written into the id. */
+  transport?: "http" | "mcp";
 };
 
 export type ReadChallengeId =
@@ -70,6 +72,8 @@ export function signChallengeId(terms: ChallengeTerms): string {
     t.credentialId,
     t.purchase?.planId ?? null,
     t.purchase?.kind ?? null,
+    // Last and only when not http, so an id of an HTTP 402 stays as short as before.
+    ...(t.transport === "mcp" ? ["mcp"] : []),
   ];
   const payload = Buffer.from(JSON.stringify(fields)).toString("base64url");
   return `${PREFIX}${payload}.${mac(payload).toString("base64url")}`;
@@ -96,8 +100,8 @@ export function readChallengeId(id: string, now: number = Date.now()): ReadChall
   } catch {
     return { type: "invalid" };
   }
-  if (!Array.isArray(f) || f.length !== 14 || f[0] !== 1) return { type: "invalid" };
-  const [, nonce, sellerId, method, path, query, amount, operationKey, meterKey, issuedAt, expiresAt, credentialId, planId, kind] = f;
+  if (!Array.isArray(f) || (f.length !== 14 && f.length !== 15) || f[0] !== 1 || (f.length === 15 && f[14] !== "mcp")) return { type: "invalid" };
+  const [, nonce, sellerId, method, path, query, amount, operationKey, meterKey, issuedAt, expiresAt, credentialId, planId, kind, transport] = f;
   if (!str(nonce) || !str(sellerId) || !str(method) || !str(path) || !str(query) || !str(amount) || !/^\d{1,30}$/.test(amount)) return { type: "invalid" };
   if (!str(operationKey) || !strOrNull(meterKey) || !unixSeconds(issuedAt) || !unixSeconds(expiresAt) || !strOrNull(credentialId)) return { type: "invalid" };
   if (!strOrNull(planId) || (planId !== null && kind !== "purchase" && kind !== "extend")) return { type: "invalid" };
@@ -113,6 +117,7 @@ export function readChallengeId(id: string, now: number = Date.now()): ReadChall
     expiresAt,
     credentialId,
     purchase: planId === null ? null : { planId, kind: kind as "purchase" | "extend" },
+    ...(transport === "mcp" ? { transport: "mcp" as const } : {}),
   };
   return { type: "challenge", terms, expired: expiresAt * 1000 <= now };
 }

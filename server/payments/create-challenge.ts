@@ -1,12 +1,14 @@
-// The 402 for an unpaid priced call: one payment record in state `challenged`, and the offer of every rail that can
-// take the price merged into one response (x402's body and PAYMENT-REQUIRED header, MPP's WWW-Authenticate challenge,
-// the card rail's `card` block and its stripe challenge from $0.50).
-// Whichever rail's proof arrives first locks the payment, writing where it settles; the others can no longer spend it.
+// The 402 for an unpaid priced call: a payment id that carries the challenge's terms, signed (challenge-id.ts), and
+// the offer of every rail that can take the price merged into one response (x402's body and PAYMENT-REQUIRED header,
+// MPP's WWW-Authenticate challenge, the card rail's `card` block and its stripe challenge from $0.50).
+// Nothing is written: an unpaid 402 costs no row (docs/challenges.md). Whichever rail's proof arrives first writes the
+// payment row from the id's terms as it locks it; the others can no longer spend it. The funnel counts the 402 in
+// memory (analytics/challenge-counts.ts), flushed into a daily table every few seconds.
+import { countChallengeIssued } from "../analytics/challenge-counts";
 import { env } from "../env";
-import { newId } from "../lib/ids";
 import { microsToUsd } from "../lib/money";
-import { requestFields, type PaidCall } from "./paid-call";
-import { createChallengedPayment } from "./payments.queries";
+import { signChallengeId } from "./challenge-id";
+import type { PaidCall } from "./paid-call";
 import { railsOffering } from "./rails";
 
 export type Challenge = { paymentId: string; body: Record<string, unknown>; headers: Headers };
@@ -22,18 +24,23 @@ export type ChallengeOptions = {
 };
 
 export async function createChallenge(call: PaidCall, opts: ChallengeOptions = {}): Promise<Challenge> {
-  const paymentId = newId("pay");
-  const expiresAt = Math.floor(Date.now() / 1000) + env().PAYMENT_CHALLENGE_TTL_SECONDS;
-  await createChallengedPayment({
-    id: paymentId,
-    ...requestFields(call),
-    // No rail has taken it yet: the rail that locks it writes its chain and token, if it settles on one.
-    network: null,
-    asset: null,
-    expiresAt: new Date(expiresAt * 1000),
+  const issuedAt = Math.floor(Date.now() / 1000);
+  const expiresAt = issuedAt + env().PAYMENT_CHALLENGE_TTL_SECONDS;
+  const paymentId = signChallengeId({
+    sellerId: call.sellerId,
+    method: call.method,
+    path: call.path,
+    query: call.canonicalQuery,
+    amountMicros: call.amountMicros,
+    operationKey: call.operationKey,
+    meterKey: call.meterKey,
+    issuedAt,
+    expiresAt,
     credentialId: call.credentialId ?? null,
     purchase: opts.purchase ?? null,
+    transport: call.transport ?? "http",
   });
+  countChallengeIssued(call.sellerId, call.operationKey);
   const offering = railsOffering(call.amountMicros);
   const rails = offering.map((o) => o.rail);
   const offers = await Promise.all(offering.map((o) => o.rail.challenge.offer(call, { paymentId, expiresAt }, o.price)));

@@ -7,6 +7,7 @@ import { db, sql, UNIQUE_VIOLATION, type Tx } from "../db/client";
 import type { Prisma, PaymentStatus as DbPaymentStatus } from "../db/generated/client";
 import { grantForChargeSql } from "../billing/billing.queries";
 import { newId } from "../lib/ids";
+import { readChallengeId, type ChallengeTerms } from "./challenge-id";
 import { initialStateSql, stateSql, transition, type PaymentStatus } from "./payment-state";
 
 export type PaymentRow = Prisma.PaymentGetPayload<object>;
@@ -27,6 +28,8 @@ export type { PaymentStatus, Tx };
 export type SettlementCost = { gasWei?: bigint; feeMicros?: bigint };
 
 const LOCK = transition("challenged", "verified");
+/** A row born from a signed challenge id (docs/challenges.md): its id carries a '.', which no ordinary id (lib/ids.ts) does. */
+export const SIGNED_ID = "strpos(id, '.') > 0";
 const UNLOCK = transition("verified", "challenged");
 const RELEASE = transition("verified", "released");
 const FAIL = transition("verified", "failed");
@@ -85,8 +88,67 @@ export async function createChallengedPayment(p: NewChallenge): Promise<void> {
   );
 }
 
+/**
+ * The terms of a signed challenge id of this seller (docs/challenges.md), or null: an ordinary id, a forged, tampered
+ * or truncated one, or another seller's. Expired ones are returned (statusUrl still answers for them).
+ */
+export function challengeTermsOf(sellerId: string, id: string): { terms: ChallengeTerms; expired: boolean } | null {
+  const read = readChallengeId(id);
+  return read.type === "challenge" && read.terms.sellerId === sellerId ? { terms: read.terms, expired: read.expired } : null;
+}
+
+/**
+ * An unpaid challenge as its signed id describes it: what its row said when a 402 wrote one. Never saved; the row is
+ * born when something acts on the id (a proof's lock, a checkout, a purchase).
+ */
+function challengedRow(id: string, t: ChallengeTerms): PaymentRow {
+  const issued = new Date(t.issuedAt * 1000);
+  return {
+    id,
+    sellerId: t.sellerId,
+    status: "challenged",
+    rail: null,
+    method: t.method,
+    path: t.path,
+    query: t.query,
+    operationKey: t.operationKey,
+    meterKey: t.meterKey,
+    amountMicros: t.amountMicros,
+    currency: "USD",
+    network: null,
+    asset: null,
+    payTo: null,
+    payer: null,
+    lockKey: null,
+    fromChallenge: true,
+    railData: null,
+    expiresAt: new Date(t.expiresAt * 1000),
+    lockedUntil: null,
+    upstreamStatus: null,
+    transaction: null,
+    failureReason: null,
+    createdAt: issued,
+    updatedAt: issued,
+    verifiedAt: null,
+    settledAt: null,
+    receipt: null,
+    credentialId: t.credentialId,
+    transport: t.transport ?? "http",
+  };
+}
+
+/** A payment of this seller: its row, else the unpaid challenge its signed id describes. */
 export async function findPayment(sellerId: string, id: string): Promise<PaymentRow | null> {
-  return db.payment.findFirst({ where: { id, sellerId } });
+  const row = await db.payment.findFirst({ where: { id, sellerId } });
+  if (row) return row;
+  const c = challengeTermsOf(sellerId, id);
+  return c ? challengedRow(id, c.terms) : null;
+}
+
+/** The same with what a challenge's unsaved row has of its relations: none. */
+export function unsavedChallengedPayment(sellerId: string, id: string): PaymentRow | null {
+  const c = challengeTermsOf(sellerId, id);
+  return c ? challengedRow(id, c.terms) : null;
 }
 
 export async function findPaymentByLockKey(lockKey: string): Promise<PaymentRow | null> {
@@ -115,6 +177,8 @@ export type Lock = {
   asset?: string | null;
   /** The transport of the call this proof pays: the one delivered (left as the challenge's when not given). */
   transport?: "http" | "mcp";
+  /** The seller's payout address of the paying call: written when the lock writes the row (a signed challenge's). */
+  payTo?: string | null;
 };
 export type LockResult = "locked" | "not_lockable" | "lock_taken";
 
@@ -123,29 +187,73 @@ function isUniqueViolation(e: unknown): boolean {
 }
 
 /**
- * challenged -> verified for one rail, taking the lock (unique lock_key), in one statement: the row must still be
+ * challenged -> verified for one rail, taking the lock (unique lock_key), in one statement: the payment must still be
  * an unexpired challenge of this seller. Two proofs for one challenge, or one proof twice, cannot both lock. The row
  * takes the paying call's transport: a challenge issued over HTTP may be paid by an MCP tool call (or the reverse), and
  * the payment is the call that delivered.
+ * A signed challenge id (docs/challenges.md) has no row yet: the statement inserts it from the signed terms, already
+ * verified (with its plan purchase, if it buys one); a second proof for it finds the row (unique id) and takes the
+ * guarded update, as a challenge row written by a 402 before stateless challenges does.
  */
 export async function lockChallengedPayment(sellerId: string, id: string, lock: Lock): Promise<LockResult> {
+  const signed = challengeTermsOf(sellerId, id);
+  if (signed?.expired) return "not_lockable";
+  const lockParams = [
+    lock.rail,
+    lock.lockKey,
+    lock.payer,
+    JSON.stringify(lock.railData),
+    lock.leaseSeconds,
+    lock.network ?? null,
+    lock.asset ?? null,
+    lock.transport ?? null,
+  ];
   try {
+    if (signed) {
+      const t = signed.terms;
+      const { rows } = await sql<{ id: string }>(
+        `with p as (
+           insert into payments (id, seller_id, status, from_challenge, method, path, query, operation_key, meter_key, amount_micros, network, asset, pay_to, credential_id,
+             expires_at, created_at, updated_at, transport, rail, lock_key, payer, rail_data, verified_at, locked_until)
+           values ($1, $2, ${LOCK.set}, true, $11, $12, $13, $14, $15, $16, $8, $9, $17, $18, to_timestamp($19) at time zone 'UTC', now() at time zone 'UTC',
+             now() at time zone 'UTC', coalesce($10, $22), $3, $4, $5, $6::jsonb, now() at time zone 'UTC', (now() at time zone 'UTC') + make_interval(secs => $7))
+           on conflict (id) do update set status = ${LOCK.set}, rail = excluded.rail, lock_key = excluded.lock_key, payer = excluded.payer, rail_data = excluded.rail_data,
+             network = coalesce($8, payments.network), asset = coalesce($9, payments.asset), transport = coalesce($10, payments.transport),
+             verified_at = excluded.verified_at, locked_until = excluded.locked_until, updated_at = excluded.updated_at
+           where payments.seller_id = $2 and ${LOCK.guard("payments.status")} and payments.expires_at > now() at time zone 'UTC'
+           returning id
+         ), pp as (
+           insert into plan_purchases (payment_id, seller_id, plan_id, credential_id, kind, amount_micros, created_at)
+           select p.id, $2, $20, $18, $21, $16, now() at time zone 'UTC' from p where $20::text is not null
+           on conflict (payment_id) do nothing
+         )
+         select id from p`,
+        [
+          id,
+          sellerId,
+          ...lockParams,
+          t.method,
+          t.path,
+          t.query,
+          t.operationKey,
+          t.meterKey,
+          t.amountMicros,
+          lock.payTo ?? null,
+          t.credentialId,
+          t.expiresAt,
+          t.purchase?.planId ?? null,
+          t.purchase?.kind ?? "purchase",
+          t.transport ?? "http",
+        ],
+        "payments_lock_signed_challenge",
+      );
+      return rows.length === 1 ? "locked" : "not_lockable";
+    }
     const { rowCount } = await sql(
       `update payments set status = ${LOCK.set}, rail = $3, lock_key = $4, payer = $5, rail_data = $6::jsonb, network = coalesce($8, network), asset = coalesce($9, asset), transport = coalesce($10, transport),
          verified_at = now() at time zone 'UTC', locked_until = (now() at time zone 'UTC') + make_interval(secs => $7), updated_at = now() at time zone 'UTC'
        where id = $1 and seller_id = $2 and ${LOCK.guard()} and expires_at > now() at time zone 'UTC'`,
-      [
-        id,
-        sellerId,
-        lock.rail,
-        lock.lockKey,
-        lock.payer,
-        JSON.stringify(lock.railData),
-        lock.leaseSeconds,
-        lock.network ?? null,
-        lock.asset ?? null,
-        lock.transport ?? null,
-      ],
+      [id, sellerId, ...lockParams],
       "payments_lock_challenged",
     );
     return rowCount === 1 ? "locked" : "not_lockable";
@@ -198,17 +306,18 @@ export async function insertHeldPayment(
 /**
  * Undo a lock taken while its proof was still being verified, once the proof failed: a challenge goes back to
  * `challenged` (the agent may answer it with another proof, or this one once it can pay), a row born held (x402 v1)
- * is deleted (it never was a payment). Guarded by the lock key and the state, so only the lock this request took.
+ * is deleted (it never was a payment), and so is one the lock wrote for a signed challenge id (the id answers
+ * `challenged` again by itself). Guarded by the lock key and the state, so only the lock this request took.
  */
 export async function unlockUnverifiedPayment(id: string, lockKey: string): Promise<void> {
   await sql(
     `with born as (
-       delete from payments where id = $1 and lock_key = $2 and status = ${stateSql("verified")} and not from_challenge
+       delete from payments where id = $1 and lock_key = $2 and status = ${stateSql("verified")} and (not from_challenge or ${SIGNED_ID})
          and not exists (select 1 from settlements s where s.payment_id = payments.id)
      )
      update payments set status = ${UNLOCK.set}, rail = null, lock_key = null, payer = null, rail_data = null, verified_at = null, locked_until = null,
        updated_at = now() at time zone 'UTC'
-     where id = $1 and lock_key = $2 and ${UNLOCK.guard()} and from_challenge and not exists (select 1 from settlements s where s.payment_id = payments.id)`,
+     where id = $1 and lock_key = $2 and ${UNLOCK.guard()} and from_challenge and not ${SIGNED_ID} and not exists (select 1 from settlements s where s.payment_id = payments.id)`,
     [id, lockKey],
     "payments_unlock_unverified",
   );
@@ -402,7 +511,8 @@ export async function findAbandonedPayments(limit: number): Promise<{ id: string
 }
 
 /**
- * Unpaid challenges carry no money; old ones are dropped. The console's funnel still counts them: one statement
+ * Challenge rows written by 402s before stateless challenges (docs/challenges.md); the reconciler no longer runs it
+ * (a 402 writes no row now), an operator may, once, to drop those left unpaid. Unpaid challenges carry no money. The console's funnel still counts them: one statement
  * deletes them and adds them to expired_challenge_counts (per seller, UTC day of issue, operation), so "challenges
  * issued" for any past day is the live rows plus these counts, exactly, whenever the reconciler runs.
  */

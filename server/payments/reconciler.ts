@@ -10,7 +10,7 @@
 import { env } from "../env";
 import { deleteOldRateLimitWindows } from "../gateway/rate-limit.queries";
 import { observeReconcilerRun } from "../observability/metrics";
-import { claimSettlement, deleteExpiredChallenges, findAbandonedPayments, findDueSettlements } from "./payments.queries";
+import { claimSettlement, findAbandonedPayments, findDueSettlements } from "./payments.queries";
 import { RAILS, railFor } from "./rails";
 import { settlePayment } from "./settle-payment";
 
@@ -54,7 +54,6 @@ export async function reconcileOnce(): Promise<ReconcileReport> {
       console.error(`[reconciler] ${rail.name}:`, e instanceof Error ? e.message : e);
     }
   }
-  await deleteExpiredChallenges(new Date(Date.now() - 86_400_000));
   await deleteOldRateLimitWindows(new Date(Date.now() - 10 * 60_000));
   return report;
 }

@@ -40,7 +40,7 @@ export const voucherRail = {
   readProof(headers) {
     const value = headers.get(HEADER);
     if (value === null) return { type: "absent" };
-    const m = /^(pay_[0-9a-z]{16})\.([A-Za-z0-9_-]{43})$/.exec(value.trim());
+    const m = /^(pay_[0-9a-z]{16}|pay_[A-Za-z0-9_-]{16,4000}\.[A-Za-z0-9_-]{22})\.([A-Za-z0-9_-]{43})$/.exec(value.trim());
     if (!m)
       return {
         type: "malformed",
@@ -63,6 +63,7 @@ export const voucherRail = {
       payer: "voucher-holder",
       railData,
       leaseSeconds: env().PAYMENT_LEASE_SECONDS,
+      payTo: call.payTo,
     });
     if (locked !== "locked") {
       const holder = (await findPaymentByLockKey(lockKey)) ?? (await findPayment(call.sellerId, proof.paymentId));

@@ -64,3 +64,26 @@ export async function withPgStats<T>(databaseUrl: string, calls: number, load: (
     await c.end();
   }
 }
+
+/** Rows inserted, updated and deleted per table (pg_stat_user_tables), for telling which tables a case writes. */
+export type TableWrites = Map<string, number>;
+
+export async function tableWrites(databaseUrl: string): Promise<TableWrites> {
+  const c = new pg.Client({ connectionString: databaseUrl });
+  await c.connect();
+  try {
+    // This backend's view of the counters is a snapshot per transaction: read them fresh.
+    await c.query("select pg_stat_clear_snapshot()");
+    const { rows } = await c.query<{ relname: string; n: string }>(`select relname, (n_tup_ins + n_tup_upd + n_tup_del)::text as n from pg_stat_user_tables`);
+    return new Map(rows.map((r) => [r.relname, Number(r.n)]));
+  } finally {
+    await c.end();
+  }
+}
+
+/** The tables whose written rows changed between two snapshots, with how many. */
+export function diffTableWrites(before: TableWrites, after: TableWrites): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const [t, n] of after) if (n !== (before.get(t) ?? 0)) out[t] = n - (before.get(t) ?? 0);
+  return out;
+}

@@ -81,6 +81,7 @@ export async function verifyAndLock(call: PaidCall, proof: WalletProof): Promise
     network: NETWORK,
     asset: USDC_ADDRESS,
     transport: call.transport ?? "http",
+    payTo: call.payTo,
   };
   const { payload, requirements } = facilitatorInput(call, railData);
 

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { MAX_CHALLENGE_ID_LENGTH } from "../../payments/challenge-id";
 import { exportPaymentEvidence } from "../../payments/export-payment-evidence";
 import { getPaymentDetail } from "../../payments/get-payment-detail";
 import {
@@ -14,7 +15,8 @@ import { router, sellerProcedure } from "../init";
 import { evidenceOutput } from "../outputs/evidence";
 import { detailOutput, filterOptionsOutput, listOutput, refundOutput, refundsOutput, summaryOutput, totalsOutput } from "../outputs/payments";
 
-const paymentId = z.string().min(1).max(64);
+// Up to a signed challenge id's length (payments born from a 402 carry its terms in their id: docs/challenges.md).
+const paymentId = z.string().min(1).max(MAX_CHALLENGE_ID_LENGTH);
 
 export const paymentsRouter = router({
   // `cursor` is the field name @trpc/tanstack-react-query's infinite queries page with.

@@ -124,6 +124,7 @@ async function acceptToken(call: PaidCall, proof: CardTokenProof): Promise<Accep
     railData,
     leaseSeconds: env().PAYMENT_LEASE_SECONDS,
     transport: call.transport ?? "http",
+    payTo: call.payTo,
   });
   if (res === "locked")
     return {

@@ -8,6 +8,7 @@ import { db, sql, type Tx } from "../../../db/client";
 import type { Prisma } from "../../../db/generated/client";
 import { newId } from "../../../lib/ids";
 import { stateSql, transition } from "../../payment-state";
+import { challengeTermsOf, unsavedChallengedPayment } from "../../payments.queries";
 import type { CardDetails, ProcessorError, ProcessorKind } from "./processor/processor";
 
 const NOW = "(now() at time zone 'UTC')";
@@ -23,8 +24,12 @@ export type CardPaymentRow = Prisma.CardPaymentGetPayload<object>;
 export type PaymentWithCard = Prisma.PaymentGetPayload<{ include: { card: true } }>;
 
 /** One payment of this seller with its card row. Another seller's id matches nothing. */
+/** A signed challenge id nothing acted on yet has no row: its unpaid challenge, as the id describes it (no card row). */
 export async function findPaymentWithCard(sellerId: string, paymentId: string): Promise<PaymentWithCard | null> {
-  return db.payment.findFirst({ where: { id: paymentId, sellerId }, include: { card: true } });
+  const row = await db.payment.findFirst({ where: { id: paymentId, sellerId }, include: { card: true } });
+  if (row) return row;
+  const unsaved = unsavedChallengedPayment(sellerId, paymentId);
+  return unsaved ? { ...unsaved, card: null } : null;
 }
 
 /** A payment's card row, if it has one. */
@@ -40,6 +45,9 @@ export async function findPaymentWithCardById(paymentId: string): Promise<Paymen
 /**
  * challenged -> incomplete for a hosted checkout, and its card row, in one statement: only an unexpired 402 challenge
  * of this seller, of at least the card minimum. From here no other rail can spend it (their locks need `challenged`).
+ * A signed challenge id (docs/challenges.md) has no row yet: the statement inserts it from the signed terms, already
+ * incomplete (with its plan purchase, if it buys one); a concurrent POST or proof finds the row (unique id) and takes
+ * the guarded update, which only a `challenged` row passes.
  */
 export async function startCheckout(p: {
   sellerId: string;
@@ -48,6 +56,45 @@ export async function startCheckout(p: {
   expiresAt: Date;
   minimumMicros: bigint;
 }): Promise<boolean> {
+  const signed = challengeTermsOf(p.sellerId, p.paymentId);
+  if (signed) {
+    const t = signed.terms;
+    if (signed.expired || t.amountMicros < p.minimumMicros) return false;
+    const { rowCount } = await sql(
+      `with p as (
+         insert into payments (id, seller_id, status, from_challenge, rail, method, path, query, operation_key, meter_key, amount_micros, credential_id, expires_at,
+           created_at, updated_at, transport)
+         values ($1, $2, ${START_CHECKOUT.set}, true, 'card', $6, $7, $8, $9, $10, $11, $12, $3::timestamptz at time zone 'UTC', ${NOW}, ${NOW}, $15)
+         on conflict (id) do update set status = ${START_CHECKOUT.set}, rail = 'card', expires_at = excluded.expires_at, updated_at = ${NOW}
+         where payments.seller_id = $2 and ${START_CHECKOUT.guard("payments.status")} and payments.expires_at > ${NOW} and payments.amount_micros >= $5
+         returning id
+       ), pp as (
+         insert into plan_purchases (payment_id, seller_id, plan_id, credential_id, kind, amount_micros, created_at)
+         select p.id, $2, $13, $12, $14, $11, ${NOW} from p where $13::text is not null
+         on conflict (payment_id) do nothing
+       )
+       insert into card_payments (payment_id, processor, flow, checkout_status, created_at, updated_at)
+       select p.id, $4, 'checkout', 'open', ${NOW}, ${NOW} from p`,
+      [
+        p.paymentId,
+        p.sellerId,
+        p.expiresAt.toISOString(),
+        p.processor,
+        p.minimumMicros,
+        t.method,
+        t.path,
+        t.query,
+        t.operationKey,
+        t.meterKey,
+        t.amountMicros,
+        t.credentialId,
+        t.purchase?.planId ?? null,
+        t.purchase?.kind ?? "purchase",
+        t.transport ?? "http",
+      ],
+    );
+    return rowCount === 1;
+  }
   const { rowCount } = await sql(
     `with p as (
        update payments set status = ${START_CHECKOUT.set}, rail = 'card', expires_at = $3::timestamptz at time zone 'UTC', updated_at = ${NOW}

@@ -6,6 +6,7 @@
 import { Credential } from "mppx";
 import { z } from "zod";
 import { AppError } from "../../../errors";
+import { MAX_CHALLENGE_ID_LENGTH } from "../../challenge-id";
 import { decodeMeta, isPaymentCredential, MAX_CREDENTIAL_BYTES, type MppBinding } from "../../mpp/credential";
 import type { ProofRead } from "../rail";
 
@@ -18,7 +19,9 @@ export type CardTokenProof = {
 };
 export type CardProof = { kind: "checkout"; paymentId: string } | CardTokenProof;
 
-const PAYMENT_ID = /^pay_[0-9a-z]{16}$/;
+// An ordinary payment id (lib/ids.ts), or a signed challenge id (challenge-id.ts: `pay_<payload>.<mac>`, verified
+// where it is looked up); anything else is malformed before any lookup.
+const PAYMENT_ID = /^pay_(?:[0-9a-z]{16}|[A-Za-z0-9_-]{16,4000}\.[A-Za-z0-9_-]{22})$/;
 const SPT = /^spt_[0-9A-Za-z_]{4,200}$/;
 
 /** The stripe charge credential as this storefront issues its challenge: anything else is malformed, before any check. */
@@ -33,11 +36,11 @@ const stripeChargeCredential = z.object({
     request: z.looseObject({
       amount: z.string().regex(/^\d{1,15}$/),
       currency: z.string().max(8),
-      externalId: z.string().max(64).optional(),
+      externalId: z.string().max(MAX_CHALLENGE_ID_LENGTH).optional(),
       methodDetails: z.looseObject({ networkId: z.string().max(255), paymentMethodTypes: z.array(z.string().max(64)).max(10) }),
     }),
   }),
-  payload: z.object({ spt: z.string().max(256), externalId: z.string().max(64).optional() }),
+  payload: z.object({ spt: z.string().max(256), externalId: z.string().max(MAX_CHALLENGE_ID_LENGTH).optional() }),
   source: z.string().max(256).optional(),
 });
 
