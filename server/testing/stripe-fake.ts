@@ -16,6 +16,14 @@ export type TokenBehaviour = "succeeds" | "generic_decline" | "insufficient_fund
 const rid = (prefix: string) => `${prefix}_${randomBytes(12).toString("hex")}`;
 const now = () => Math.floor(Date.now() / 1000);
 
+function limitBroken(params: URLSearchParams): string | null {
+  for (const [k, v] of params) {
+    if (k === "client_reference_id" && v.length > 200) return k;
+    if (/(^|\[)metadata\]?\[/.test(k) && v.length > 500) return k;
+  }
+  return null;
+}
+
 export async function startFakeStripe(webhookSecret: string) {
   const state = {
     requests: [] as FakeRequest[],
@@ -168,6 +176,13 @@ export async function startFakeStripe(webhookSecret: string) {
       return;
     }
     const key = method === "POST" ? (req.headers["idempotency-key"] as string | undefined) : undefined;
+    // Stripe's documented length limits: idempotency keys up to 255 characters, a Checkout client_reference_id up to
+    // 200, metadata values up to 500. Longer ones are refused before anything is created.
+    const tooLong = (key?.length ?? 0) > 255 ? "idempotency key" : limitBroken(params);
+    if (tooLong) {
+      send(400, JSON.stringify({ error: { type: "invalid_request_error", message: `${tooLong} is too long` } }));
+      return;
+    }
     const canonical = [...params].sort(([a], [b]) => a.localeCompare(b)).join("&");
     const previous = key ? state.idempotent.get(key) : undefined;
     if (previous) {

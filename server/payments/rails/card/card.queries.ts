@@ -10,6 +10,7 @@ import { newId } from "../../../lib/ids";
 import { stateSql, transition } from "../../payment-state";
 import { challengeTermsOf, unsavedChallengedPayment } from "../../payments.queries";
 import type { CardDetails, ProcessorError, ProcessorKind } from "./processor/processor";
+import { isReferenceDigest, processorReference } from "./processor/processor-reference";
 
 const NOW = "(now() at time zone 'UTC')";
 
@@ -40,6 +41,13 @@ export async function findCardPayment(paymentId: string): Promise<CardPaymentRow
 /** The same, by id alone: webhooks and the reconciler act for whichever seller the payment belongs to. */
 export async function findPaymentWithCardById(paymentId: string): Promise<PaymentWithCard | null> {
   return db.payment.findUnique({ where: { id: paymentId }, include: { card: true } });
+}
+
+/** The payment a processor's event names (./processor/processor-reference.ts): by its id, or by the digest on its card row. */
+export async function findPaymentWithCardByReference(reference: string): Promise<PaymentWithCard | null> {
+  if (!isReferenceDigest(reference)) return findPaymentWithCardById(reference);
+  const card = await db.cardPayment.findUnique({ where: { processorRef: reference }, select: { paymentId: true } });
+  return card ? findPaymentWithCardById(card.paymentId) : null;
 }
 
 /**
@@ -73,8 +81,8 @@ export async function startCheckout(p: {
          select p.id, $2, $13, $12, $14, $11, ${NOW} from p where $13::text is not null
          on conflict (payment_id) do nothing
        )
-       insert into card_payments (payment_id, processor, flow, checkout_status, created_at, updated_at)
-       select p.id, $4, 'checkout', 'open', ${NOW}, ${NOW} from p`,
+       insert into card_payments (payment_id, processor, flow, checkout_status, processor_ref, created_at, updated_at)
+       select p.id, $4, 'checkout', 'open', $16, ${NOW}, ${NOW} from p`,
       [
         p.paymentId,
         p.sellerId,
@@ -91,6 +99,7 @@ export async function startCheckout(p: {
         t.purchase?.planId ?? null,
         t.purchase?.kind ?? "purchase",
         t.transport ?? "http",
+        processorReference(p.paymentId),
       ],
     );
     return rowCount === 1;
@@ -101,9 +110,9 @@ export async function startCheckout(p: {
        where id = $1 and seller_id = $2 and ${START_CHECKOUT.guard()} and expires_at > ${NOW} and amount_micros >= $5
        returning id
      )
-     insert into card_payments (payment_id, processor, flow, checkout_status, created_at, updated_at)
-     select p.id, $4, 'checkout', 'open', ${NOW}, ${NOW} from p`,
-    [p.paymentId, p.sellerId, p.expiresAt.toISOString(), p.processor, p.minimumMicros],
+     insert into card_payments (payment_id, processor, flow, checkout_status, processor_ref, created_at, updated_at)
+     select p.id, $4, 'checkout', 'open', $6, ${NOW}, ${NOW} from p`,
+    [p.paymentId, p.sellerId, p.expiresAt.toISOString(), p.processor, p.minimumMicros, processorReference(p.paymentId)],
   );
   return rowCount === 1;
 }
@@ -333,8 +342,9 @@ export async function upsertTokenCharge(
   result: { paymentIntentId: string | null; card: CardDetails | null; error: ProcessorError | null },
 ): Promise<void> {
   await sql(
-    `insert into card_payments (payment_id, processor, flow, processor_payment_id, card_brand, card_last4, last_error_code, last_decline_code, last_error_message, created_at, updated_at)
-     values ($1, $2, 'mpp', $3, $4, $5, $6, $7, $8, ${NOW}, ${NOW})
+    `insert into card_payments (payment_id, processor, flow, processor_payment_id, card_brand, card_last4, last_error_code, last_decline_code, last_error_message,
+       processor_ref, created_at, updated_at)
+     values ($1, $2, 'mpp', $3, $4, $5, $6, $7, $8, $9, ${NOW}, ${NOW})
      on conflict (payment_id) do update set processor_payment_id = coalesce(excluded.processor_payment_id, card_payments.processor_payment_id),
        card_brand = coalesce(excluded.card_brand, card_payments.card_brand), card_last4 = coalesce(excluded.card_last4, card_payments.card_last4),
        last_error_code = excluded.last_error_code, last_decline_code = excluded.last_decline_code, last_error_message = excluded.last_error_message, updated_at = ${NOW}`,
@@ -347,6 +357,7 @@ export async function upsertTokenCharge(
       result.error?.code ?? null,
       result.error?.declineCode ?? null,
       result.error?.message.slice(0, 500) ?? null,
+      processorReference(paymentId),
     ],
   );
 }

@@ -13,6 +13,7 @@ import { expireCheckoutPayment, findPaymentWithCardById } from "./card.queries";
 import { findExpiredCheckoutsWithoutSession, findOpenCheckouts, findPendingRefunds, findUndeliveredCheckouts, touchCardPayment } from "./reconcile.queries";
 import { processorFor } from "./processor/get-card-processor";
 import { refundCardPayment, sendCardRefund } from "./refund-card-payment";
+import { processorReference } from "./processor/processor-reference";
 
 /** A checkout nobody has reported on for this long is asked about (webhooks normally come within seconds). */
 const QUIET_SECONDS = 120;
@@ -26,7 +27,7 @@ export async function reconcileCardPayments(): Promise<{ settled: number; releas
       const processor = processorFor(p.card.processor);
       const state =
         p.expiresAt.getTime() <= Date.now()
-          ? await processor.expireCheckout(p.card.checkoutId, `${p.id}:expire`)
+          ? await processor.expireCheckout(p.card.checkoutId, `${processorReference(p.id)}:expire`)
           : await processor.getCheckout(p.card.checkoutId);
       await applyCheckoutState(p, state);
       await touchCardPayment(p.id);

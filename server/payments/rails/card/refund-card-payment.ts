@@ -6,6 +6,7 @@ import { AppError } from "../../../errors";
 import { microsToUsd, microsToWholeCents } from "../../../lib/money";
 import { findPaymentWithCard, findPaymentWithCardById, recordRefundResult, startCardRefund, type RefundCause } from "./card.queries";
 import { processorFor } from "./processor/get-card-processor";
+import { processorReference } from "./processor/processor-reference";
 
 /** Ask the processor for a decided refund and record its answer. Transient failures leave it pending for the reconciler. */
 export async function sendCardRefund(paymentId: string): Promise<"succeeded" | "pending" | "failed"> {
@@ -22,7 +23,7 @@ export async function sendCardRefund(paymentId: string): Promise<"succeeded" | "
       paymentIntentId: card.processorPaymentId,
       amountCents: microsToWholeCents(p.amountMicros)!,
       reason: card.refundCause ?? "requested_by_customer",
-      idempotencyKey: `${p.id}:refund`,
+      idempotencyKey: `${processorReference(p.id)}:refund`,
     });
     if (r.type === "failed") {
       console.error(`[card] refund of ${p.id} failed at the processor: ${r.detail}`);

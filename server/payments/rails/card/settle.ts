@@ -7,6 +7,7 @@ import { upsertTokenCharge } from "./card.queries";
 import { processorFor } from "./processor/get-card-processor";
 import type { HeldPayment, SettleOutcome } from "../rail";
 import type { CardRailData } from "./accept";
+import { processorReference } from "./processor/processor-reference";
 
 export async function settleCardToken(payment: HeldPayment): Promise<SettleOutcome> {
   const data = payment.railData as unknown as CardRailData | null;
@@ -18,8 +19,8 @@ export async function settleCardToken(payment: HeldPayment): Promise<SettleOutco
     currency: "usd",
     spt: data.spt,
     description: `payment ${payment.id}`,
-    metadata: { payment_id: payment.id, machine_payment: "true", mpp_challenge_id: data.challengeId },
-    idempotencyKey: `${payment.id}:mpp_charge`,
+    metadata: { payment_id: processorReference(payment.id), machine_payment: "true", mpp_challenge_id: data.challengeId },
+    idempotencyKey: `${processorReference(payment.id)}:mpp_charge`,
   });
   if (outcome.type === "succeeded") {
     await upsertTokenCharge(payment.id, processor.kind, { paymentIntentId: outcome.paymentIntentId, card: outcome.card, error: null });

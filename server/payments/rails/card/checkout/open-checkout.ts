@@ -12,6 +12,7 @@ import { paymentStateError } from "../../../payment-state";
 import { findPaymentWithCard, recordCheckoutCreated, startCheckout } from "../card.queries";
 import { describePurchase } from "./describe-purchase";
 import { cardProcessor, processorFor } from "../processor/get-card-processor";
+import { processorReference } from "../processor/processor-reference";
 
 export type OpenedCheckout = {
   payment: { id: string; status: string; amount: string; currency: string };
@@ -69,7 +70,7 @@ export async function openCheckout(input: { catalog: Catalog; paymentId: string;
       successUrl: `${urls.page}?returned=1`,
       cancelUrl: urls.page,
       expiresAt: p.expiresAt,
-      idempotencyKey: `${p.id}:checkout`,
+      idempotencyKey: `${processorReference(p.id)}:checkout`,
     });
     await recordCheckoutCreated(p.id, created);
     p = (await findPaymentWithCard(sellerId, paymentId))!;

@@ -13,6 +13,7 @@ import { recordPayerEmail } from "./checkout.queries";
 import { sendCheckoutReceipt } from "./send-receipt";
 import type { EnteredCard } from "../processor/processor";
 import { VALID_EMAIL } from "./validate-card";
+import { processorReference } from "../processor/processor-reference";
 
 export type PayResult = { type: "done" } | { type: "stale"; detail: string };
 
@@ -45,7 +46,7 @@ export async function payWithCardOnPage(input: {
   // A form shown before the last failed attempt (a second click after the first came back declined): show the new state.
   if (input.attempt !== open.p.card!.attempts) return { type: "stale", detail: "this form was already submitted" };
   if (email) await recordPayerEmail(open.p.id, email);
-  const outcome = await open.processor.onPage.confirmCard(open.checkoutId, input.card, `${open.p.id}:confirm:${input.attempt}`);
+  const outcome = await open.processor.onPage.confirmCard(open.checkoutId, input.card, `${processorReference(open.p.id)}:confirm:${input.attempt}`);
   await applyChargeOutcome(open.p.id, outcome, input.attempt);
   await sendCheckoutReceipt(input.sellerId, open.p.id);
   return { type: "done" };

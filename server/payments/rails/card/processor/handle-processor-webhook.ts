@@ -5,7 +5,7 @@
 // late, twice or out of order. The event id is recorded after its effect: a crash in between only means the
 // processor's redelivery applies it again, which changes nothing.
 import { AppError } from "../../../../errors";
-import { findPaymentWithCardById, recordAttemptFailed, recordRefundResult } from "../card.queries";
+import { findPaymentWithCardByReference, recordAttemptFailed, recordRefundResult } from "../card.queries";
 import { processorEventSeen, recordProcessorEvent } from "./processor-events.queries";
 import { syncCheckout } from "../checkout/apply-card-outcome";
 import { cardProcessor } from "./get-card-processor";
@@ -18,7 +18,7 @@ export async function handleProcessorWebhook(rawBody: string, signature: string 
   const event = processor.parseWebhook(rawBody, signature);
   if (await processorEventSeen(event.id)) return { received: true, duplicate: true, type: event.type };
 
-  const p = event.paymentId ? await findPaymentWithCardById(event.paymentId) : null;
+  const p = event.paymentId ? await findPaymentWithCardByReference(event.paymentId) : null;
   // Not one of ours (another integration on the same Stripe account): acknowledged, nothing to do.
   if (p?.card && p.card.processor === processor.kind) {
     const effect = event.effect;

@@ -2,7 +2,7 @@
 // (server/testing/stripe-fake.ts) through STRIPE_API_URL, with webhook events signed by the SDK. The whole card flow
 // runs through it: a hosted checkout the human pays on Stripe's page, completed by a signed webhook; a refund of a
 // failed delivery; the MPP card method with mppx's official client; an outage; and what Stripe was asked exactly
-// (parameters, idempotency keys derived from our payment id, the API version of shared payment tokens).
+// (parameters, idempotency keys derived from our payment's reference, the API version of shared payment tokens).
 import { Mppx as MppxClient, stripe as mppStripe } from "mppx/client";
 import { Receipt } from "mppx";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
@@ -18,6 +18,7 @@ import { startFakeStripe } from "../../../../testing/stripe-fake";
 import { getCheckoutView } from "../checkout/checkout-view";
 import { reconcileCardPayments } from "../reconcile-card-payments";
 import { SPT_API_VERSION } from "./stripe-processor";
+import { processorReference } from "./processor-reference";
 
 const SECRET = "fake-upstream-secret-0123456789";
 const WEBHOOK_SECRET = "whsec_testendpointsecret0123";
@@ -82,11 +83,14 @@ async function paidThroughStripe() {
 }
 
 describe("hosted checkout through Stripe Checkout", () => {
-  it("creates one Checkout Session per payment, with our payment id as its reference and idempotency key", async () => {
+  it("creates one Checkout Session per payment, named by our payment's reference (a digest of a signed id too long for Stripe) in its reference, metadata and idempotency key", async () => {
     const opened = await openCheckoutFor(seller.host, BACKTEST);
-    const [create, ...more] = requestsTo("/v1/checkout/sessions").filter((r) => r.params.get("client_reference_id") === opened.paymentId);
+    const [create, ...more] = requestsTo("/v1/checkout/sessions").filter((r) => r.params.get("client_reference_id") === processorReference(opened.paymentId));
     expect(more).toHaveLength(0);
-    expect(create!.headers["idempotency-key"]).toBe(`${opened.paymentId}:checkout`);
+    // A 402's payment id is a signed challenge id, longer than Stripe takes as a reference: a digest goes instead.
+    expect(opened.paymentId.length).toBeGreaterThan(200);
+    expect(processorReference(opened.paymentId)).toMatch(/^payref_[\w-]{32}$/);
+    expect(create!.headers["idempotency-key"]).toBe(`${processorReference(opened.paymentId)}:checkout`);
     expect(create!.headers.authorization).toBe("Bearer sk_test_storefront0123");
     const p = create!.params;
     expect(Object.fromEntries([...p].filter(([k]) => !/expires_at|product_data/.test(k)))).toEqual({
@@ -94,9 +98,9 @@ describe("hosted checkout through Stripe Checkout", () => {
       "line_items[0][quantity]": "1",
       "line_items[0][price_data][currency]": "usd",
       "line_items[0][price_data][unit_amount]": "50",
-      client_reference_id: opened.paymentId,
-      "metadata[payment_id]": opened.paymentId,
-      "payment_intent_data[metadata][payment_id]": opened.paymentId,
+      client_reference_id: processorReference(opened.paymentId),
+      "metadata[payment_id]": processorReference(opened.paymentId),
+      "payment_intent_data[metadata][payment_id]": processorReference(opened.paymentId),
       "payment_intent_data[description]": "GET /api/v1/backtest/AAPL?years=1",
       success_url: `http://${seller.host}/checkout/${opened.paymentId}?returned=1`,
       cancel_url: `http://${seller.host}/checkout/${opened.paymentId}`,
@@ -111,7 +115,7 @@ describe("hosted checkout through Stripe Checkout", () => {
     expect(view).toMatchObject({ state: "incomplete", processor: { kind: "stripe", testMode: true, cardOnPage: false, hostedUrl: card.checkoutUrl } });
     // POSTing payUrl again opens nothing new.
     await openCheckoutFor(seller.host, BACKTEST).then(() => undefined);
-    expect(requestsTo("/v1/checkout/sessions").filter((r) => r.params.get("client_reference_id") === opened.paymentId)).toHaveLength(1);
+    expect(requestsTo("/v1/checkout/sessions").filter((r) => r.params.get("client_reference_id") === processorReference(opened.paymentId))).toHaveLength(1);
   });
 
   it("a signed checkout.session.completed completes it (card read back from Stripe); the retry is served", async () => {
@@ -205,7 +209,7 @@ describe("hosted checkout through Stripe Checkout", () => {
         id: "pi_attempts",
         object: "payment_intent",
         status: "requires_payment_method",
-        metadata: { payment_id: opened.paymentId },
+        metadata: { payment_id: processorReference(opened.paymentId) },
         last_payment_error: { type: "card_error", code: "card_declined", decline_code: decline, message },
       });
     const first = failed("generic_decline", "Your card was declined.");
@@ -226,12 +230,12 @@ describe("hosted checkout through Stripe Checkout", () => {
     const p = await db.payment.findUniqueOrThrow({ where: { id: paid.paymentId }, include: { card: true } });
     expect(p.status).toBe("refunded");
     const refund = requestsTo("/v1/refunds").at(-1)!;
-    expect(refund.headers["idempotency-key"]).toBe(`${paid.paymentId}:refund`);
+    expect(refund.headers["idempotency-key"]).toBe(`${processorReference(paid.paymentId)}:refund`);
     expect(Object.fromEntries(refund.params)).toMatchObject({
       payment_intent: p.transaction,
       amount: "50",
       reason: "requested_by_customer",
-      "metadata[payment_id]": paid.paymentId,
+      "metadata[payment_id]": processorReference(paid.paymentId),
       "metadata[cause]": "delivery_failed",
     });
     expect(p.card).toMatchObject({ refundStatus: "succeeded", refundId: expect.stringMatching(/^re_/) });
@@ -248,7 +252,7 @@ describe("hosted checkout through Stripe Checkout", () => {
     await db.$executeRaw`update card_payments set updated_at = updated_at - interval '1 minute' where payment_id = ${paid.paymentId}`;
     await reconcileCardPayments();
     await reconcileCardPayments();
-    const refunds = [...stripe.state.refunds.values()].filter((r) => (r.metadata as Record<string, string>).payment_id === paid.paymentId);
+    const refunds = [...stripe.state.refunds.values()].filter((r) => (r.metadata as Record<string, string>).payment_id === processorReference(paid.paymentId));
     expect(refunds).toHaveLength(1);
     expect(await db.cardPayment.findUniqueOrThrow({ where: { paymentId: paid.paymentId } })).toMatchObject({
       refundStatus: "succeeded",
@@ -271,7 +275,7 @@ describe("hosted checkout through Stripe Checkout", () => {
     expect((await db.payment.findUniqueOrThrow({ where: { id: payment.id } })).status).toBe("incomplete");
     const up = await post();
     expect(up.status).toBe(200);
-    const tries = requestsTo("/v1/checkout/sessions").filter((r) => r.headers["idempotency-key"] === `${payment.id}:checkout`);
+    const tries = requestsTo("/v1/checkout/sessions").filter((r) => r.headers["idempotency-key"] === `${processorReference(payment.id)}:checkout`);
     expect(tries).toHaveLength(4);
     expect(stripe.state.sessions.size).toBe(new Set([...stripe.state.sessions.values()].map((s) => s.client_reference_id)).size);
   });
@@ -283,7 +287,7 @@ describe("hosted checkout through Stripe Checkout", () => {
     await db.payment.updateMany({ where: { id: { in: [late.paymentId, paidLate.paymentId] } }, data: { expiresAt: new Date(Date.now() - 1000) } });
     await reconcileCardPayments();
     expect(await paymentStatus(seller.host, late.paymentId)).toMatchObject({ status: "released", reason: "checkout_expired", card: { status: "expired" } });
-    const expire = requestsTo(/\/expire$/).find((r) => r.headers["idempotency-key"] === `${late.paymentId}:expire`);
+    const expire = requestsTo(/\/expire$/).find((r) => r.headers["idempotency-key"] === `${processorReference(late.paymentId)}:expire`);
     expect(expire?.path).toBe(`/v1/checkout/sessions/${(await db.cardPayment.findUniqueOrThrow({ where: { paymentId: late.paymentId } })).checkoutId}/expire`);
     expect((await paymentStatus(seller.host, paidLate.paymentId)).card.status).toBe("complete");
     const retry = await retryWithPaymentId(seller.host, BACKTEST, late.paymentId);
@@ -308,7 +312,7 @@ describe("the MPP card method through Stripe", () => {
       expect(receipt).toMatchObject({ method: "stripe", status: "success" });
       const id = res.headers.get("svc-payment-id")!;
       const create = requestsTo("/v1/payment_intents").at(-1)!;
-      expect(create.headers["idempotency-key"]).toBe(`${id}:mpp_charge`);
+      expect(create.headers["idempotency-key"]).toBe(`${processorReference(id)}:mpp_charge`);
       expect(create.headers["stripe-version"]).toBe(SPT_API_VERSION);
       expect(Object.fromEntries(create.params)).toMatchObject({
         amount: "50",
@@ -317,7 +321,7 @@ describe("the MPP card method through Stripe", () => {
         "automatic_payment_methods[enabled]": "true",
         "automatic_payment_methods[allow_redirects]": "never",
         shared_payment_granted_token: expect.stringMatching(/^spt_/),
-        "metadata[payment_id]": id,
+        "metadata[payment_id]": processorReference(id),
         "metadata[machine_payment]": "true",
       });
       expect(await db.payment.findUniqueOrThrow({ where: { id }, include: { card: true } })).toMatchObject({

@@ -8,6 +8,7 @@ import Stripe from "stripe";
 import { env } from "../../../../env";
 import { AppError } from "../../../../errors";
 import type { CardDetails, CardProcessor, ChargeOutcome, CheckoutState, ProcessorError, ProcessorEvent } from "./processor";
+import { processorReference } from "./processor-reference";
 
 /**
  * The API version mppx 0.11 sends for PaymentIntents confirmed with `shared_payment_granted_token` (a preview field,
@@ -116,9 +117,9 @@ export const stripeProcessor: CardProcessor = {
               price_data: { currency: input.currency, unit_amount: input.amountCents, product_data: { name: input.name, description: input.description } },
             },
           ],
-          client_reference_id: input.paymentId,
-          metadata: { payment_id: input.paymentId },
-          payment_intent_data: { metadata: { payment_id: input.paymentId }, description: input.description },
+          client_reference_id: processorReference(input.paymentId),
+          metadata: { payment_id: processorReference(input.paymentId) },
+          payment_intent_data: { metadata: { payment_id: processorReference(input.paymentId) }, description: input.description },
           success_url: input.successUrl,
           cancel_url: input.cancelUrl,
           expires_at: Math.floor(input.expiresAt.getTime() / 1000),
@@ -183,7 +184,7 @@ export const stripeProcessor: CardProcessor = {
           payment_intent: input.paymentIntentId,
           amount: input.amountCents,
           reason: "requested_by_customer",
-          metadata: { payment_id: input.paymentId, cause: input.reason },
+          metadata: { payment_id: processorReference(input.paymentId), cause: input.reason },
         },
         { idempotencyKey: input.idempotencyKey },
       ),
