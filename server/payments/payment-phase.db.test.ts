@@ -29,6 +29,7 @@ import { kit as creditsKit } from "./rails/credits/conformance.test-kit";
 import { kit as mppKit } from "./rails/mpp/conformance.test-kit";
 import { kit as x402Kit } from "./rails/x402/conformance.test-kit";
 import { setInclusionEstimateForTests } from "./settle-payment";
+import { readChallengeId, signChallengeId } from "./challenge-id";
 
 let chain: TestChain;
 let upstream: FakeUpstream;
@@ -121,8 +122,11 @@ describe("a 402 nobody paid", () => {
     const challenge = await callGateway(seller.host, x402Kit.ways[0]!.path);
     const id = (await challenge.json()).payment.id as string;
     expect(await status(id)).toMatchObject({ status: "challenged", phase: "unpaid", next: "pay" });
-    await db.payment.update({ where: { id }, data: { expiresAt: new Date(Date.now() - 1_000) } });
-    expect(await status(id)).toMatchObject({ status: "challenged", phase: "expired", next: "pay_again" });
+    // An unpaid 402 has no row (docs/challenges.md): the same terms, signed with an expiry that has passed.
+    const read = readChallengeId(id);
+    if (read.type !== "challenge") throw new Error(`not a signed challenge id: ${id}`);
+    const lapsed = signChallengeId({ ...read.terms, expiresAt: Math.floor(Date.now() / 1000) - 1 });
+    expect(await status(lapsed)).toMatchObject({ status: "challenged", phase: "expired", next: "pay_again" });
   });
 
   it("a card checkout: unpaid -> in progress while a person has it open (wait) -> expired once it closed unpaid (pay again)", async () => {
