@@ -3,6 +3,7 @@ import { renderBenchTable, replaceBenchTable, type BenchRun } from "./bench-tabl
 
 const RUN: BenchRun = {
   at: "2026-11-24T10:00:00.000Z",
+  command: "npm run bench gateway",
   commit: "0123456789abcdef",
   host: "2 cores, node v22",
   rows: [
@@ -15,7 +16,7 @@ const RUN: BenchRun = {
 describe("the bench table", () => {
   it("is every row and ratio of the one run, named by its time and commit, pipes escaped", () => {
     const t = renderBenchTable(RUN);
-    expect(t).toContain("2026-11-24T10:00:00.000Z, commit 0123456");
+    expect(t).toContain("`npm run bench gateway` at 2026-11-24T10:00:00.000Z, commit 0123456");
     expect(t).toContain("| upstream direct | 150 | 2.50 | 8.00 | rps_8conn=500 |");
     expect(t).toContain("| gateway \\| paid | 150 | 9.12 | 15.00 | own_p50=1.1 rps_8conn=160 |");
     expect(t).toContain("| overhead | 3.65x |");

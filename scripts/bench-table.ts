@@ -4,7 +4,7 @@
 import fs from "node:fs";
 
 type Row = { name: string; n: number; p50: number; p99: number; extra: Record<string, string | number> };
-export type BenchRun = { at: string; commit?: string; host?: string; rows: Row[]; ratios: { name: string; value: number; of: string }[] };
+export type BenchRun = { at: string; command?: string; commit?: string; host?: string; rows: Row[]; ratios: { name: string; value: number; of: string }[] };
 
 const START = "<!-- bench-table:start -->";
 const END = "<!-- bench-table:end -->";
@@ -16,7 +16,7 @@ export function renderBenchTable(run: BenchRun): string {
       .map(([k, v]) => `${k}=${v}`)
       .join(" ");
   const lines = [
-    `One run: \`npm run bench\` at ${run.at}${run.commit ? `, commit ${run.commit.slice(0, 7)}` : ""}${run.host ? `, ${run.host}` : ""}.`,
+    `One run: \`${run.command ?? "npm run bench"}\` at ${run.at}${run.commit ? `, commit ${run.commit.slice(0, 7)}` : ""}${run.host ? `, ${run.host}` : ""}.`,
     "",
     "| case | n | p50 ms | p99 ms | measured beside it |",
     "|---|---:|---:|---:|---|",

@@ -106,7 +106,10 @@ async function main() {
   fs.mkdirSync("bench-results", { recursive: true });
   const commit = spawnSync("git", ["rev-parse", "HEAD"], { encoding: "utf8" }).stdout?.trim() || undefined;
   const host = `${os.cpus().length} cores, node ${process.version}`;
-  fs.writeFileSync("bench-results/latest.json", JSON.stringify({ at: new Date().toISOString(), commit, host, rows, ratios }, null, 2));
+  fs.writeFileSync(
+    "bench-results/latest.json",
+    JSON.stringify({ at: new Date().toISOString(), command: ["npm run bench", ...only].join(" "), commit, host, rows, ratios }, null, 2),
+  );
   process.exit(0);
 }
 
