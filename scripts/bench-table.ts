@@ -16,7 +16,7 @@ export function renderBenchTable(run: BenchRun): string {
       .map(([k, v]) => `${k}=${v}`)
       .join(" ");
   const lines = [
-    `One run: \`${run.command ?? "npm run bench"}\` at ${run.at}${run.commit ? `, commit ${run.commit.slice(0, 7)}` : ""}${run.host ? `, ${run.host}` : ""}.`,
+    `One run: \`${run.command ?? "npm run bench"}\` at ${run.at}${run.commit ? `, commit ${run.commit.slice(0, 7)}${run.commit.slice(40)}` : ""}${run.host ? `, ${run.host}` : ""}.`,
     "",
     "| case | n | p50 ms | p99 ms | measured beside it |",
     "|---|---:|---:|---:|---|",

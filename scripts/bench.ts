@@ -104,7 +104,10 @@ async function main() {
     for (const r of ratios) console.log(`${r.name.padEnd(58)} ${r.value.toFixed(2)}x   ${r.of}`);
   }
   fs.mkdirSync("bench-results", { recursive: true });
-  const commit = spawnSync("git", ["rev-parse", "HEAD"], { encoding: "utf8" }).stdout?.trim() || undefined;
+  const head = spawnSync("git", ["rev-parse", "HEAD"], { encoding: "utf8" }).stdout?.trim();
+  // A run of a tree with uncommitted changes says so: its figures are not the commit's.
+  const dirty = spawnSync("git", ["status", "--porcelain", "--untracked-files=no"], { encoding: "utf8" }).stdout?.trim();
+  const commit = head ? `${head}${dirty ? " (with uncommitted changes)" : ""}` : undefined;
   const host = `${os.cpus().length} cores, node ${process.version}`;
   fs.writeFileSync(
     "bench-results/latest.json",
