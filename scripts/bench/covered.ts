@@ -5,7 +5,8 @@
 //  - load: as many at BENCH_COVERED_CONCURRENCY connections (8 unless set), direct then covered, each bearer's calls
 //    spread over BENCH_COVERED_BEARERS agents (1 unless set), with PostgreSQL's account of the covered load
 import { signUpstreamRequest } from "../../server/upstream-auth/signature";
-import { agentWithCredit, breakdown, pct, pool, profileWindow, timed, type Phases } from "./lib/covered-kit";
+import { agentWithCredit } from "./lib/covered-kit";
+import { breakdown, pct, pool, profileWindow, timed, type Phases } from "./lib/load";
 import { withPgStats } from "./lib/pg-stats";
 import type { BenchContext } from "./types";
 

@@ -19,8 +19,6 @@
 //               through the gateway to it (seller host 127.0.0.2, same bytes answered)
 // For each paid rail the gateway's own work is read from its Server-Timing: `own` = total - upstream - chain (RPC
 // round trips and receipt waits), reported as own_p50_ms / own_p99_ms next to the phases' medians.
-import fs from "node:fs";
-import path from "node:path";
 import { x402Client, x402HTTPClient } from "@x402/core/client";
 import { registerExactEvmScheme } from "@x402/evm/exact/client";
 import { Mppx, evm } from "mppx/client";
@@ -29,6 +27,7 @@ import { seedMarketSeller } from "../../prisma/seed";
 import { createDb } from "../../server/db/client";
 import { anvilAddress, anvilPrivateKey, setBlockTime } from "../lib/local-chain";
 import { startHttpUpstream } from "./lib/http-upstream";
+import { breakdown, pct, pool, profileWindow, timed, type Phases } from "./lib/load";
 import { diffTableWrites, tableWrites, withPgStats } from "./lib/pg-stats";
 import { signUpstreamRequest } from "../../server/upstream-auth/signature";
 import type { BenchContext } from "./types";
@@ -39,63 +38,6 @@ const N = Number(process.env.BENCH_GATEWAY_N ?? 150);
 const CONCURRENCY = 8;
 const BLOCK_TIME = Number(process.env.BENCH_BLOCK_TIME ?? 2);
 const BLOCK_N = Number(process.env.BENCH_BLOCK_N ?? 40);
-
-type Phases = Map<string, number[]>;
-
-async function timed(fn: () => Promise<Response>, expect: number, phases?: Phases): Promise<number> {
-  const t = performance.now();
-  const res = await fn();
-  if (phases)
-    for (const part of (res.headers.get("server-timing") ?? "").split(",")) {
-      const m = /^\s*(\w+);dur=([\d.]+)/.exec(part);
-      if (m) phases.set(m[1]!, [...(phases.get(m[1]!) ?? []), Number(m[2])]);
-    }
-  await res.arrayBuffer();
-  if (res.status !== expect) throw new Error(`expected HTTP ${expect}, got ${res.status}`);
-  return performance.now() - t;
-}
-
-/** n calls, `concurrency` at a time; returns latencies and requests per second. */
-async function pool(n: number, concurrency: number, call: (i: number) => Promise<number>): Promise<{ samples: number[]; rps: number }> {
-  const samples: number[] = [];
-  let next = 0;
-  const t0 = performance.now();
-  await Promise.all(
-    Array.from({ length: concurrency }, async () => {
-      while (next < n) samples.push(await call(next++));
-    }),
-  );
-  return { samples, rps: Math.round((n / (performance.now() - t0)) * 1000) };
-}
-
-/**
- * With SERVER_CPU_PROF=<dir>, note when a case's load ran (CLOCK_MONOTONIC in microseconds, the clock V8's CPU
- * profiles use) in <dir>/windows.json, so `npm run profile:summary` can tell the server's work per case and per call.
- */
-async function profileWindow<T>(name: string, calls: number, run: () => Promise<T>): Promise<T> {
-  const dir = process.env.SERVER_CPU_PROF;
-  if (!dir) return run();
-  const startUs = Number(process.hrtime.bigint() / 1000n);
-  const result = await run();
-  const endUs = Number(process.hrtime.bigint() / 1000n);
-  const file = path.join(dir, "windows.json");
-  const windows = fs.existsSync(file) ? JSON.parse(fs.readFileSync(file, "utf8")) : [];
-  fs.mkdirSync(dir, { recursive: true });
-  fs.writeFileSync(file, JSON.stringify([...windows, { name, calls, startUs, endUs }], null, 2));
-  return result;
-}
-
-const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.max(0, Math.ceil((p / 100) * xs.length) - 1))] ?? NaN;
-
-/** The medians of a paid case's Server-Timing phases, and its own time's p50 and p99. */
-function breakdown(phases: Phases): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [k, v] of phases) if (k !== "own") out[`${k}_p50_ms`] = pct(v, 50).toFixed(1);
-  const own = phases.get("own") ?? [];
-  out.own_p50_ms = pct(own, 50).toFixed(2);
-  out.own_p99_ms = pct(own, 99).toFixed(2);
-  return out;
-}
 
 export async function run(ctx: BenchContext) {
   const secret = ctx.env.MARKET_UPSTREAM_SECRET!;
