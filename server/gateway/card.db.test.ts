@@ -18,6 +18,7 @@ import { refundCardPaymentForSeller } from "../payments/rails/card/refund-card-p
 import { testProcessor } from "../payments/rails/card/processor/test-processor";
 import { mppCardClient, mppCardCredential, openCheckoutFor, paymentStatus, payOnPage, retryWithPaymentId, TEST_CARD } from "../testing/card";
 import { callGateway, createGatewaySeller, serveRoutes, startFakeUpstream, type FakeUpstream, type GatewaySeller } from "../testing/gateway";
+import { processorReference } from "../payments/rails/card/processor/processor-reference";
 
 const SECRET = "fake-upstream-secret-0123456789";
 const BACKTEST = "/api/v1/backtest/AAPL?years=2";
@@ -342,7 +343,7 @@ describe("automatic refund when a paid delivery fails", () => {
       paymentIntentId: first.processorPaymentId!,
       amountCents: 50,
       reason: "delivery_failed",
-      idempotencyKey: `${opened.paymentId}:refund`,
+      idempotencyKey: `${processorReference(opened.paymentId)}:refund`,
     });
     expect(again).toEqual({ type: "refunded", refundId: first.refundId, status: "succeeded" });
     expect(

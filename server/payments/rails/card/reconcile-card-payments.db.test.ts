@@ -12,6 +12,7 @@ import { railFor } from "..";
 import { claimCheckoutDelivery, markCheckoutDelivered } from "./card.queries";
 import { refundCardPayment } from "./refund-card-payment";
 import { testProcessor } from "./processor/test-processor";
+import { processorReference } from "./processor/processor-reference";
 
 const SECRET = "fake-upstream-secret-0123456789";
 const BACKTEST = "/api/v1/backtest/SPX?years=1";
@@ -74,7 +75,7 @@ describe("a crash between the card charge and the delivery", () => {
     const charged = await testProcessor.onPage!.confirmCard(
       card.checkoutId!,
       { number: "4242424242424242", expMonth: 12, expYear: 2040, cvc: "123" },
-      `${opened.paymentId}:confirm:0`,
+      `${processorReference(opened.paymentId)}:confirm:0`,
     );
     expect(charged.type).toBe("succeeded");
     expect((await paymentStatus(seller.host, opened.paymentId)).card.status).toBe("incomplete");
