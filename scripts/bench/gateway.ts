@@ -27,6 +27,7 @@ import { seedMarketSeller } from "../../prisma/seed";
 import { createDb } from "../../server/db/client";
 import { anvilAddress, anvilPrivateKey, setBlockTime } from "../lib/local-chain";
 import { startHttpUpstream } from "./lib/http-upstream";
+import { agentWithCredit } from "./lib/covered-kit";
 import { breakdown, pct, pool, profileWindow, timed, type Phases } from "./lib/load";
 import { diffTableWrites, tableWrites, withPgStats } from "./lib/pg-stats";
 import { signUpstreamRequest } from "../../server/upstream-auth/signature";
@@ -77,33 +78,6 @@ export async function run(ctx: BenchContext) {
   }
   const paid = (p: Record<string, string>) => () => fetch(gatewayUrl, { headers: p });
 
-  /** An agent of the storefront at `base` with plan credit: registered, token exchanged, $100 bought with x402. */
-  async function agentWithCredit(base: string): Promise<Record<string, string>> {
-    const reg = await (
-      await fetch(`${base}/agent/identity`, { method: "POST", headers: { "content-type": "application/json" }, body: '{"type":"anonymous"}' })
-    ).json();
-    const tok = await (
-      await fetch(`${base}/oauth2/token`, {
-        method: "POST",
-        headers: { "content-type": "application/x-www-form-urlencoded" },
-        body: new URLSearchParams({ grant_type: "urn:ietf:params:oauth:grant-type:jwt-bearer", assertion: reg.identity.assertion }),
-      })
-    ).json();
-    const bearer = { authorization: `Bearer ${tok.access_token}` };
-    const plans = (await (await fetch(`${base}/manifest.json`)).json()).plans as { slug: string; purchase: { url: string } }[];
-    const planUrl = `${base}${new URL(plans.find((p) => p.slug === "research-credits")!.purchase.url).pathname}`;
-    const buy = (headers: Record<string, string> = {}) =>
-      fetch(planUrl, { method: "POST", headers: { "content-type": "application/json", ...bearer, ...headers }, body: '{"amountUsd":"100.00"}' });
-    const c = new x402Client();
-    registerExactEvmScheme(c, { signer: privateKeyToAccount(anvilPrivateKey(9)) });
-    c.setSpendControls({ maxAmountPerPayment: "$100" });
-    const http = new x402HTTPClient(c);
-    const challenge = await buy();
-    const required = http.getPaymentRequiredResponse((h) => challenge.headers.get(h), await challenge.json());
-    const bought = await buy(http.encodePaymentSignatureHeader(await http.createPaymentPayload(required)));
-    if (bought.status !== 200) throw new Error(`plan purchase failed: ${bought.status} ${await bought.text()}`);
-    return bearer;
-  }
   const bearer = await agentWithCredit(ctx.baseUrl);
   const plan = () => fetch(gatewayUrl, { headers: bearer });
 

@@ -1,4 +1,4 @@
-// The covered bench's agent (../covered.ts); the timing helpers it shares with ../gateway.ts are in ./load.ts.
+// An agent with plan credit, for the benches that call as one (../gateway.ts, ../covered.ts); the timing helpers are in ./load.ts.
 import { x402Client, x402HTTPClient } from "@x402/core/client";
 import { registerExactEvmScheme } from "@x402/evm/exact/client";
 import { privateKeyToAccount } from "viem/accounts";
