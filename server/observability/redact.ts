@@ -3,6 +3,7 @@
 // are logged through `redactHeaders` (the scheme of an Authorization stays: which kind of credential came is worth
 // knowing, the credential is not); free text (messages, errors, captured console output) through `scrubText`.
 // `svc-payment-id` is a payment's public id, not a proof: it is kept.
+import { luhnValid } from "../lib/luhn";
 
 const REDACTED = "[redacted]";
 
@@ -41,20 +42,6 @@ export function redactHeaders(headers: Headers | Record<string, string | string[
   return out;
 }
 
-/** Luhn check, so long digit runs that are not card numbers (amounts, timestamps) stay readable. */
-function luhn(digits: string): boolean {
-  let sum = 0;
-  for (let i = 0; i < digits.length; i++) {
-    let d = digits.charCodeAt(digits.length - 1 - i) - 48;
-    if (i % 2 === 1) {
-      d *= 2;
-      if (d > 9) d -= 9;
-    }
-    sum += d;
-  }
-  return sum % 10 === 0;
-}
-
 const PATTERNS: [RegExp, string | ((m: string) => string)][] = [
   // A credential after its scheme, wherever it appears ("Authorization: Bearer eyJ...", "Payment eyJ...").
   [/\b(Bearer|Payment|Basic)\s+[A-Za-z0-9._~+/=-]{8,}/g, (m) => `${m.split(/\s+/)[0]} ${REDACTED}`],
@@ -69,7 +56,7 @@ const PATTERNS: [RegExp, string | ((m: string) => string)][] = [
     /\b\d(?:[ -]?\d){12,18}\b/g,
     (m) => {
       const digits = m.replace(/\D/g, "");
-      return digits.length >= 13 && digits.length <= 19 && luhn(digits) ? "[card redacted]" : m;
+      return digits.length >= 13 && digits.length <= 19 && luhnValid(digits) ? "[card redacted]" : m;
     },
   ],
 ];

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { checkCardFields, luhnValid } from "./validate-card";
+import { luhnValid } from "../../../../lib/luhn";
+import { checkCardFields } from "./validate-card";
 
 const NOW = new Date("2026-11-24T06:30:00Z");
 const ok = { number: "4242 4242 4242 4242", expiry: "12 / 30", cvc: "123" };

@@ -3,26 +3,13 @@
 // Pure: no I/O, safe to import from the page's client component. Only the on-page form takes a card; Stripe Checkout
 // checks its own fields.
 import type { EnteredCard } from "../processor/processor";
+import { luhnValid } from "../../../../lib/luhn";
 
 export type CardFields = { number: string; expiry: string; cvc: string; email?: string };
 export type CardField = "number" | "expiry" | "cvc" | "email";
 export type CardCheck = { ok: true; card: EnteredCard; email: string | null } | { ok: false; errors: Partial<Record<CardField, string>> };
 
 export const VALID_EMAIL = /^[^\s@]{1,64}@[^\s@]+\.[^\s@]+$/;
-
-/** The Luhn checksum every card number carries: catches a mistyped or swapped digit. */
-export function luhnValid(digits: string): boolean {
-  let sum = 0;
-  for (let i = 0; i < digits.length; i++) {
-    let d = digits.charCodeAt(digits.length - 1 - i) - 48;
-    if (i % 2 === 1) {
-      d *= 2;
-      if (d > 9) d -= 9;
-    }
-    sum += d;
-  }
-  return sum % 10 === 0;
-}
 
 /** American Express numbers start 34 or 37 and carry a four-digit code on the front. */
 const isAmex = (digits: string) => /^3[47]/.test(digits);

@@ -9,6 +9,7 @@ import { randomBytes } from "node:crypto";
 import { AppError } from "../../../../errors";
 import type { CardDetails, CardProcessor, ChargeOutcome, CheckoutState, EnteredCard, ProcessorError } from "./processor";
 import { inTestProcessor, type TestStore } from "./test-processor.queries";
+import { luhnValid } from "../../../../lib/luhn";
 
 type Behaviour = "succeeds" | "generic_decline" | "insufficient_funds" | "authentication_required";
 
@@ -76,20 +77,10 @@ type SharedToken = {
 const id = (prefix: string) => `${prefix}_test_${randomBytes(12).toString("hex")}`;
 const now = () => Math.floor(Date.now() / 1000);
 
-function luhn(digits: string): boolean {
-  let sum = 0;
-  for (let i = 0; i < digits.length; i++) {
-    let d = Number(digits[digits.length - 1 - i]);
-    if (i % 2 === 1) d = d * 2 > 9 ? d * 2 - 9 : d * 2;
-    sum += d;
-  }
-  return sum % 10 === 0;
-}
-
 /** The entered card's test behaviour, or the error Stripe would answer. The number itself goes no further than here. */
 export function classifyCard(card: EnteredCard): { type: "card"; behaviour: Behaviour; details: CardDetails } | { type: "error"; error: ProcessorError } {
   const digits = card.number.replace(/[\s-]/g, "");
-  if (!/^\d{12,19}$/.test(digits) || !luhn(digits))
+  if (!/^\d{12,19}$/.test(digits) || !luhnValid(digits))
     return { type: "error", error: { code: "incorrect_number", declineCode: null, message: "Your card number is incorrect." } };
   const d = new Date();
   const year = card.expYear < 100 ? 2000 + card.expYear : card.expYear;
