@@ -139,10 +139,7 @@ function challengedRow(id: string, t: ChallengeTerms): PaymentRow {
 
 /** A payment of this seller: its row, else the unpaid challenge its signed id describes. */
 export async function findPayment(sellerId: string, id: string): Promise<PaymentRow | null> {
-  const row = await db.payment.findFirst({ where: { id, sellerId } });
-  if (row) return row;
-  const c = challengeTermsOf(sellerId, id);
-  return c ? challengedRow(id, c.terms) : null;
+  return (await db.payment.findFirst({ where: { id, sellerId } })) ?? unsavedChallengedPayment(sellerId, id);
 }
 
 /** The same with what a challenge's unsaved row has of its relations: none. */
