@@ -22,20 +22,8 @@ export const reserveBatchStats = { statements: 0, calls: 0 };
 
 export function reserveDrawBatched(r: DrawRequest): Promise<DrawResult> {
   if (r.lockKey || (r.humanId !== null && r.includedUnits > 0)) return reserveDraw(r);
-  const request: BatchDrawRequest = {
-    paymentId: r.paymentId,
-    sellerId: r.sellerId,
-    credentialId: r.credentialId,
-    humanId: r.humanId,
-    method: r.method,
-    path: r.path,
-    query: r.query,
-    operationKey: r.operationKey,
-    meterKey: r.meterKey,
-    priceMicros: r.priceMicros,
-    leaseSeconds: r.leaseSeconds,
-    transport: r.transport,
-  };
+  // What the batch statement takes: everything but the lock key and the free units, which only a draw alone handles.
+  const { lockKey: _lockKey, includedUnits: _includedUnits, ...request } = r;
   let q = queues.get(r.sellerId);
   if (!q) queues.set(r.sellerId, (q = { pending: [], flushing: false }));
   const queue = q;
