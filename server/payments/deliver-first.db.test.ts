@@ -28,6 +28,7 @@ import { listSellerPayments } from "./list-seller-payments";
 import { getFacilitator, setFacilitatorForTests } from "./eip3009/facilitator";
 import { reconcileOnce } from "./reconciler";
 import { setInclusionEstimateForTests } from "./settle-payment";
+import { resetEnvForTests } from "../env";
 
 let chain: TestChain;
 let upstream: FakeUpstream;
@@ -104,6 +105,19 @@ async function reconcileWhileMining(): Promise<void> {
   }
   await pass;
 }
+
+// Delivery before inclusion is on in production ("auto"), off in the other tests' environment.
+let deliverBeforeInclusion: string | undefined;
+beforeAll(() => {
+  deliverBeforeInclusion = process.env.DELIVER_BEFORE_INCLUSION;
+  process.env.DELIVER_BEFORE_INCLUSION = "auto";
+  resetEnvForTests();
+});
+afterAll(() => {
+  if (deliverBeforeInclusion === undefined) delete process.env.DELIVER_BEFORE_INCLUSION;
+  else process.env.DELIVER_BEFORE_INCLUSION = deliverBeforeInclusion;
+  resetEnvForTests();
+});
 
 beforeAll(async () => {
   ({ chain, upstream, seller } = await startGatewayStack(SECRET));

@@ -30,6 +30,7 @@ import { kit as mppKit } from "./rails/mpp/conformance.test-kit";
 import { kit as x402Kit } from "./rails/x402/conformance.test-kit";
 import { setInclusionEstimateForTests } from "./settle-payment";
 import { readChallengeId, signChallengeId } from "./challenge-id";
+import { resetEnvForTests } from "../env";
 
 let chain: TestChain;
 let upstream: FakeUpstream;
@@ -175,10 +176,18 @@ describe.each([
     return res.headers.get("svc-payment-id")!;
   }
 
+  // Delivery before inclusion is on in production ("auto"), off in the other tests' environment.
+  let deliverBeforeInclusion: string | undefined;
   beforeEach(async () => {
+    deliverBeforeInclusion = process.env.DELIVER_BEFORE_INCLUSION;
+    process.env.DELIVER_BEFORE_INCLUSION = "auto";
+    resetEnvForTests();
     await rpc("evm_setAutomine", [false]);
   });
   afterEach(async () => {
+    if (deliverBeforeInclusion === undefined) delete process.env.DELIVER_BEFORE_INCLUSION;
+    else process.env.DELIVER_BEFORE_INCLUSION = deliverBeforeInclusion;
+    resetEnvForTests();
     await rpc("evm_setAutomine", [true]);
   });
 

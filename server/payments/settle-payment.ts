@@ -48,11 +48,9 @@ function noteInclusion(ms: number): void {
   if (recentInclusionMs.length > 8) recentInclusionMs.shift();
 }
 
-let estimateSetByTest = false;
-
 /** Whether inclusion on this chain is slow enough to deliver first; unknown (no settlement yet) waits. */
 function inclusionIsSlow(): boolean {
-  if (env().DELIVER_BEFORE_INCLUSION === "off" && !estimateSetByTest) return false;
+  if (env().DELIVER_BEFORE_INCLUSION === "off") return false;
   if (recentInclusionMs.length === 0) return false;
   const sorted = [...recentInclusionMs].sort((a, b) => a - b);
   return sorted[Math.floor(sorted.length / 2)]! >= WAIT_FOR_INCLUSION_UNDER_MS;
@@ -60,7 +58,6 @@ function inclusionIsSlow(): boolean {
 
 /** Tests only: as if the last settlements took `ms` each to be included (null: none seen yet). */
 export function setInclusionEstimateForTests(ms: number | null): void {
-  estimateSetByTest = ms !== null;
   recentInclusionMs.length = 0;
   if (ms !== null) noteInclusion(ms);
 }
