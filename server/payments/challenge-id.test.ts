@@ -72,6 +72,21 @@ describe("signed challenge ids", () => {
     }
   });
 
+  it("have one spelling: the mac's last character spelt with other unused bits (the same mac decoded) is refused", () => {
+    const id = signChallengeId(terms);
+    const b64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+    const last = b64.indexOf(id.at(-1)!);
+    // Only the character's top 2 bits are the mac's; the other 4 spell the same 16 bytes.
+    const sameMac = [...b64].filter((c, i) => i !== last && i >> 4 === last >> 4);
+    expect(sameMac).toHaveLength(15);
+    for (const c of sameMac) {
+      const variant = id.slice(0, -1) + c;
+      expect(Buffer.from(variant.split(".")[1]!, "base64url")).toEqual(Buffer.from(id.split(".")[1]!, "base64url"));
+      expect(readChallengeId(variant, during).type).toBe("invalid");
+    }
+    expect(readChallengeId(id, during).type).toBe("challenge");
+  });
+
   it("refuse 3,000 generated mutations of a real id (characters changed, dropped, added; truncated; oversized), never throwing", () => {
     const r = rng(22);
     const id = signChallengeId(terms);

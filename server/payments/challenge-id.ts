@@ -89,8 +89,10 @@ export function readChallengeId(id: string, now: number = Date.now()): ReadChall
   const m = SHAPE.exec(id);
   if (!m) return { type: "invalid" };
   const [, payload, given] = m as unknown as [string, string, string];
-  const expected = mac(payload);
-  const got = Buffer.from(given, "base64url");
+  // Compared as text, not as decoded bytes: the last of a 16-byte mac's 22 characters carries 4 unused bits, so
+  // several spellings decode to the same mac, and a payment id must have exactly one spelling.
+  const expected = Buffer.from(mac(payload).toString("base64url"));
+  const got = Buffer.from(given);
   if (got.length !== expected.length || !timingSafeEqual(got, expected)) return { type: "invalid" };
   // Signed by us: the payload is what we wrote, but it is still checked field by field (a key shared by mistake with
   // another writer must not become a crash here).
