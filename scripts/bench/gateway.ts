@@ -28,7 +28,7 @@ import { createDb } from "../../server/db/client";
 import { anvilAddress, anvilPrivateKey, setBlockTime } from "../lib/local-chain";
 import { startHttpUpstream } from "./lib/http-upstream";
 import { agentWithCredit } from "./lib/covered-kit";
-import { breakdown, pct, pool, profileWindow, timed, type Phases } from "./lib/load";
+import { alternate, breakdown, pct, pool, profileWindow, timed, type Phases } from "./lib/load";
 import { diffTableWrites, tableWrites, withPgStats } from "./lib/pg-stats";
 import { signUpstreamRequest } from "../../server/upstream-auth/signature";
 import type { BenchContext } from "./types";
@@ -39,6 +39,9 @@ const N = Number(process.env.BENCH_GATEWAY_N ?? 150);
 const CONCURRENCY = 8;
 const BLOCK_TIME = Number(process.env.BENCH_BLOCK_TIME ?? 2);
 const BLOCK_N = Number(process.env.BENCH_BLOCK_N ?? 40);
+const ALT_N = Number(process.env.BENCH_ALTERNATE_N ?? 500);
+const ALT_ROUNDS = Number(process.env.BENCH_ALTERNATE_ROUNDS ?? 4);
+const ALT_WARM = Number(process.env.BENCH_ALTERNATE_WARM ?? 1000);
 
 export async function run(ctx: BenchContext) {
   const secret = ctx.env.MARKET_UPSTREAM_SECRET!;
@@ -168,23 +171,11 @@ export async function run(ctx: BenchContext) {
     profileWindow("free", N, () => pool(N, CONCURRENCY, () => timed(challenge, 402))),
   );
   // The 402's throughput against the direct call's beside it: the 402 load above ran after seconds of idle waiting,
-  // the direct load long before, and 150 calls at 8 connections last a fraction of a second, so one GC pause or a cold
-  // start moves either rate by half. Here both run warm, alternately, twice each, and the rates are of the totals.
-  const alternate = async (rounds: number) => {
-    const t = { free: { n: 0, ms: 0 }, direct: { n: 0, ms: 0 } };
-    for (let r = 0; r < rounds; r++)
-      for (const [name, call, status] of [
-        ["free", challenge, 402],
-        ["direct", direct, 200],
-      ] as const) {
-        const t0 = performance.now();
-        await pool(N, CONCURRENCY, () => timed(call, status));
-        t[name].ms += performance.now() - t0;
-        t[name].n += N;
-      }
-    return { free: Math.round((t.free.n / t.free.ms) * 1000), direct: Math.round((t.direct.n / t.direct.ms) * 1000) };
-  };
-  const beside = await alternate(2);
+  // the direct load long before, and 150 calls at 8 connections last a fraction of a second, so one GC pause, a cold
+  // start or code the JIT has not optimised yet moves either rate by half. Here both are warmed with ALT_WARM calls and
+  // run alternately, ALT_ROUNDS rounds of ALT_N calls each; the rates are of the totals (lib/load.ts `alternate`).
+  const alt = { n: ALT_N, rounds: ALT_ROUNDS, warm: ALT_WARM, concurrency: CONCURRENCY };
+  const beside = await alternate({ call: () => timed(direct, 200) }, { call: () => timed(challenge, 402) }, alt);
   ctx.log(`postgres, 402 load, per call: ${JSON.stringify(freePg.perCall)}`);
   for (const line of freePg.statements) ctx.log(`  ${line}`);
   const rowsPer402 = ((await paymentRows()) - rowsBefore402) / N;
@@ -202,6 +193,8 @@ export async function run(ctx: BenchContext) {
     profileWindow("plan", N, () => pool(N, CONCURRENCY, () => timed(plan, 200))),
   );
   ctx.log(`postgres, plan-covered load, per call: ${JSON.stringify(planPg.perCall)}`);
+  // The covered call beside the direct one, warm and alternately, as the 402 above.
+  const planBeside = await alternate({ call: () => timed(direct, 200) }, { call: () => timed(plan, 200) }, alt);
   for (const line of planPg.statements) ctx.log(`  ${line}`);
   const httpDirectLoad = await profileWindow("http-direct", N, () => pool(N, CONCURRENCY, () => timed(httpDirect, 200)));
   const httpPlanLoad = await profileWindow("http-plan", N, () => pool(N, CONCURRENCY, () => timed(httpPlan, 200)));
@@ -240,8 +233,9 @@ export async function run(ctx: BenchContext) {
     rps_8conn: freeLoad.rps,
     rps_vs_direct: (freeLoad.rps / directLoad.rps).toFixed(2),
     // Both warm, alternately (above): the fair ratio for "a 402 costs less than the call it guards".
-    rps_alternating: `${beside.free}/${beside.direct}`,
-    rps_vs_direct_alternating: (beside.free / beside.direct).toFixed(2),
+    rps_alternating: `${beside.b}/${beside.a}`,
+    rps_vs_direct_alternating: beside.ratio.toFixed(2),
+    alternating_rounds: beside.rounds.map((r) => r.toFixed(2)).join("/"),
     payments_rows_per_402: rowsPer402.toFixed(2),
     // Rows any table gained, lost or changed in that window (background work of the same seconds included), the
     // challenge counts' upserts apart (one row per seller, day and operation per flush, whatever the number of 402s).
@@ -257,6 +251,9 @@ export async function run(ctx: BenchContext) {
     over_direct_p99_ms: (pct(seq.plan, 99) - directP(99)).toFixed(2),
     rps_vs_x402: (planLoad.rps / x402Load.rps).toFixed(1),
     rps_vs_direct: (planLoad.rps / directLoad.rps).toFixed(2),
+    rps_alternating: `${planBeside.b}/${planBeside.a}`,
+    rps_vs_direct_alternating: planBeside.ratio.toFixed(2),
+    alternating_rounds: planBeside.rounds.map((r) => r.toFixed(2)).join("/"),
     pg_write_xacts_per_call: planPg.perCall.write_transactions!,
     pg_wal_bytes_per_call: planPg.perCall.wal_bytes!,
     ...breakdown(phases.plan),

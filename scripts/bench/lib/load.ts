@@ -57,3 +57,32 @@ export function breakdown(phases: Phases): Record<string, string> {
   out.own_p99_ms = pct(own, 99).toFixed(2);
   return out;
 }
+
+/**
+ * Two cases' throughput beside each other: both warmed with `warm` calls at `concurrency` (the JIT keeps optimising a
+ * route for its first thousand or so calls: a load of 150 calls right after 20 warm-up calls measures compilation as
+ * much as the route), then run alternately for `rounds` rounds of `n` calls each. Rates are of the totals; `ratio` is b's rate over a's,
+ * and each round's ratio is kept so a run shows its spread.
+ */
+export async function alternate(
+  a: { call: () => Promise<number> },
+  b: { call: () => Promise<number> },
+  opts: { n: number; rounds: number; warm: number; concurrency: number },
+): Promise<{ a: number; b: number; ratio: number; rounds: number[] }> {
+  await pool(opts.warm, opts.concurrency, a.call);
+  await pool(opts.warm, opts.concurrency, b.call);
+  const ms = { a: 0, b: 0 };
+  const rounds: number[] = [];
+  for (let r = 0; r < opts.rounds; r++) {
+    const t = { a: 0, b: 0 };
+    for (const k of ["a", "b"] as const) {
+      const t0 = performance.now();
+      await pool(opts.n, opts.concurrency, (k === "a" ? a : b).call);
+      t[k] = performance.now() - t0;
+      ms[k] += t[k];
+    }
+    rounds.push(t.a / t.b);
+  }
+  const rate = (total: number) => Math.round(((opts.n * opts.rounds) / total) * 1000);
+  return { a: rate(ms.a), b: rate(ms.b), ratio: ms.a / ms.b, rounds };
+}
