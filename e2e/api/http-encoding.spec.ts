@@ -1,6 +1,6 @@
 // Compression on the wire, read as raw bytes from the built app (fetch would decode them): on by default, answers and
 // pages gzip-encoded for a client that accepts it; HTTP_COMPRESSION=off (behind a proxy or CDN that compresses) sends
-// the same documents as they are.
+// the same documents as they are. A 402 is the exception: `Cache-Control: no-transform`, never encoded (create-challenge.ts).
 import http from "node:http";
 import zlib from "node:zlib";
 import { expect, test } from "@playwright/test";
@@ -34,6 +34,13 @@ test("by default a route's answer and a page are gzip-encoded for a client that 
   const page = await raw(baseURL!, "/", { "accept-encoding": "gzip" });
   expect(page.headers["content-encoding"]).toBe("gzip");
   expect(decoded(page)).toMatch(/<html/i);
+
+  // The unpaid 402: sent as it is, whatever the client accepts; the compression honours its no-transform.
+  const challenge = await raw(baseURL!, "/api/v1/aggregates/AAPL", { "accept-encoding": "gzip" });
+  expect(challenge.status).toBe(402);
+  expect(challenge.headers["cache-control"]).toBe("no-store, no-transform");
+  expect(challenge.headers["content-encoding"]).toBeUndefined();
+  expect(JSON.parse(challenge.body.toString()).error).toBe("payment_required");
 });
 
 test.describe("HTTP_COMPRESSION=off", () => {
@@ -48,7 +55,8 @@ test.describe("HTTP_COMPRESSION=off", () => {
       const on = await raw(baseURL!, path, { "accept-encoding": "gzip" });
       expect(off.status).toBe(on.status);
       expect(off.headers["content-encoding"]).toBeUndefined();
-      expect(on.headers["content-encoding"]).toBe("gzip");
+      // The 402 is never encoded (the first test); everything else is where compression is on.
+      expect(on.headers["content-encoding"]).toBe(path.startsWith("/api/") ? undefined : "gzip");
       if (path === "/manifest.json") expect(off.body.toString()).toBe(decoded(on).replace(baseURL!, other.url).replaceAll(baseURL!, other.url));
     }
   });

@@ -77,9 +77,11 @@ test("a v1-style client (402 body, X-PAYMENT header) pays too, and its proof can
 });
 
 test("the 402 carries the offer in the body and the PAYMENT-REQUIRED header, exposed to browsers", async ({ request }) => {
-  const res = await request.get("/api/v1/aggregates/AAPL");
+  const res = await request.get("/api/v1/aggregates/AAPL", { headers: { "accept-encoding": "gzip, deflate, br" } });
   expect(res.status()).toBe(402);
-  expect(res.headers()["cache-control"]).toBe("no-store");
+  // Not compressed, though the client takes gzip and the server compresses (the next test): a 402 is cheap to send.
+  expect(res.headers()["cache-control"]).toBe("no-store, no-transform");
+  expect(res.headers()["content-encoding"]).toBeUndefined();
   expect(res.headers()["access-control-expose-headers"]).toContain("PAYMENT-REQUIRED");
   const body = await res.json();
   expect(body.payment).toMatchObject({ amount: "0.020000", currency: "USD", operation: "aggregates" });

@@ -54,7 +54,8 @@ describe("402 challenge", () => {
   it("answers an unpaid priced call with a signed x402 offer in the body and the PAYMENT-REQUIRED header", async () => {
     const res = await call(AAPL);
     expect(res.status).toBe(402);
-    expect(res.headers.get("cache-control")).toBe("no-store");
+    // no-transform: never compressed, by us or a proxy (create-challenge.ts: the CPU a flood of 402s would cost).
+    expect(res.headers.get("cache-control")).toBe("no-store, no-transform");
     expect(res.headers.get("access-control-expose-headers")).toContain("PAYMENT-REQUIRED");
     const body = await res.json();
     expect(body.error).toBe("payment_required");
