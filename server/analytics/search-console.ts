@@ -24,7 +24,7 @@ export async function searchConsole(sellerId: string, raw: string): Promise<{ q:
   const credentialId = /^agt_[A-Za-z0-9]+$/.test(q);
   const email = q.includes("@");
   const [payments, payer, credentials, catalog] = await Promise.all([
-    /^(pay_|pi_|cs_|0x[0-9a-f]{64}$)/i.test(q) ? findPaymentHits(sellerId, q, LIMIT) : [],
+    /^(pay_|payref_|pi_|cs_|0x[0-9a-f]{64}$)/i.test(q) ? findPaymentHits(sellerId, q, LIMIT) : [],
     wallet || credentialId ? findPayerHit(sellerId, wallet ? lower : q) : null,
     credentialId || email ? findCredentialHits(sellerId, q, LIMIT) : [],
     wallet || credentialId || email || q.length < 2 ? [] : findCatalogHits(sellerId, q, LIMIT),

@@ -20,7 +20,7 @@ export async function findPaymentHits(sellerId: string, q: string, limit: number
        to_char(p.created_at, 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as created_at
      from payments p
      where p.seller_id = $1 and (p.id = $2 or p.transaction = lower($2)
-       or p.id in (select c.payment_id from card_payments c where c.processor_payment_id = $2 or c.checkout_id = $2))
+       or p.id in (select c.payment_id from card_payments c where c.processor_payment_id = $2 or c.checkout_id = $2 or c.processor_ref = $2))
      order by p.created_at desc limit $3`,
     [sellerId, q, limit],
   );

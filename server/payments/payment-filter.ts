@@ -7,6 +7,9 @@ import { TRANSPORTS } from "./paid-call";
 import { PAYMENT_STATES } from "./payment-state";
 
 /** The list's orders: newest first (the default), oldest first, largest amount first. */
+/** The search text's limit: a whole signed payment id fits (`pay_`, at most 4,000 characters of terms, `.`, a 22-character mac). */
+export const SEARCH_MAX_LENGTH = 4096;
+
 export const PAYMENT_SORTS = ["newest", "oldest", "amount"] as const;
 
 const isoDay = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "must be a day, YYYY-MM-DD");
@@ -19,8 +22,11 @@ export const paymentFilter = z.object({
   transport: z.enum(TRANSPORTS).optional(),
   // A wallet address (or whatever the rail records as payer), matched exactly, case-insensitively.
   payer: z.string().min(1).max(128).optional(),
-  /** A payment id, wallet, transaction, card processor id (pi_...), agent credential (agt_...) or a person's email. */
-  q: z.string().trim().min(1).max(200).optional(),
+  /**
+   * A payment id, wallet, transaction, card processor id (pi_...) or reference (payref_...), agent credential (agt_...)
+   * or a person's email. Long enough for a whole signed payment id (challenge-id.ts).
+   */
+  q: z.string().trim().min(1).max(SEARCH_MAX_LENGTH).optional(),
   from: isoDay.optional(),
   to: isoDay.optional(),
   includeChallenged: z.boolean().default(false),

@@ -39,16 +39,20 @@ function filterSql(sellerId: string, f: ScopedPaymentFilter, params: unknown[]):
 
 /**
  * The search box: what the text looks like decides where it is looked for: a payment id (or its start), a wallet (the
- * payer), a transaction hash, a card processor's payment or checkout id, an agent credential (the payer of its draws,
+ * payer), a transaction hash, a card processor's payment or checkout id or the reference it was given (`payref_`), an agent credential (the payer of its draws,
  * or the credential a purchase was for), a person's email (the credentials they claimed here). Anything else matches
  * the start of a payment id or payer. Like every filter, it is read over the seller's covering index.
  */
 function searchSql(sellerId: string, raw: string, p: (v: unknown) => string): string {
   const q = raw.trim();
   const lower = q.toLowerCase();
-  const prefix = `${lower.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-  // A whole payment id, or the start of one (as a seller copies it from a receipt or a log line).
-  if (/^pay_[A-Za-z0-9]+$/.test(q)) return `p.id like ${p(prefix)}`;
+  const escape = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
+  const prefix = `${escape(lower)}%`;
+  // A whole payment id, or the start of one (as a seller copies it from a receipt or a log line). A signed id
+  // (`pay_<payload>.<mac>`, docs/challenges.md) is base64url, so its case is kept; an id written by lib/ids.ts is lower case.
+  if (/^pay_[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]*)?$/.test(q)) return `(p.id like ${p(`${escape(q)}%`)} or p.id like ${p(prefix)})`;
+  // The reference a card processor knows a payment with a long id by (client_reference_id: processor-reference.ts).
+  if (/^payref_[A-Za-z0-9_-]{32}$/.test(q)) return `exists (select 1 from card_payments c where c.payment_id = p.id and c.processor_ref = ${p(q)})`;
   if (/^0x[0-9a-f]{40}$/i.test(q)) return `p.payer = ${p(lower)}`;
   if (/^0x[0-9a-f]{64}$/i.test(q)) return `lower(p.transaction) = ${p(lower)}`;
   if (/^(pi|cs)_[A-Za-z0-9_]+$/.test(q))

@@ -6,7 +6,10 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { seedMarketSeller } from "../../../prisma/seed";
 import { db } from "../../db/client";
 import { newId } from "../../lib/ids";
+import { MAX_CHALLENGE_ID_LENGTH, signChallengeId } from "../../payments/challenge-id";
 import { listSellerPayments } from "../../payments/list-seller-payments";
+import { SEARCH_MAX_LENGTH } from "../../payments/payment-filter";
+import { processorReference } from "../../payments/rails/card/processor/processor-reference";
 import { createCaller, sessionFor } from "../../testing/trpc";
 
 const WALLET = "0xabcdefabcdefabcdefabcdefabcdefabcdef0001";
@@ -136,6 +139,66 @@ describe("the Payments list", () => {
     expect(await listIds({ q: "%" })).toEqual([]);
     // Another seller finds none of it.
     expect((await other.payments.list({ q: ids.big })).payments).toEqual([]);
+  });
+
+  it("finds a payment born from a signed challenge id: whole, by its start in its own case, and by its card processor reference", async () => {
+    // A seller of its own, so the other tests' lists and totals stay as they are.
+    const tag = randomBytes(4).toString("hex");
+    const s = await seedMarketSeller(db, {
+      slug: `pc-s-${tag}`,
+      name: "PC signed",
+      hosts: [`pc-s-${tag}.test`],
+      email: `pc-s-${tag}@pc.test`,
+      password: "pw-123456",
+      payTo: null,
+      signingSecret: null,
+    });
+    const seller = createCaller(sessionFor(s.userId, s.sellerId));
+    // Mixed-case base64url, longer than the search used to take; paid by card, so Stripe knows it by its reference.
+    const signed = signChallengeId({
+      sellerId: s.sellerId,
+      method: "GET",
+      path: "/aggregates/AAPL",
+      query: `from=2017-01-03&to=2017-03-31&tag=${tag}`,
+      amountMicros: 600_000n,
+      operationKey: "aggregates",
+      meterKey: "aggregates",
+      issuedAt: 1_900_000_000,
+      expiresAt: 1_900_000_300,
+      credentialId: null,
+      purchase: null,
+      transport: "http",
+    });
+    await db.payment.create({
+      data: {
+        id: signed,
+        sellerId: s.sellerId,
+        method: "GET",
+        path: "/api/v1/aggregates/AAPL",
+        query: "",
+        operationKey: "aggregates",
+        meterKey: "aggregates",
+        amountMicros: 600_000n,
+        expiresAt: new Date("2030-01-01T00:10:00Z"),
+        status: "consumed",
+        rail: "card",
+        settledAt: new Date(),
+        fromChallenge: true,
+      },
+    });
+    await db.cardPayment.create({ data: { paymentId: signed, processor: "test", flow: "checkout", processorRef: processorReference(signed) } });
+    expect(signed.length).toBeGreaterThan(200);
+    expect(signed.slice(0, 60)).toMatch(/[A-Z]/);
+    expect(SEARCH_MAX_LENGTH).toBeGreaterThanOrEqual(MAX_CHALLENGE_ID_LENGTH);
+    const found = async (q: string) => (await seller.payments.list({ q })).payments.map((p) => p.id);
+    expect(await found(signed)).toEqual([signed]);
+    expect(await found(signed.slice(0, 60))).toEqual([signed]);
+    expect(await found(processorReference(signed))).toEqual([signed]);
+    expect((await seller.search.global({ q: signed })).hits.map((h) => h.id)).toEqual([signed]);
+    expect((await seller.search.global({ q: processorReference(signed) })).hits.map((h) => h.id)).toEqual([signed]);
+    // Another seller finds none of it.
+    expect((await caller.payments.list({ q: signed })).payments).toEqual([]);
+    expect((await caller.payments.list({ q: processorReference(signed) })).payments).toEqual([]);
   });
 
   it("orders newest, oldest or largest first, and pages through every row once in each order", async () => {
