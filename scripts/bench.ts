@@ -52,6 +52,7 @@ async function main() {
     const ctx: BenchContext = {
       baseUrl,
       env: { ...env },
+      serverPid: server.pid!,
       log,
       record(name, samples, extra = {}) {
         const sorted = [...samples].sort((a, b) => a - b);

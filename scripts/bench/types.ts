@@ -4,6 +4,8 @@ export type BenchContext = {
   baseUrl: string;
   /** The stack's settings: DATABASE_URL, APP_SECRET, MARKET_UPSTREAM_SECRET, and the chain's (RPC_URL, ...). */
   env: Record<string, string>;
+  /** The app server's process id (`next start`): the cpu module reads its CPU time from /proc. */
+  serverPid: number;
   log: (line: string) => void;
   /** Record one measured case: latencies in ms; p50/p99/rps are computed and printed by the runner. */
   record: (name: string, samplesMs: number[], extra?: Record<string, string | number>) => void;
