@@ -61,7 +61,7 @@ export function breakdown(phases: Phases): Record<string, string> {
 /**
  * Two cases' throughput beside each other: both warmed with `warm` calls at `concurrency` (the JIT keeps optimising a
  * route for its first thousand or so calls: a load of 150 calls right after 20 warm-up calls measures compilation as
- * much as the route), then run alternately for `rounds` rounds of `n` calls each. Rates are of the totals; `ratio` is b's rate over a's,
+ * much as the route), then run alternately for `rounds` rounds of `n` calls each, the order swapped every round. Rates are of the totals; `ratio` is b's rate over a's,
  * and each round's ratio is kept so a run shows its spread.
  */
 export async function alternate(
@@ -75,7 +75,8 @@ export async function alternate(
   const rounds: number[] = [];
   for (let r = 0; r < opts.rounds; r++) {
     const t = { a: 0, b: 0 };
-    for (const k of ["a", "b"] as const) {
+    // ABBA: each case goes first in every other round, so neither always inherits the other's garbage or cold caches.
+    for (const k of r % 2 === 0 ? (["a", "b"] as const) : (["b", "a"] as const)) {
       const t0 = performance.now();
       await pool(opts.n, opts.concurrency, (k === "a" ? a : b).call);
       t[k] = performance.now() - t0;
