@@ -4,27 +4,19 @@
 //  - sequential: BENCH_COVERED_N calls (300 unless set), direct and covered interleaved
 //  - load: as many at BENCH_COVERED_CONCURRENCY connections (8 unless set), direct then covered, each bearer's calls
 //    spread over BENCH_COVERED_BEARERS agents (1 unless set), with PostgreSQL's account of the covered load
-import { signUpstreamRequest } from "../../server/upstream-auth/signature";
+import { aggregatesCalls } from "./lib/aggregates";
 import { agentWithCredit } from "./lib/covered-kit";
 import { breakdown, pct, pool, profileWindow, timed, type Phases } from "./lib/load";
 import { withPgStats } from "./lib/pg-stats";
 import type { BenchContext } from "./types";
 
-const PATH = "/aggregates/AAPL";
-const QUERY = "from=2017-01-03&to=2017-03-31";
 const N = Number(process.env.BENCH_COVERED_N ?? 300);
 const CONCURRENCY = Number(process.env.BENCH_COVERED_CONCURRENCY ?? 8);
 const BEARERS = Number(process.env.BENCH_COVERED_BEARERS ?? 1);
 
 export async function run(ctx: BenchContext) {
   if (!process.argv.slice(2).includes("covered")) return ctx.log("covered: skipped (run `npm run bench covered` to measure it alone)");
-  const secret = ctx.env.MARKET_UPSTREAM_SECRET!;
-  const gatewayUrl = `${ctx.baseUrl}/api/v1${PATH}?${QUERY}`;
-  const directUrl = `${ctx.baseUrl}/upstream/market/v1${PATH}?${QUERY}`;
-  const direct = () => {
-    const u = new URL(directUrl);
-    return fetch(u, { headers: signUpstreamRequest(secret, { method: "GET", path: u.pathname, query: u.searchParams }) });
-  };
+  const { gatewayUrl, direct } = aggregatesCalls(ctx);
   const bearers: Record<string, string>[] = [];
   for (let i = 0; i < BEARERS; i++) bearers.push(await agentWithCredit(ctx.baseUrl));
   const plan = (i: number) => fetch(gatewayUrl, { headers: bearers[i % bearers.length]! });

@@ -4,14 +4,12 @@
 // (3 unless set) of BENCH_CPU_N calls (1,000 unless set) each, the cases alternating within a round. On a 2-core host
 // the server's one thread is the bottleneck, so its CPU per call is what a case's requests per second follow; the
 // first round also shows how long the JIT takes to settle. Linux only (/proc).
-import { signUpstreamRequest } from "../../server/upstream-auth/signature";
+import { aggregatesCalls } from "./lib/aggregates";
 import { agentWithCredit } from "./lib/covered-kit";
 import { pool, timed } from "./lib/load";
 import { namedCpuMs, procCpuAvailable, treeCpuMs } from "./lib/proc-cpu";
 import type { BenchContext } from "./types";
 
-const PATH = "/aggregates/AAPL";
-const QUERY = "from=2017-01-03&to=2017-03-31";
 const N = Number(process.env.BENCH_CPU_N ?? 1000);
 const ROUNDS = Number(process.env.BENCH_CPU_ROUNDS ?? 3);
 const CONCURRENCY = Number(process.env.BENCH_CPU_CONCURRENCY ?? 8);
@@ -19,20 +17,11 @@ const CONCURRENCY = Number(process.env.BENCH_CPU_CONCURRENCY ?? 8);
 export async function run(ctx: BenchContext) {
   if (!process.argv.slice(2).includes("cpu")) return ctx.log("cpu: skipped (run `npm run bench cpu` to measure it)");
   if (!procCpuAvailable()) return ctx.log("cpu: skipped (no /proc on this host)");
-  const secret = ctx.env.MARKET_UPSTREAM_SECRET!;
-  const gatewayUrl = `${ctx.baseUrl}/api/v1${PATH}?${QUERY}`;
-  const directUrl = `${ctx.baseUrl}/upstream/market/v1${PATH}?${QUERY}`;
+  const { gatewayUrl, direct } = aggregatesCalls(ctx);
   const bearer = await agentWithCredit(ctx.baseUrl);
   const cases: [name: string, call: () => Promise<Response>, status: number][] = [
     ["floor", () => fetch(`${ctx.baseUrl}/oauth2/jwks.json`), 200],
-    [
-      "direct",
-      () => {
-        const u = new URL(directUrl);
-        return fetch(u, { headers: signUpstreamRequest(secret, { method: "GET", path: u.pathname, query: u.searchParams }) });
-      },
-      200,
-    ],
+    ["direct", direct, 200],
     ["free", () => fetch(gatewayUrl), 402],
     ["plan", () => fetch(gatewayUrl, { headers: bearer }), 200],
   ];
@@ -57,13 +46,13 @@ export async function run(ctx: BenchContext) {
     }
   // The last round is the settled one; the others are printed above.
   const last = (xs: number[]) => xs.at(-1)!.toFixed(2);
-  const direct = per.get("direct")!;
+  const directRps = per.get("direct")!.rps.at(-1)!;
   for (const [name] of cases) {
     const m = per.get(name)!;
     // Latencies of the last round, at CONCURRENCY connections.
     ctx.record(`cpu: ${name} (round ${ROUNDS} of ${ROUNDS}, ${CONCURRENCY} connections)`, m.samples, {
       rps: m.rps.at(-1)!,
-      rps_vs_direct: (m.rps.at(-1)! / direct.rps.at(-1)!).toFixed(2),
+      rps_vs_direct: (m.rps.at(-1)! / directRps).toFixed(2),
       server_ms: last(m.server),
       postgres_ms: last(m.postgres),
       client_ms: last(m.client),

@@ -27,14 +27,12 @@ import { seedMarketSeller } from "../../prisma/seed";
 import { createDb } from "../../server/db/client";
 import { anvilAddress, anvilPrivateKey, setBlockTime } from "../lib/local-chain";
 import { startHttpUpstream } from "./lib/http-upstream";
+import { AGGREGATES_PATH, AGGREGATES_QUERY, aggregatesCalls } from "./lib/aggregates";
 import { agentWithCredit } from "./lib/covered-kit";
-import { alternate, breakdown, pct, pool, profileWindow, timed, type Phases } from "./lib/load";
+import { alternate, alternatingFields, breakdown, pct, pool, profileWindow, timed, type Phases } from "./lib/load";
 import { diffTableWrites, tableWrites, withPgStats } from "./lib/pg-stats";
-import { signUpstreamRequest } from "../../server/upstream-auth/signature";
 import type { BenchContext } from "./types";
 
-const PATH = "/aggregates/AAPL";
-const QUERY = "from=2017-01-03&to=2017-03-31";
 const N = Number(process.env.BENCH_GATEWAY_N ?? 150);
 const CONCURRENCY = 8;
 const BLOCK_TIME = Number(process.env.BENCH_BLOCK_TIME ?? 2);
@@ -44,13 +42,7 @@ const ALT_ROUNDS = Number(process.env.BENCH_ALTERNATE_ROUNDS ?? 4);
 const ALT_WARM = Number(process.env.BENCH_ALTERNATE_WARM ?? 1000);
 
 export async function run(ctx: BenchContext) {
-  const secret = ctx.env.MARKET_UPSTREAM_SECRET!;
-  const gatewayUrl = `${ctx.baseUrl}/api/v1${PATH}?${QUERY}`;
-  const directUrl = `${ctx.baseUrl}/upstream/market/v1${PATH}?${QUERY}`;
-  const direct = () => {
-    const u = new URL(directUrl);
-    return fetch(u, { headers: signUpstreamRequest(secret, { method: "GET", path: u.pathname, query: u.searchParams }) });
-  };
+  const { gatewayUrl, direct } = aggregatesCalls(ctx);
   const challenge = () => fetch(gatewayUrl);
   const floor = () => fetch(`${ctx.baseUrl}/oauth2/jwks.json`);
 
@@ -103,8 +95,8 @@ export async function run(ctx: BenchContext) {
     await db.$disconnect();
   }
   const httpBearer = await agentWithCredit(httpBase);
-  const httpDirect = () => fetch(`${upstream.url}${PATH}?${QUERY}`);
-  const httpPlan = () => fetch(`${httpBase}/api/v1${PATH}?${QUERY}`, { headers: httpBearer });
+  const httpDirect = () => fetch(`${upstream.url}${AGGREGATES_PATH}?${AGGREGATES_QUERY}`);
+  const httpPlan = () => fetch(`${httpBase}/api/v1${AGGREGATES_PATH}?${AGGREGATES_QUERY}`, { headers: httpBearer });
 
   // Warm-up (JIT, pools, catalog cache, first chain calls).
   for (let i = 0; i < 20; i++) await timed(floor, 200);
@@ -170,12 +162,6 @@ export async function run(ctx: BenchContext) {
   const { result: freeLoad, stats: freePg } = await withPgStats(ctx.env.DATABASE_URL!, N, () =>
     profileWindow("free", N, () => pool(N, CONCURRENCY, () => timed(challenge, 402))),
   );
-  // The 402's throughput against the direct call's beside it: the 402 load above ran after seconds of idle waiting,
-  // the direct load long before, and 150 calls at 8 connections last a fraction of a second, so one GC pause, a cold
-  // start or code the JIT has not optimised yet moves either rate by half. Here both are warmed with ALT_WARM calls and
-  // run alternately, ALT_ROUNDS rounds of ALT_N calls each; the rates are of the totals (lib/load.ts `alternate`).
-  const alt = { n: ALT_N, rounds: ALT_ROUNDS, warm: ALT_WARM, concurrency: CONCURRENCY };
-  const beside = await alternate({ call: () => timed(direct, 200) }, { call: () => timed(challenge, 402) }, alt);
   ctx.log(`postgres, 402 load, per call: ${JSON.stringify(freePg.perCall)}`);
   for (const line of freePg.statements) ctx.log(`  ${line}`);
   const rowsPer402 = ((await paymentRows()) - rowsBefore402) / N;
@@ -185,6 +171,13 @@ export async function run(ctx: BenchContext) {
   const countUpserts = written402.challenge_counts ?? 0;
   const otherRows = Object.entries(written402).reduce((n, [t, k]) => (t === "challenge_counts" ? n : n + k), 0);
   ctx.log(`402 load: rows written per table in its window (+11.5 s): ${JSON.stringify(written402)}`);
+  // The 402's throughput against the direct call's beside it: the 402 load above ran after seconds of idle waiting,
+  // the direct load long before, and 150 calls at 8 connections last a fraction of a second, so one GC pause, a cold
+  // start or code the JIT has not optimised yet moves either rate by half. Here both are warmed with ALT_WARM calls and
+  // run alternately, ALT_ROUNDS rounds of ALT_N calls each; the rates are of the totals (lib/load.ts `alternate`). After
+  // the rows-written window has closed, so that window holds the 150 402s it divides by and nothing else.
+  const alt = { n: ALT_N, rounds: ALT_ROUNDS, warm: ALT_WARM, concurrency: CONCURRENCY };
+  const beside = await alternate({ call: () => timed(direct, 200) }, { call: () => timed(challenge, 402) }, alt);
   const loadProofs = { x402: await proofs("x402", N), mpp: await proofs("mpp", N) };
   const x402Load = await profileWindow("x402", N, () => pool(N, CONCURRENCY, (i) => timed(paid(loadProofs.x402[i]!), 200)));
   const mppLoad = await profileWindow("mpp", N, () => pool(N, CONCURRENCY, (i) => timed(paid(loadProofs.mpp[i]!), 200)));
@@ -193,9 +186,9 @@ export async function run(ctx: BenchContext) {
     profileWindow("plan", N, () => pool(N, CONCURRENCY, () => timed(plan, 200))),
   );
   ctx.log(`postgres, plan-covered load, per call: ${JSON.stringify(planPg.perCall)}`);
+  for (const line of planPg.statements) ctx.log(`  ${line}`);
   // The covered call beside the direct one, warm and alternately, as the 402 above.
   const planBeside = await alternate({ call: () => timed(direct, 200) }, { call: () => timed(plan, 200) }, alt);
-  for (const line of planPg.statements) ctx.log(`  ${line}`);
   const httpDirectLoad = await profileWindow("http-direct", N, () => pool(N, CONCURRENCY, () => timed(httpDirect, 200)));
   const httpPlanLoad = await profileWindow("http-plan", N, () => pool(N, CONCURRENCY, () => timed(httpPlan, 200)));
   upstream.stop();
@@ -233,9 +226,7 @@ export async function run(ctx: BenchContext) {
     rps_8conn: freeLoad.rps,
     rps_vs_direct: (freeLoad.rps / directLoad.rps).toFixed(2),
     // Both warm, alternately (above): the fair ratio for "a 402 costs less than the call it guards".
-    rps_alternating: `${beside.b}/${beside.a}`,
-    rps_vs_direct_alternating: beside.ratio.toFixed(2),
-    alternating_rounds: beside.rounds.map((r) => r.toFixed(2)).join("/"),
+    ...alternatingFields(beside),
     payments_rows_per_402: rowsPer402.toFixed(2),
     // Rows any table gained, lost or changed in that window (background work of the same seconds included), the
     // challenge counts' upserts apart (one row per seller, day and operation per flush, whatever the number of 402s).
@@ -251,9 +242,7 @@ export async function run(ctx: BenchContext) {
     over_direct_p99_ms: (pct(seq.plan, 99) - directP(99)).toFixed(2),
     rps_vs_x402: (planLoad.rps / x402Load.rps).toFixed(1),
     rps_vs_direct: (planLoad.rps / directLoad.rps).toFixed(2),
-    rps_alternating: `${planBeside.b}/${planBeside.a}`,
-    rps_vs_direct_alternating: planBeside.ratio.toFixed(2),
-    alternating_rounds: planBeside.rounds.map((r) => r.toFixed(2)).join("/"),
+    ...alternatingFields(planBeside),
     pg_write_xacts_per_call: planPg.perCall.write_transactions!,
     pg_wal_bytes_per_call: planPg.perCall.wal_bytes!,
     ...breakdown(phases.plan),

@@ -61,8 +61,8 @@ export function breakdown(phases: Phases): Record<string, string> {
 /**
  * Two cases' throughput beside each other: both warmed with `warm` calls at `concurrency` (the JIT keeps optimising a
  * route for its first thousand or so calls: a load of 150 calls right after 20 warm-up calls measures compilation as
- * much as the route), then run alternately for `rounds` rounds of `n` calls each, the order swapped every round. Rates are of the totals; `ratio` is b's rate over a's,
- * and each round's ratio is kept so a run shows its spread.
+ * much as the route), then run alternately for `rounds` rounds of `n` calls each, the order swapped every round. Rates
+ * are of the totals; `ratio` is b's rate over a's, and each round's ratio is kept so a run shows its spread.
  */
 export async function alternate(
   a: { call: () => Promise<number> },
@@ -86,4 +86,13 @@ export async function alternate(
   }
   const rate = (total: number) => Math.round(((opts.n * opts.rounds) / total) * 1000);
   return { a: rate(ms.a), b: rate(ms.b), ratio: ms.a / ms.b, rounds };
+}
+
+/** How a bench row prints `alternate`'s result (b's rate over a's): both rates, the ratio, and each round's. */
+export function alternatingFields(r: Awaited<ReturnType<typeof alternate>>): Record<string, string> {
+  return {
+    rps_alternating: `${r.b}/${r.a}`,
+    rps_vs_direct_alternating: r.ratio.toFixed(2),
+    alternating_rounds: r.rounds.map((x) => x.toFixed(2)).join("/"),
+  };
 }
