@@ -6,10 +6,13 @@ import { z } from "zod";
 import { TRANSPORTS } from "./paid-call";
 import { PAYMENT_STATES } from "./payment-state";
 
-/** The list's orders: newest first (the default), oldest first, largest amount first. */
-/** The search text's limit: a whole signed payment id fits (`pay_`, at most 4,000 characters of terms, `.`, a 22-character mac). */
+/**
+ * The search text's limit: a whole signed payment id fits (challenge-id.ts `MAX_CHALLENGE_ID_LENGTH`, which this
+ * module cannot import: the console's client components import it, and that one imports node:crypto).
+ */
 export const SEARCH_MAX_LENGTH = 4096;
 
+/** The list's orders: newest first (the default), oldest first, largest amount first. */
 export const PAYMENT_SORTS = ["newest", "oldest", "amount"] as const;
 
 const isoDay = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "must be a day, YYYY-MM-DD");
