@@ -49,28 +49,16 @@ async function payment(
   return id;
 }
 
+/** A seller of the market template with no wallet and no upstream secret: what these tests list and search. */
+const seedSeller = (slug: string, name: string) =>
+  seedMarketSeller(db, { slug, name, hosts: [`${slug}.test`], email: `${slug}@pc.test`, password: "pw-123456", payTo: null, signingSecret: null });
+
 beforeAll(async () => {
   const tag = randomBytes(4).toString("hex");
-  const s = await seedMarketSeller(db, {
-    slug: `pc-${tag}`,
-    name: "PC",
-    hosts: [`pc-${tag}.test`],
-    email: `pc-${tag}@pc.test`,
-    password: "pw-123456",
-    payTo: null,
-    signingSecret: null,
-  });
+  const s = await seedSeller(`pc-${tag}`, "PC");
   sellerId = s.sellerId;
   caller = createCaller(sessionFor(s.userId, s.sellerId));
-  const o = await seedMarketSeller(db, {
-    slug: `pc-o-${tag}`,
-    name: "PC other",
-    hosts: [`pc-o-${tag}.test`],
-    email: `pc-o-${tag}@pc.test`,
-    password: "pw-123456",
-    payTo: null,
-    signingSecret: null,
-  });
+  const o = await seedSeller(`pc-o-${tag}`, "PC other");
   other = createCaller(sessionFor(o.userId, o.sellerId));
   email = `person-${tag}@people.test`;
   const human = await db.human.create({ data: { id: newId("hum"), email } });
@@ -144,15 +132,7 @@ describe("the Payments list", () => {
   it("finds a payment born from a signed challenge id: whole, by its start in its own case, and by its card processor reference", async () => {
     // A seller of its own, so the other tests' lists and totals stay as they are.
     const tag = randomBytes(4).toString("hex");
-    const s = await seedMarketSeller(db, {
-      slug: `pc-s-${tag}`,
-      name: "PC signed",
-      hosts: [`pc-s-${tag}.test`],
-      email: `pc-s-${tag}@pc.test`,
-      password: "pw-123456",
-      payTo: null,
-      signingSecret: null,
-    });
+    const s = await seedSeller(`pc-s-${tag}`, "PC signed");
     const seller = createCaller(sessionFor(s.userId, s.sellerId));
     // Mixed-case base64url, longer than the search used to take; paid by card, so Stripe knows it by its reference.
     const signed = signChallengeId({
