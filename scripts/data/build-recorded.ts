@@ -1,10 +1,18 @@
 // Builds data/recorded/<source>/: replies shaped as each public API documents them, filled only with values from the
-// shipped files (see data/recorded/README.md). Reads data/ only. Usage: npx tsx scripts/data/build-recorded.ts
-import { readFileSync } from "node:fs";
+// shipped files (see data/recorded/README.md). Reads data/ only, except the Massive options example, which is copied from
+// a fetched snapshot when --mirror is given. Usage: npx tsx scripts/data/build-recorded.ts [--mirror <folder>]
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { recordedMarkets } from "./lib/recorded-markets";
 import { parseCsv, repoRoot, writeJson } from "./lib/source";
 
 const csv = (rel: string) => parseCsv(readFileSync(path.join(repoRoot, rel), "utf8")).slice(1).filter((r) => r.length > 1);
+
+function writeText(relPath: string, text: string): void {
+  const file = path.join(repoRoot, relPath);
+  mkdirSync(path.dirname(file), { recursive: true });
+  writeFileSync(file, text);
+}
 
 function fred() {
   const rows = csv("data/economy/vintages/UNRATE.csv");
@@ -96,4 +104,5 @@ function worldBank() {
 fred();
 bls();
 worldBank();
+recordedMarkets({ csv, writeJson, writeText });
 console.log("recorded replies written");
