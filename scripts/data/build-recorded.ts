@@ -40,10 +40,47 @@ function fred() {
   };
   writeJson("data/recorded/fred/series-observations-UNRATE-20260330.json", reply("2026-03-30", "2025-06-01"));
   writeJson("data/recorded/fred/series-observations-UNRATE-realtime-20260102.json", reply("2026-01-02", "2025-06-01"));
+  alfredWindow();
   writeJson("data/recorded/fred/error-series-does-not-exist.json", { error_code: 400, error_message: "Bad Request.  The series does not exist." });
   writeJson("data/recorded/fred/error-api-key-not-registered.json", {
     error_code: 400,
     error_message: "Bad Request.  The value for variable api_key is not registered.  Read https://fred.stlouisfed.org/docs/api/api_key.html for more information.",
+  });
+}
+
+// ALFRED real-time replies for PAYEMS from the 2019-2020 window of vintages (economy/vintages/alfred-2019-2020.csv).
+function alfredWindow() {
+  const rows = csv("data/economy/vintages/alfred-2019-2020.csv").filter((r) => r[0] === "PAYEMS");
+  const vintages = [...new Set(rows.map((r) => r[1]!))].sort();
+  writeJson("data/recorded/fred/series-vintagedates-PAYEMS-2019-2020.json", {
+    realtime_start: "2019-07-01",
+    realtime_end: "2020-11-06",
+    order_by: "vintage_date",
+    sort_order: "asc",
+    count: vintages.length,
+    offset: 0,
+    limit: 10000,
+    vintage_dates: vintages,
+  });
+  // As FRED answers realtime_start=realtime_end=2020-05-11: the values in effect that day (the vintage of 2020-05-11).
+  const asOf = "2020-05-11";
+  const observations = rows
+    .filter((r) => r[1] === asOf)
+    .map(([, , date, value]) => ({ realtime_start: asOf, realtime_end: asOf, date: date!, value: value!.replace(/\.0$/, "") }));
+  writeJson("data/recorded/fred/series-observations-PAYEMS-realtime-20200511.json", {
+    realtime_start: asOf,
+    realtime_end: asOf,
+    observation_start: "2019-06-01",
+    observation_end: "9999-12-31",
+    units: "lin",
+    output_type: 1,
+    file_type: "json",
+    order_by: "observation_date",
+    sort_order: "asc",
+    count: observations.length,
+    offset: 0,
+    limit: 100000,
+    observations,
   });
 }
 
