@@ -52,6 +52,9 @@ describe("the checker", () => {
       [RULES[4]!.name, RULES[6]!.name],
     );
     expect(broken(graph("app/page.tsx", ["@/server/payments/payments.queries", "server/payments/payments.queries.ts"]))).toEqual([RULES[7]!.name]);
+    expect(broken(graph("server/catalog/x.ts", ["../discovery/openapi", "server/discovery/openapi.ts"]))).toEqual([RULES[8]!.name]);
+    expect(broken(graph("server/discovery/x.ts", ["../gateway/quote", "server/gateway/quote.ts"]))).toEqual([RULES[9]!.name]);
+    expect(broken(graph("server/discovery/x.ts", ["../mcp/free-tools", "server/mcp/free-tools.ts"]))).toEqual([RULES[9]!.name]);
   });
 
   it("allows what the rules allow", () => {
@@ -67,6 +70,9 @@ describe("the checker", () => {
     expect(broken(graph("server/payments/x.ts", ["./rails/rail", "server/payments/rails/rail.ts"]))).toEqual([]);
     expect(broken(graph("server/trpc/routers/catalog.ts", ["@trpc/server", null]))).toEqual([]);
     expect(broken(graph("app/api/route.ts", ["@/server/http/route", "server/http/route.ts"]))).toEqual([]);
+    expect(broken(graph("server/discovery/openapi.ts", ["../catalog/catalog", "server/catalog/catalog.ts"]))).toEqual([]);
+    expect(broken(graph("server/gateway/quote.ts", ["../discovery/guide", "server/discovery/guide.ts"]))).toEqual([]);
+    expect(broken(graph("server/catalog/x.db.test.ts", ["../discovery/openapi", "server/discovery/openapi.ts"]))).toEqual([]);
   });
 
   it("flags a payment state written into SQL outside the state module", () => {

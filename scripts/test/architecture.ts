@@ -142,6 +142,16 @@ export const RULES: Rule[] = [
     check: (f, i) =>
       f.file.startsWith("app/") && !isTestOrTooling(f.file) && !!i.target && (i.target.startsWith("server/db/") || i.target.endsWith(".queries.ts")),
   },
+  {
+    // Discovery (OpenAPI, manifest, guide, llms.txt, MCP tools, x402 discovery, search) reads the catalog: one floor up.
+    name: "server/catalog never imports server/discovery (discovery reads the catalog, never the other way)",
+    check: (f, i) => f.file.startsWith("server/catalog/") && !isTestOrTooling(f.file) && !!i.target?.startsWith("server/discovery/"),
+  },
+  {
+    // The gateway's quote, the MCP server and the HTTP discovery helpers build on discovery's documents, not the reverse.
+    name: "server/discovery imports no request pipeline or web adapter (server/gateway, server/mcp, server/http)",
+    check: (f, i) => f.file.startsWith("server/discovery/") && !isTestOrTooling(f.file) && !!i.target && /^server\/(gateway|mcp|http)\//.test(i.target),
+  },
 ];
 
 export function findViolations(graph: SourceFile[], rules: Rule[] = RULES): Violation[] {

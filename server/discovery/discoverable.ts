@@ -1,8 +1,8 @@
 // Every operation a storefront describes: its sold catalog operations (data and advisor) plus the free
 // platform operations. Discovery (OpenAPI, search, guide, services) works on this one list.
+import type { Catalog } from "../catalog/catalog";
 import { getContract, type OperationContract } from "../contracts/operations";
 import { PLATFORM_CONTRACTS, PLATFORM_SERVICE } from "../contracts/platform";
-import type { Catalog } from "./catalog";
 
 export type DiscoverableOperation = {
   key: string;

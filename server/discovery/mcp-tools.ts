@@ -5,8 +5,8 @@
 // No tool declares an `outputSchema`: MCP clients validate any `structuredContent` against it, and a paid tool's
 // unpaid answer carries the payment requirements as structured content (x402's MCP binding), which no data schema
 // describes. The response schemas stay in /openapi.json.
+import type { Catalog } from "../catalog/catalog";
 import { RAILS } from "../payments/rails";
-import type { Catalog } from "./catalog";
 import { listDiscoverable, type DiscoverableOperation } from "./discoverable";
 import { parametersOf } from "./openapi";
 import { paymentInfo, type PaymentInfo } from "./price-table";

@@ -4,8 +4,8 @@
 // its MCP tool. `accepts` is advisory (the live 402 or payment-required tool result, with its signed challenge, is
 // authoritative). Each item also carries the price table's own entry (`x-payment-info`): the rails other than x402.
 import { z } from "zod";
+import type { Catalog } from "../catalog/catalog";
 import { exactRequirements } from "../payments/eip3009/authorization";
-import type { Catalog } from "./catalog";
 import { dataTools } from "./mcp-tools";
 import { pricedOperations } from "./price-table";
 

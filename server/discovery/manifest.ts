@@ -1,20 +1,11 @@
 // GET /manifest.json: live services, meters, plans with purchase bounds, prices and free included units.
 // Authoritative: the gateway charges exactly these prices (both read the same cached catalog).
+import type { Catalog } from "../catalog/catalog";
+import { planPurchaseTerms } from "../catalog/plan-purchase-terms";
 import { PLATFORM_CONTRACTS, PLATFORM_SERVICE } from "../contracts/platform";
-import { CARD_MINIMUM_MICROS, microsToCents, microsToUsd } from "../lib/money";
+import { microsToUsd } from "../lib/money";
 import { RAILS } from "../payments/rails";
-import type { Catalog } from "./catalog";
 import { railsFor } from "./price-table";
-
-/** What a credit plan sells at, as discovery states it (the manifest's `purchase`, OpenAPI's `x-plans`). */
-export function planPurchaseTerms(p: Catalog["plans"][number]) {
-  return {
-    minimumUsd: p.minimumMicros != null ? microsToCents(p.minimumMicros) : null,
-    maximumUsd: p.maximumMicros != null ? microsToCents(p.maximumMicros) : null,
-    cardMinimumUsd: microsToCents(p.cardMinimumMicros ?? CARD_MINIMUM_MICROS),
-    creditValidityDays: p.creditValidityDays,
-  };
-}
 
 export function buildManifest(catalog: Catalog, origin: string) {
   const liveServices = catalog.services.filter((s) => s.status === "live");

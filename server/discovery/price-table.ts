@@ -1,10 +1,10 @@
 // The one price table every discovery document states: which operations are sold at a price, for how much, on which
 // meter, and on which rails. OpenAPI (`x-payment-info`), the manifest, /.well-known/x402, /llms.txt and the MCP tool
 // list all read it from here, so a price change in the console shows in all of them on the next request.
+import type { Catalog } from "../catalog/catalog";
 import { microsToUsd } from "../lib/money";
 import { discoveryOffers, RAILS } from "../payments/rails";
 import type { Rail } from "../payments/rails/rail";
-import type { Catalog } from "./catalog";
 import { listDiscoverable, type DiscoverableOperation } from "./discoverable";
 
 type Priced = Pick<DiscoverableOperation, "key" | "meter">;

@@ -2,9 +2,9 @@
 // It recommends and estimates; it never buys anything.
 import { advisorGuideResponse } from "../contracts/operations";
 import type { z } from "zod";
+import type { Catalog } from "../catalog/catalog";
 import { microsToUsd } from "../lib/money";
 import { RAILS } from "../payments/rails";
-import type { Catalog } from "./catalog";
 import { listDiscoverable } from "./discoverable";
 import { selectOperations } from "./openapi";
 

@@ -1,12 +1,12 @@
 // GET /openapi.json and /services/{slug}/openapi.json: an OpenAPI 3.1 document generated from the zod
 // contracts (the same schemas that validate requests and responses), priced from the live catalog.
 import { z } from "zod";
+import type { Catalog } from "../catalog/catalog";
+import { planPurchaseTerms } from "../catalog/plan-purchase-terms";
 import { PLATFORM_SERVICE } from "../contracts/platform";
 import { AppError, invalidParameter } from "../errors";
 import { RAILS } from "../payments/rails";
-import type { Catalog } from "./catalog";
 import { listDiscoverable, pathMatches, type DiscoverableOperation } from "./discoverable";
-import { planPurchaseTerms } from "./manifest";
 import { paymentInfo, railsFor } from "./price-table";
 import { rankDocuments } from "./search";
 

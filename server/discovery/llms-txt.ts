@@ -2,9 +2,9 @@
 // sections of links). What is sold at what price, how to pay on each rail, how to connect over MCP, where the
 // machine-readable documents are. Generated from the same price table as OpenAPI, the manifest, /.well-known/x402 and
 // the MCP tool list; one line per priced operation, in a fixed form a test reads back.
+import type { Catalog } from "../catalog/catalog";
+import { planPurchaseTerms } from "../catalog/plan-purchase-terms";
 import { RAILS } from "../payments/rails";
-import type { Catalog } from "./catalog";
-import { planPurchaseTerms } from "./manifest";
 import { FREE_TOOLS, listTools, TOOL_PRICE_META_KEY } from "./mcp-tools";
 import { pricedOperations } from "./price-table";
 

@@ -3,14 +3,14 @@
 import { randomBytes } from "node:crypto";
 import { isPaymentRequirements } from "@x402/core/schemas";
 import { describe, expect, it } from "vitest";
-import * as llmsRoute from "../../app/llms.txt/route";
 import * as x402JsonRoute from "../../app/.well-known/x402.json/route";
 import * as x402Route from "../../app/.well-known/x402/route";
+import * as llmsRoute from "../../app/llms.txt/route";
 import { seedMarketSeller } from "../../prisma/seed";
 import { anvilAddress } from "../../scripts/lib/local-chain";
+import { changeMeterPrice } from "../catalog/change-meter-price";
+import { getSellerOverview } from "../catalog/get-seller-overview";
 import { db } from "../db/client";
-import { changeMeterPrice } from "./change-meter-price";
-import { getSellerOverview } from "./get-seller-overview";
 import { LLMS_OPERATION_LINE } from "./llms-txt";
 
 type Handler = (req: Request, ctx: { params: Promise<Record<string, string>> }) => Promise<Response>;
