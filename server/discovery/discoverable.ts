@@ -1,8 +1,12 @@
 // Every operation a storefront describes: its sold catalog operations (data and advisor) plus the free
-// platform operations. Discovery (OpenAPI, search, guide, services) works on this one list.
+// platform operations. Discovery (OpenAPI, search, guide, services) works on this one list. A catalog operation gets its
+// contract and what it covers from the operations registry (server/market/operations), by key.
 import type { Catalog } from "../catalog/catalog";
-import { getContract, type OperationContract } from "../contracts/operations";
+import type { OperationContract } from "../contracts/operations";
 import { PLATFORM_CONTRACTS, PLATFORM_SERVICE } from "../contracts/platform";
+import { getContract, operationCoverage } from "../market/operations";
+import type { OperationCoverage } from "../market/operations/operation";
+import { getMarketProviders } from "../market/providers/get-market-providers";
 
 export type DiscoverableOperation = {
   key: string;
@@ -16,11 +20,14 @@ export type DiscoverableOperation = {
   /** null for platform operations (never metered). */
   meter: { key: string; priceMicros: bigint; includedUnits: number } | null;
   contract: OperationContract | undefined;
+  /** What a data operation holds with the providers this instance runs (stated before anyone pays); null otherwise. */
+  coverage: OperationCoverage | null;
   /** JSON Schema parameters stored on catalog operations without a built-in contract. */
   storedParameters: unknown;
 };
 
 export function listDiscoverable(catalog: Catalog): DiscoverableOperation[] {
+  const kind = getMarketProviders().kind;
   const sold: DiscoverableOperation[] = catalog.operations
     .filter((o) => o.service.status === "live")
     .map((o) => ({
@@ -33,6 +40,7 @@ export function listDiscoverable(catalog: Catalog): DiscoverableOperation[] {
       kind: o.kind,
       meter: o.meter ? { key: o.meter.key, priceMicros: o.meter.priceMicros ?? 0n, includedUnits: o.meter.includedUnits } : null,
       contract: getContract(o.key),
+      coverage: operationCoverage(o.key, kind),
       storedParameters: o.parameters,
     }));
   const platform: DiscoverableOperation[] = PLATFORM_CONTRACTS.map((c) => ({
@@ -45,6 +53,7 @@ export function listDiscoverable(catalog: Catalog): DiscoverableOperation[] {
     kind: "platform",
     meter: null,
     contract: c,
+    coverage: null,
     storedParameters: [],
   }));
   return [...sold, ...platform];

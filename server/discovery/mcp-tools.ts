@@ -60,7 +60,7 @@ export function dataTools(catalog: Catalog): DataTool[] {
       return {
         name: op.key,
         title: op.summary,
-        description: `${op.summary}. ${op.description}${howToPay} HTTP equivalent: ${op.method} ${op.path}.`,
+        description: `${op.summary}. ${op.description}${op.coverage ? ` Coverage: ${op.coverage.summary}` : ""}${howToPay} HTTP equivalent: ${op.method} ${op.path}.`,
         inputSchema: toolInputSchema(op),
         annotations: { title: op.summary, readOnlyHint: op.method === "GET", openWorldHint: true, ...(op.method === "GET" ? { idempotentHint: true } : {}) },
         ...(price ? { _meta: { [TOOL_PRICE_META_KEY]: price } } : {}),

@@ -148,10 +148,11 @@ function operationObject(op: DiscoverableOperation, score: number | undefined, p
         },
       }
     : {};
+  const description = [op.description, op.coverage ? `Coverage: ${op.coverage.summary}` : ""].filter(Boolean).join(" ");
   return {
     operationId: op.key,
     summary: op.summary,
-    ...(op.description ? { description: op.description } : {}),
+    ...(description ? { description } : {}),
     tags: [op.service.slug],
     parameters: parametersOf(op),
     ...body,
@@ -159,6 +160,7 @@ function operationObject(op: DiscoverableOperation, score: number | undefined, p
     ...(priced ? { security: railsFor(op).map((r) => ({ [r.name]: [] })) } : {}),
     ...(paymentInfo(op) ? { "x-payment-info": paymentInfo(op) } : {}),
     "x-service": op.service.slug,
+    ...(op.coverage ? { "x-coverage": op.coverage } : {}),
     ...(PLAN_OPERATIONS.has(op.key) ? { "x-plans": plans } : {}),
     ...(score !== undefined ? { "x-search-score": score } : {}),
   };
