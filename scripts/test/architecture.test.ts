@@ -43,7 +43,7 @@ describe("the checker", () => {
     expect(broken(graph("server/catalog/x.ts", ["../../app/page", "app/page.tsx"]))).toEqual([RULES[1]!.name]);
     expect(broken(graph("server/identity/x.ts", ["../http/respond", "server/http/respond.ts"]))).toEqual([RULES[2]!.name]);
     expect(broken(graph("server/identity/x.ts", ["../trpc/init", "server/trpc/init.ts"]))).toEqual([RULES[2]!.name]);
-    expect(broken(graph("server/contracts/market.ts", ["viem", null]))).toEqual([RULES[3]!.name]);
+    expect(broken(graph("server/contracts/archive.ts", ["viem", null]))).toEqual([RULES[3]!.name]);
     expect(broken(graph("server/gateway/x.ts", ["../payments/rails/mpp/accept", "server/payments/rails/mpp/accept.ts"]))).toEqual([RULES[4]!.name]);
     expect(broken(graph("server/payments/rails/x402/offer.ts", ["../mpp/challenge", "server/payments/rails/mpp/challenge.ts"]))).toEqual([RULES[4]!.name]);
     expect(broken(graph("server/payments/x.ts", ["./rails/registry", "server/payments/rails/registry.ts"]))).toEqual([RULES[5]!.name]);
@@ -78,7 +78,7 @@ describe("the checker", () => {
     expect(broken(graph("server/payments/payments.queries.ts", ["../db/client", "server/db/client.ts"]))).toEqual([]);
     expect(broken(graph("server/gateway/gateway.db.test.ts", ["../db/client", "server/db/client.ts"]))).toEqual([]);
     expect(broken(graph("server/gateway/handle.ts", ["../http/respond", "server/http/respond.ts"]))).toEqual([]);
-    expect(broken(graph("server/contracts/market.ts", ["zod", null], ["./common", "server/contracts/common.ts"]))).toEqual([]);
+    expect(broken(graph("server/contracts/archive.ts", ["zod", null], ["./common", "server/contracts/common.ts"]))).toEqual([]);
     expect(broken(graph("server/payments/rails/index.ts", ["./mpp", "server/payments/rails/mpp/index.ts"]))).toEqual([]);
     expect(broken(graph("server/payments/rails/mpp/index.ts", ["./accept", "server/payments/rails/mpp/accept.ts"]))).toEqual([]);
     expect(broken(graph("app/checkout/page.tsx", ["@/server/payments/rails/card/view", "server/payments/rails/card/view.ts"]))).toEqual([]);
