@@ -18,7 +18,7 @@ export function archivedFeedsCoverage(feeds: readonly FeedDef[]): { summary: str
   return {
     summary:
       `Feeds archived: ${feeds.map((f) => `${f.feed} (${f.entities.join(", ")})`).join("; ")}. Each is captured once per UTC day ` +
-      "from the day this storefront started capturing; GET /api/v1/archive states every feed's first and last captured day. A day not captured answers 404.",
+      "from the day this storefront started capturing; GET /api/v1/archive states every feed's first and last captured day.",
     entities: feeds.flatMap((f) => f.entities.map((e) => ({ name: `${f.feed}/${e}` }))),
   };
 }
