@@ -17,7 +17,8 @@ export async function register() {
   const { startSettlementReconciler } = await import("./server/payments/reconciler");
   startSettlementReconciler();
   const { startArchiveScheduler } = await import("./server/market/archive/scheduler");
-  startArchiveScheduler();
+  const { archiveFeeds } = await import("./server/market/operations");
+  startArchiveScheduler({ feeds: archiveFeeds });
   const { startAnalyticsRollups } = await import("./server/analytics/roll-up-days");
   startAnalyticsRollups();
   // The 402s this instance counted in memory (stateless challenges) reach the funnel at shutdown too.

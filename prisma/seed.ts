@@ -2,7 +2,7 @@
 // demo hosts and credentials, and tests create as many isolated sellers as they need. Idempotent: running it
 // again changes nothing (prices a seller has edited are kept).
 import { hashPassword } from "../server/auth/password";
-import { OPERATION_CONTRACTS } from "../server/contracts/operations";
+import { getContract, OPERATIONS, operationsByService, operationsInCatalogOrder } from "../server/market/operations";
 import type { PrismaClient } from "../server/db/generated/client";
 import { newId } from "../server/lib/ids";
 
@@ -23,90 +23,74 @@ export const MARKET_UPSTREAM_URL = "/upstream/market/v1";
 type ServiceSeed = { slug: string; title: string; description: string; upstreamUrl: string; operations: string[] };
 type MeterSeed = { key: string; title: string; priceMicros: bigint; includedUnits?: number; operations: string[] };
 
-export const MARKET_SERVICES: ServiceSeed[] = [
-  {
-    slug: "stock-quotes",
-    title: "Stock quotes",
-    description: "US stock and ETF price history (OHLCV bars).",
-    upstreamUrl: MARKET_UPSTREAM_URL,
-    operations: ["aggregates"],
-  },
-  {
-    slug: "market-archive",
-    title: "Market archive",
-    description: "Point-in-time daily snapshots of live feeds, captured once per UTC day and never changed.",
-    upstreamUrl: MARKET_UPSTREAM_URL,
-    operations: ["archive_catalog", "archive_day", "archive_range"],
-  },
-  {
-    slug: "us-macro-rates",
-    title: "US macro rates",
-    description: "US Treasury average interest rates on federal debt.",
-    upstreamUrl: MARKET_UPSTREAM_URL,
-    operations: ["avg_interest_rates"],
-  },
-  {
-    slug: "screeners-scores-research",
-    title: "Screeners, scores and research",
-    description: "Strategy backtests with PNG reports, and the equity vs perpetual basis screener.",
-    upstreamUrl: MARKET_UPSTREAM_URL,
-    operations: ["backtest", "basis"],
-  },
-  {
-    slug: "agent-advisor",
-    title: "Agent advisor",
-    description: "Free guidance: which operations and plans fit a goal.",
-    upstreamUrl: "",
-    operations: ["advisor_guide", "advisor_quote"],
-  },
-];
+// The free advisor is not a data operation: answered by this app, never by an upstream.
+const ADVISOR_SERVICE: ServiceSeed = {
+  slug: "agent-advisor",
+  title: "Agent advisor",
+  description: "Free guidance: which operations and plans fit a goal.",
+  upstreamUrl: "",
+  operations: ["advisor_guide", "advisor_quote"],
+};
+const ADVISOR_METER: MeterSeed = { key: "advisor", title: "Advisor (free)", priceMicros: 0n, operations: ["advisor_guide", "advisor_quote"] };
 
-// Prices are SERVICE.md part 8, exactly. basis is not priced by the spec: $0.05 (documented in README).
-export const MARKET_METERS: MeterSeed[] = [
-  { key: "aggregates", title: "Aggregates", priceMicros: 20_000n, operations: ["aggregates"] },
-  { key: "archive", title: "Archive catalog", priceMicros: 20_000n, operations: ["archive_catalog"] },
-  { key: "archive_feed", title: "Archive day", priceMicros: 20_000n, operations: ["archive_day"] },
-  { key: "archive_range", title: "Archive range", priceMicros: 30_000n, operations: ["archive_range"] },
-  { key: "avg_interest_rates", title: "Average interest rates", priceMicros: 10_000n, operations: ["avg_interest_rates"] },
-  { key: "backtest", title: "Backtest", priceMicros: 500_000n, operations: ["backtest"] },
-  { key: "basis", title: "Equity/perp basis", priceMicros: 50_000n, operations: ["basis"] },
-  { key: "advisor", title: "Advisor (free)", priceMicros: 0n, operations: ["advisor_guide", "advisor_quote"] },
-];
+/** The services, from the operations registry (catalog order), then the advisor's. */
+export function marketServices(): ServiceSeed[] {
+  return [
+    ...operationsByService().map(({ service, operations }) => ({ ...service, upstreamUrl: MARKET_UPSTREAM_URL, operations: operations.map((o) => o.key) })),
+    ADVISOR_SERVICE,
+  ];
+}
 
-const DATA_METERS = MARKET_METERS.filter((m) => m.key !== "advisor").map((m) => m.key);
+/** Each data operation's meter at its default price (SERVICE.md part 8; basis, which the spec does not price, $0.05), then the advisor's. */
+export function marketMeters(): MeterSeed[] {
+  const meters = new Map<string, MeterSeed>();
+  for (const op of operationsInCatalogOrder()) {
+    const m = meters.get(op.meter.key);
+    if (m) m.operations.push(op.key);
+    else meters.set(op.meter.key, { ...op.meter, operations: [op.key] });
+  }
+  return [...meters.values(), ADVISOR_METER];
+}
 
-export const MARKET_PLANS = [
-  {
-    slug: "payg",
-    name: "Pay as you go",
-    kind: "payg",
-    description: "Pay each request in USDC (x402 or MPP) or by card for $0.50 and up. No account.",
-    meters: DATA_METERS,
-    min: null,
-    max: null,
-    cardMin: null,
-  },
-  {
-    slug: "research-credits",
-    name: "Research credits",
-    kind: "credit",
-    description: "Prepaid credit drawn down at the per-request prices, for every data meter.",
-    meters: DATA_METERS,
-    min: 5_000_000n,
-    max: 500_000_000n,
-    cardMin: 500_000n,
-  },
-  {
-    slug: "archive-pass",
-    name: "Archive pass",
-    kind: "credit",
-    description: "Prepaid credit for the point-in-time archive only.",
-    meters: ["archive", "archive_feed", "archive_range"],
-    min: 1_000_000n,
-    max: 100_000_000n,
-    cardMin: 500_000n,
-  },
-] as const;
+/** The plans: pay as you go and research credits cover every data meter; the archive pass, the archive service's. */
+export function marketPlans() {
+  const dataMeters = marketMeters()
+    .filter((m) => m.key !== ADVISOR_METER.key)
+    .map((m) => m.key);
+  const archiveMeters = [...new Set(OPERATIONS.filter((o) => o.service === "market-archive").map((o) => o.meter.key))];
+  return [
+    {
+      slug: "payg",
+      name: "Pay as you go",
+      kind: "payg",
+      description: "Pay each request in USDC (x402 or MPP) or by card for $0.50 and up. No account.",
+      meters: dataMeters,
+      min: null,
+      max: null,
+      cardMin: null,
+    },
+    {
+      slug: "research-credits",
+      name: "Research credits",
+      kind: "credit",
+      description: "Prepaid credit drawn down at the per-request prices, for every data meter.",
+      meters: dataMeters,
+      min: 5_000_000n,
+      max: 500_000_000n,
+      cardMin: 500_000n,
+    },
+    {
+      slug: "archive-pass",
+      name: "Archive pass",
+      kind: "credit",
+      description: "Prepaid credit for the point-in-time archive only.",
+      meters: archiveMeters,
+      min: 1_000_000n,
+      max: 100_000_000n,
+      cardMin: 500_000n,
+    },
+  ] as const;
+}
 
 export type SellerSeedInput = {
   slug: string;
@@ -134,8 +118,10 @@ export async function seedMarketSeller(db: PrismaClient, input: SellerSeedInput)
       data: { id: newId("usr"), sellerId: seller.id, email: input.email, name: `${input.name} admin`, passwordHash: await hashPassword(input.password) },
     }));
 
+  // Read now, not at import: an operation a test registers is part of the catalog it seeds.
+  const meters = marketMeters();
   const meterIds = new Map<string, string>();
-  for (const m of MARKET_METERS) {
+  for (const m of meters) {
     const meter = await db.meter.upsert({
       where: { sellerId_key: { sellerId: seller.id, key: m.key } },
       create: { id: newId("mtr"), sellerId: seller.id, key: m.key, title: m.title, includedUnits: m.includedUnits ?? 0 },
@@ -149,17 +135,17 @@ export async function seedMarketSeller(db: PrismaClient, input: SellerSeedInput)
       update: {},
     });
   }
-  const meterOf = (opKey: string) => MARKET_METERS.find((m) => m.operations.includes(opKey))?.key;
+  const meterOf = (opKey: string) => meters.find((m) => m.operations.includes(opKey))?.key;
 
   let sort = 0;
-  for (const [si, s] of MARKET_SERVICES.entries()) {
+  for (const [si, s] of marketServices().entries()) {
     const service = await db.service.upsert({
       where: { sellerId_slug: { sellerId: seller.id, slug: s.slug } },
       create: { id: newId("svc"), sellerId: seller.id, slug: s.slug, title: s.title, description: s.description, upstreamUrl: s.upstreamUrl, sortOrder: si },
       update: { title: s.title, description: s.description, sortOrder: si },
     });
     for (const opKey of s.operations) {
-      const c = OPERATION_CONTRACTS[opKey]!;
+      const c = getContract(opKey)!;
       const meterKey = meterOf(opKey);
       const data = {
         method: c.method,
@@ -180,7 +166,7 @@ export async function seedMarketSeller(db: PrismaClient, input: SellerSeedInput)
     }
   }
 
-  for (const [pi, p] of MARKET_PLANS.entries()) {
+  for (const [pi, p] of marketPlans().entries()) {
     const plan = await db.plan.upsert({
       where: { sellerId_slug: { sellerId: seller.id, slug: p.slug } },
       create: {

@@ -5,6 +5,7 @@
 // recorded snapshot), 2 when some feed failed today (the others are still recorded), 1 on error.
 import { db } from "../server/db/client";
 import { captureArchive, captureExitCode } from "../server/market/archive/capture-archive";
+import { archiveFeeds } from "../server/market/operations";
 import { embeddedProviders } from "../server/market/providers/embedded";
 import { liveProviders } from "../server/market/providers/live";
 
@@ -19,9 +20,10 @@ async function main() {
         massiveApiKey: process.env.MASSIVE_API_KEY!,
         treasuryBaseUrl: process.env.TREASURY_BASE_URL || "https://api.fiscaldata.treasury.gov/services/api/fiscal_service",
         hyperliquidBaseUrl: process.env.HYPERLIQUID_BASE_URL || "https://api.hyperliquid.xyz",
+        settings: process.env,
       })
     : embeddedProviders();
-  const res = await captureArchive({ providers });
+  const res = await captureArchive({ feeds: archiveFeeds(), providers });
   if (res.type === "locked") {
     console.log("archive: another capture holds the lock; nothing to do");
     return 0;

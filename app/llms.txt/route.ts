@@ -1,4 +1,4 @@
-import { buildLlmsTxt } from "@/server/catalog/llms-txt";
+import { buildLlmsTxt } from "@/server/discovery/llms-txt";
 import { discoveryText } from "@/server/http/discovery";
 import { methods } from "@/server/http/route";
 

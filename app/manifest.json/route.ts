@@ -1,4 +1,4 @@
-import { buildManifest } from "@/server/catalog/manifest";
+import { buildManifest } from "@/server/discovery/manifest";
 import { discoveryJson } from "@/server/http/discovery";
 import { methods } from "@/server/http/route";
 

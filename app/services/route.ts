@@ -1,4 +1,4 @@
-import { buildServiceCatalog } from "@/server/catalog/manifest";
+import { buildServiceCatalog } from "@/server/discovery/manifest";
 import { discoveryJson } from "@/server/http/discovery";
 import { methods } from "@/server/http/route";
 

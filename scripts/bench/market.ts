@@ -21,14 +21,14 @@ export async function run(ctx: BenchContext) {
   for (const [k, v] of Object.entries(ctx.env)) process.env[k] ??= v;
   process.env.DATABASE_URL = ctx.env.DATABASE_URL;
   const { signUpstreamRequest } = await import("../../server/upstream-auth/signature");
-  const { getAggregates } = await import("../../server/market/aggregates/get-aggregates");
-  const { bucketDailyBars } = await import("../../server/market/aggregates/bucket-daily-bars");
+  const { getAggregates } = await import("../../server/market/operations/aggregates/get-aggregates");
+  const { bucketDailyBars } = await import("../../server/market/providers/bucket-daily-bars");
   const { embeddedProviders } = await import("../../server/market/providers/embedded");
-  const { createBacktest } = await import("../../server/market/backtest/create-backtest");
-  const { backtestQuery } = await import("../../server/contracts/market");
+  const { createBacktest } = await import("../../server/market/operations/backtest/create-backtest");
+  const { backtestQuery } = await import("../../server/market/operations/backtest/contract");
   const { captureArchive } = await import("../../server/market/archive/capture-archive");
   const { getArchiveRange } = await import("../../server/market/archive/read-archive");
-  const { getAvgInterestRates } = await import("../../server/market/rates/get-avg-interest-rates");
+  const { getAvgInterestRates } = await import("../../server/market/operations/avg-interest-rates/get-avg-interest-rates");
   const { addDays } = await import("../../server/market/lib/dates");
   const providers = embeddedProviders();
 

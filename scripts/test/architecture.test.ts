@@ -43,7 +43,7 @@ describe("the checker", () => {
     expect(broken(graph("server/catalog/x.ts", ["../../app/page", "app/page.tsx"]))).toEqual([RULES[1]!.name]);
     expect(broken(graph("server/identity/x.ts", ["../http/respond", "server/http/respond.ts"]))).toEqual([RULES[2]!.name]);
     expect(broken(graph("server/identity/x.ts", ["../trpc/init", "server/trpc/init.ts"]))).toEqual([RULES[2]!.name]);
-    expect(broken(graph("server/contracts/market.ts", ["viem", null]))).toEqual([RULES[3]!.name]);
+    expect(broken(graph("server/contracts/archive.ts", ["viem", null]))).toEqual([RULES[3]!.name]);
     expect(broken(graph("server/gateway/x.ts", ["../payments/rails/mpp/accept", "server/payments/rails/mpp/accept.ts"]))).toEqual([RULES[4]!.name]);
     expect(broken(graph("server/payments/rails/x402/offer.ts", ["../mpp/challenge", "server/payments/rails/mpp/challenge.ts"]))).toEqual([RULES[4]!.name]);
     expect(broken(graph("server/payments/x.ts", ["./rails/registry", "server/payments/rails/registry.ts"]))).toEqual([RULES[5]!.name]);
@@ -52,13 +52,33 @@ describe("the checker", () => {
       [RULES[4]!.name, RULES[6]!.name],
     );
     expect(broken(graph("app/page.tsx", ["@/server/payments/payments.queries", "server/payments/payments.queries.ts"]))).toEqual([RULES[7]!.name]);
+    expect(broken(graph("server/catalog/x.ts", ["../discovery/openapi", "server/discovery/openapi.ts"]))).toEqual([RULES[8]!.name]);
+    expect(broken(graph("server/discovery/x.ts", ["../gateway/quote", "server/gateway/quote.ts"]))).toEqual([RULES[9]!.name]);
+    expect(broken(graph("server/discovery/x.ts", ["../mcp/free-tools", "server/mcp/free-tools.ts"]))).toEqual([RULES[9]!.name]);
+    // An operation folder: never another operation, the registry, the gateway, discovery or payments.
+    const op = "server/market/operations/fred-series/index.ts";
+    expect(broken(graph(op, ["../basis/perps", "server/market/operations/basis/perps.ts"]))).toEqual([RULES[10]!.name, RULES[13]!.name]);
+    expect(broken(graph(op, ["..", "server/market/operations/index.ts"]))).toEqual([RULES[10]!.name]);
+    expect(broken(graph(op, ["../../../gateway/paid-call", "server/gateway/paid-call.ts"]))).toEqual([RULES[10]!.name]);
+    expect(broken(graph(op, ["../../../discovery/openapi", "server/discovery/openapi.ts"]))).toEqual([RULES[10]!.name]);
+    expect(broken(graph(op, ["../../../payments/rails", "server/payments/rails/index.ts"]))).toEqual([RULES[10]!.name]);
+    expect(broken(graph("server/testing/fixture-operation/index.ts", ["../gateway", "server/testing/gateway.ts"]))).toEqual([RULES[10]!.name]);
+    expect(broken(graph("server/market/operations/fred-series/contract.ts", ["../../../env", "server/env.ts"]))).toEqual([RULES[11]!.name]);
+    expect(broken(graph("server/market/operations/fred-series/contract.ts", ["../../providers/types", "server/market/providers/types.ts"]))).toEqual([
+      RULES[11]!.name,
+    ]);
+    expect(broken(graph("server/discovery/x.ts", ["../market/operations/registered", "server/market/operations/registered.ts"]))).toEqual([RULES[12]!.name]);
+    expect(broken(graph("server/gateway/x.ts", ["../market/operations/registry", "server/market/operations/registry.ts"]))).toEqual([RULES[12]!.name]);
+    expect(broken(graph("server/gateway/x.ts", ["../market/operations/basis", "server/market/operations/basis/index.ts"]))).toEqual([RULES[13]!.name]);
+    expect(broken(graph("server/market/providers/x.ts", ["../operations", "server/market/operations/index.ts"]))).toEqual([RULES[14]!.name]);
+    expect(broken(graph("server/market/archive/x.ts", ["../operations/operation", "server/market/operations/operation.ts"]))).toEqual([RULES[14]!.name]);
   });
 
   it("allows what the rules allow", () => {
     expect(broken(graph("server/payments/payments.queries.ts", ["../db/client", "server/db/client.ts"]))).toEqual([]);
     expect(broken(graph("server/gateway/gateway.db.test.ts", ["../db/client", "server/db/client.ts"]))).toEqual([]);
     expect(broken(graph("server/gateway/handle.ts", ["../http/respond", "server/http/respond.ts"]))).toEqual([]);
-    expect(broken(graph("server/contracts/market.ts", ["zod", null], ["./common", "server/contracts/common.ts"]))).toEqual([]);
+    expect(broken(graph("server/contracts/archive.ts", ["zod", null], ["./common", "server/contracts/common.ts"]))).toEqual([]);
     expect(broken(graph("server/payments/rails/index.ts", ["./mpp", "server/payments/rails/mpp/index.ts"]))).toEqual([]);
     expect(broken(graph("server/payments/rails/mpp/index.ts", ["./accept", "server/payments/rails/mpp/accept.ts"]))).toEqual([]);
     expect(broken(graph("app/checkout/page.tsx", ["@/server/payments/rails/card/view", "server/payments/rails/card/view.ts"]))).toEqual([]);
@@ -67,6 +87,31 @@ describe("the checker", () => {
     expect(broken(graph("server/payments/x.ts", ["./rails/rail", "server/payments/rails/rail.ts"]))).toEqual([]);
     expect(broken(graph("server/trpc/routers/catalog.ts", ["@trpc/server", null]))).toEqual([]);
     expect(broken(graph("app/api/route.ts", ["@/server/http/route", "server/http/route.ts"]))).toEqual([]);
+    expect(broken(graph("server/discovery/openapi.ts", ["../catalog/catalog", "server/catalog/catalog.ts"]))).toEqual([]);
+    expect(broken(graph("server/gateway/quote.ts", ["../discovery/guide", "server/discovery/guide.ts"]))).toEqual([]);
+    expect(broken(graph("server/catalog/x.db.test.ts", ["../discovery/openapi", "server/discovery/openapi.ts"]))).toEqual([]);
+    // An operation folder over its own files and the shared floors; the registry over the folders; anyone over a contract.
+    const op = "server/market/operations/fred-series/index.ts";
+    for (const target of [
+      "server/market/operations/fred-series/contract.ts",
+      "server/market/operations/operation.ts",
+      "server/market/operations/services.ts",
+      "server/market/providers/data-file.ts",
+      "server/market/archive/feed.ts",
+      "server/market/lib/envelope.ts",
+      "server/contracts/common.ts",
+      "server/errors.ts",
+    ])
+      expect(broken(graph(op, ["./x", target])), target).toEqual([]);
+    expect(broken(graph(op, ["zod", null]))).toEqual([]);
+    expect(broken(graph("server/market/operations/fred-series/fred.queries.ts", ["../../../db/client", "server/db/client.ts"]))).toEqual([]);
+    expect(broken(graph("server/market/operations/fred-series/fred.test.ts", ["../basis/perps", "server/market/operations/basis/perps.ts"]))).toEqual([]);
+    expect(broken(graph("server/market/operations/fred-series/contract.ts", ["../../../contracts/common", "server/contracts/common.ts"]))).toEqual([]);
+    expect(broken(graph("server/market/operations/registry.ts", ["./fred-series", "server/market/operations/fred-series/index.ts"]))).toEqual([]);
+    expect(broken(graph("server/market/operations/index.ts", ["./registry", "server/market/operations/registry.ts"]))).toEqual([]);
+    expect(broken(graph("server/testing/operations.ts", ["../market/operations/registered", "server/market/operations/registered.ts"]))).toEqual([]);
+    expect(broken(graph("server/discovery/x.ts", ["../market/operations", "server/market/operations/index.ts"]))).toEqual([]);
+    expect(broken(graph("app/x/page.tsx", ["@/server/market/operations/basis/contract", "server/market/operations/basis/contract.ts"]))).toEqual([]);
   });
 
   it("flags a payment state written into SQL outside the state module", () => {

@@ -91,6 +91,37 @@ function railOf(file: string): string | null {
   return rest.includes("/") ? rest.split("/")[0]! : null;
 }
 
+const OPERATIONS_DIR = "server/market/operations/";
+/** The test-only fixture operation is held to an operation folder's rules too. */
+const FIXTURE_OPERATION_DIR = "server/testing/fixture-operation/";
+
+/** The folder of a data operation a file belongs to (`server/market/operations/<name>/`), or null. */
+function operationFolderOf(file: string): string | null {
+  if (file.startsWith(FIXTURE_OPERATION_DIR)) return FIXTURE_OPERATION_DIR;
+  if (!file.startsWith(OPERATIONS_DIR)) return null;
+  const rest = file.slice(OPERATIONS_DIR.length);
+  return rest.includes("/") ? `${OPERATIONS_DIR}${rest.split("/")[0]}/` : null;
+}
+
+/** What an operation folder builds on: the shared market floors, the contracts, the platform's lowest floors. */
+const OPERATION_MAY_IMPORT = [
+  `${OPERATIONS_DIR}operation.ts`,
+  `${OPERATIONS_DIR}services.ts`,
+  "server/market/lib/",
+  "server/market/providers/",
+  "server/market/archive/",
+  "server/market/artifacts/",
+  "server/contracts/",
+  "server/errors.ts",
+  "server/validation.ts",
+  "server/env.ts",
+  "server/lib/",
+  "server/db/",
+];
+/** The shared market floors below the operations. */
+const MARKET_SHARED = ["server/market/lib/", "server/market/providers/", "server/market/archive/", "server/market/artifacts/"];
+const REGISTRY_LISTS = [`${OPERATIONS_DIR}registry.ts`, `${OPERATIONS_DIR}registered.ts`];
+
 type Rule = { name: string; check: (f: SourceFile, i: Import) => boolean };
 
 /** Each rule says which imports it forbids; ARCHITECTURE.md ("Checked rules") lists the same ones. */
@@ -141,6 +172,51 @@ export const RULES: Rule[] = [
     name: "app/ never touches the database (server/db or *.queries.ts)",
     check: (f, i) =>
       f.file.startsWith("app/") && !isTestOrTooling(f.file) && !!i.target && (i.target.startsWith("server/db/") || i.target.endsWith(".queries.ts")),
+  },
+  {
+    // Discovery (OpenAPI, manifest, guide, llms.txt, MCP tools, x402 discovery, search) reads the catalog: one floor up.
+    name: "server/catalog never imports server/discovery (discovery reads the catalog, never the other way)",
+    check: (f, i) => f.file.startsWith("server/catalog/") && !isTestOrTooling(f.file) && !!i.target?.startsWith("server/discovery/"),
+  },
+  {
+    // The gateway's quote, the MCP server and the HTTP discovery helpers build on discovery's documents, not the reverse.
+    name: "server/discovery imports no request pipeline or web adapter (server/gateway, server/mcp, server/http)",
+    check: (f, i) => f.file.startsWith("server/discovery/") && !isTestOrTooling(f.file) && !!i.target && /^server\/(gateway|mcp|http)\//.test(i.target),
+  },
+  {
+    // An operation is one folder over shared floors: it never reaches another operation, the registry, the gateway,
+    // discovery, the catalog, payments or a web adapter. Its tests may (they are outside the production graph).
+    name: "an operation folder imports only itself, operation.ts, services.ts, the shared market floors (lib, providers, archive, artifacts), server/contracts and the platform's lowest floors (errors, validation, env, lib, db)",
+    check: (f, i) => {
+      const own = operationFolderOf(f.file);
+      if (!own || !i.target || /\.test\.tsx?$/.test(f.file) || f.file.endsWith(".test-kit.ts")) return false;
+      return !i.target.startsWith(own) && !OPERATION_MAY_IMPORT.some((p) => i.target!.startsWith(p));
+    },
+  },
+  {
+    // So OpenAPI, the console or a client may import it: a contract is zod schemas and words.
+    name: "an operation's contract.ts imports nothing but zod and server/contracts",
+    check: (f, i) =>
+      !!operationFolderOf(f.file) &&
+      f.file.endsWith("/contract.ts") &&
+      !(i.spec === "zod" || i.spec.startsWith("zod/") || !!i.target?.startsWith("server/contracts/")),
+  },
+  {
+    name: "only the operations registry (server/market/operations/index.ts) imports registry.ts and registered.ts (test helpers aside): no production code adds an operation",
+    check: (f, i) => !!i.target && REGISTRY_LISTS.includes(i.target) && f.file !== `${OPERATIONS_DIR}index.ts` && !isTestOrTooling(f.file),
+  },
+  {
+    // Everything else asks the registry (index.ts); an operation's contract.ts, zod only, may be read by anyone.
+    name: "only the registry's list (registry.ts) imports an operation's folder, apart from its contract.ts",
+    check: (f, i) => {
+      const target = i.target ? operationFolderOf(i.target) : null;
+      if (!target || target === FIXTURE_OPERATION_DIR || i.target!.endsWith("/contract.ts")) return false;
+      return f.file !== `${OPERATIONS_DIR}registry.ts` && operationFolderOf(f.file) !== target && !isTestOrTooling(f.file);
+    },
+  },
+  {
+    name: "the shared market floors (server/market/lib, providers, archive, artifacts) never import the operations",
+    check: (f, i) => MARKET_SHARED.some((p) => f.file.startsWith(p)) && !isTestOrTooling(f.file) && !!i.target?.startsWith(OPERATIONS_DIR),
   },
 ];
 

@@ -4,7 +4,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { seedMarketSeller } from "../../prisma/seed";
 import { getCatalog } from "../catalog/catalog";
-import { buildManifest } from "../catalog/manifest";
+import { buildManifest } from "../discovery/manifest";
 import { invalidateSeller, resolveSeller } from "../catalog/resolve-seller";
 import { EVENTS, type EventType } from "../contracts/events";
 import { db } from "../db/client";

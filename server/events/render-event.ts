@@ -4,8 +4,7 @@
 // the API's own functions (the card block of GET /payments/{id}, the plan balance of entitlements, the manifest's plan
 // terms), so an event says what the API said at that moment. Links (a checkout page, a purchase URL) use `origin`.
 import { planBalances } from "../billing/get-entitlements";
-import type { CatalogPlan } from "../catalog/catalog";
-import { planPurchaseTerms } from "../catalog/manifest";
+import { planPurchaseTerms } from "../catalog/plan-purchase-terms";
 import type { EventEnvelope } from "../contracts/events";
 import { env } from "../env";
 import { microsToUsd } from "../lib/money";
@@ -156,7 +155,7 @@ export function renderPlan(p: PlanSnapshot, origin: string) {
     maximumMicros: micros(p.maximumMicros),
     cardMinimumMicros: micros(p.cardMinimumMicros),
     creditValidityDays: p.creditValidityDays,
-  } as CatalogPlan);
+  });
   return {
     id: p.id,
     slug: p.slug,

@@ -4,10 +4,10 @@
 // validate its parameters (a 400 naming the parameter, before any charge), price it from its meter.
 import { matchOperation, type Catalog, type CatalogOperation } from "../catalog/catalog";
 import type { SellerRow } from "../catalog/catalog.queries";
-import { OPERATION_CONTRACTS } from "../contracts/operations";
 import { AppError } from "../errors";
 import type { RouteContext } from "../http/route";
 import { canonicalQuery } from "../lib/canonical-query";
+import { getContract } from "../market/operations";
 import type { PaidCall } from "../payments/paid-call";
 import { requestBinding } from "../payments/request-binding";
 import { parseQuery, parseWith } from "../validation";
@@ -60,7 +60,7 @@ export function matchRequest(catalog: Catalog, req: Request, url: URL): Matched 
 
 /** Bad parameters are refused before any charge: a 400 naming the parameter and the bound. */
 function validateParameters(m: Matched, url: URL): void {
-  const contract = OPERATION_CONTRACTS[m.op.key];
+  const contract = getContract(m.op.key);
   if (!contract) return;
   if (contract.pathParams) parseWith(contract.pathParams, m.pathParams);
   if (contract.query) parseQuery(contract.query, url.searchParams);

@@ -2,8 +2,8 @@
 // a wallet rail (x402 in PAYMENT-SIGNATURE, MPP as `Authorization: Payment`), through the same pipeline as a paid call:
 // without one it gets a $0 402 (the same shapes as a priced 402, every rail that can take $0) to sign; with one, the
 // guide for its goal, naming the wallet.
-import { buildGuide } from "../catalog/guide";
 import { advisorQuoteBody } from "../contracts/operations";
+import { buildGuide } from "../discovery/guide";
 import { readJson } from "../http/parse";
 import { json } from "../http/respond";
 import type { RouteContext } from "../http/route";

@@ -1,6 +1,6 @@
 // Response helpers shared by the discovery routes.
 import { createHash } from "node:crypto";
-import { buildOpenApi, linkHeader } from "../catalog/openapi";
+import { buildOpenApi, linkHeader } from "../discovery/openapi";
 import { stringifyJson } from "./respond";
 import type { RouteContext } from "./route";
 

@@ -13,7 +13,7 @@ import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { Catalog } from "../catalog/catalog";
-import { listTools, mppPaymentCapability, type DataTool } from "../catalog/mcp-tools";
+import { listTools, mppPaymentCapability, type DataTool } from "../discovery/mcp-tools";
 import { AppError, isAppError, invalidParameter } from "../errors";
 import type { RouteContext } from "../http/route";
 import { authenticateAgent, bearerChallenge, type AgentPrincipal } from "../identity/require-agent";

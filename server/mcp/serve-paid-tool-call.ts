@@ -2,7 +2,7 @@
 // priced and validated as the HTTP call it stands for, its proof read by the rails registry from the headers the
 // tool call's `_meta` (or the MCP request's bearer) was adapted to, accepted, delivered, charged or released by the
 // same code, and the outcome rendered in the MCP bindings' shapes (payment/render-tool-outcome.ts).
-import type { DataTool } from "../catalog/mcp-tools";
+import type { DataTool } from "../discovery/mcp-tools";
 import { AppError } from "../errors";
 import { priceDataCall } from "../gateway/paid-call";
 import type { PaidOutcome } from "../gateway/paid-outcome";

@@ -2,7 +2,7 @@
 // priced, validated and bound exactly as that request would be (server/gateway/paid-call.ts, through a request context
 // for the operation's URL). So a tool call and an HTTP call of the same operation and parameters cost the same, are
 // refused for the same bad parameters, and answer challenges bound to the same request.
-import type { DataTool } from "../catalog/mcp-tools";
+import type { DataTool } from "../discovery/mcp-tools";
 import { invalidParameter } from "../errors";
 import type { RouteContext } from "../http/route";
 

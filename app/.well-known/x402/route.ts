@@ -1,4 +1,4 @@
-import { buildX402Discovery } from "@/server/catalog/x402-discovery";
+import { buildX402Discovery } from "@/server/discovery/x402-discovery";
 import { discoveryJson } from "@/server/http/discovery";
 import { methods } from "@/server/http/route";
 

@@ -2,14 +2,14 @@
 // capture that is safe when several run at once.
 import { createHash, randomBytes } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
-import { archiveCatalogResponse, archiveRangeResponse, archiveSnapshotResponse } from "../../contracts/market";
+import { archiveCatalogResponse, archiveRangeResponse, archiveSnapshotResponse } from "../../contracts/archive";
 import { db } from "../../db/client";
 import { AppError } from "../../errors";
 import { addDays } from "../lib/dates";
 import { embeddedProviders } from "../providers/embedded";
 import { canonicalJson } from "./canonical-json";
 import { captureArchive, captureExitCode } from "./capture-archive";
-import type { FeedDef } from "./feeds";
+import type { FeedDef } from "./feed";
 import { getArchiveCatalog, getArchiveDay, getArchiveRange } from "./read-archive";
 
 // Unique feed names per run: the built-in feeds belong to the upstream test file.

@@ -12,15 +12,16 @@ import { getMarketProviders } from "../providers/get-market-providers";
 import type { MarketProviders } from "../providers/types";
 import { insertArchiveDay, latestCapturedDate, withCaptureLock } from "./archive.queries";
 import { contentHash } from "./canonical-json";
-import { BUILTIN_FEEDS, type FeedDef } from "./feeds";
+import type { FeedDef } from "./feed";
 
 export type CaptureStatus = "captured" | "already_captured" | "clock_behind_archive" | "not_available" | "failed";
 export type CaptureOutcome = { feed: string; entity: string; status: CaptureStatus; detail?: string };
 export type CaptureResult = { type: "locked" } | { type: "ran"; observed_date: string; outcomes: CaptureOutcome[] };
 
-export async function captureArchive(deps: { now?: Clock; feeds?: FeedDef[]; providers?: MarketProviders } = {}): Promise<CaptureResult> {
+/** `feeds`: the registry's (`archiveFeeds()` in server/market/operations), or a test's own. */
+export async function captureArchive(deps: { feeds: readonly FeedDef[]; now?: Clock; providers?: MarketProviders }): Promise<CaptureResult> {
   const now = deps.now ?? systemClock;
-  const feeds = deps.feeds ?? BUILTIN_FEEDS;
+  const feeds = deps.feeds;
   const providers = deps.providers ?? getMarketProviders();
   const observedAt = now();
   const observedDate = utcDate(observedAt);

@@ -1,10 +1,11 @@
 // What the seller console shows of the market archive. The archive is global to the deployment (one capture
 // per feed, entity and UTC day, made by the built-in market data upstream), not per seller.
 import { findArchiveRange } from "./archive.queries";
-import type { FeedDef } from "./feeds";
+import type { FeedDef } from "./feed";
 import { getArchiveCatalog } from "./read-archive";
 
-export async function getArchiveCoverage(deps: { feeds?: FeedDef[] } = {}) {
+/** `feeds`: the registry's (`archiveFeeds()`), so the console lists what the operations archive. */
+export async function getArchiveCoverage(deps: { feeds: readonly FeedDef[] }) {
   // The same catalog GET /api/v1/archive (the paid archive catalog) answers, so the console and the API never disagree.
   const catalog = await getArchiveCatalog(deps);
   const feeds = await Promise.all(

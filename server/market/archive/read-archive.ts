@@ -1,14 +1,14 @@
 // The three archive read operations: catalog, one day, a range of day summaries.
-import type { z } from "zod";
-import type { archiveCatalogResponse, archiveRangeResponse, archiveSnapshotResponse } from "../../contracts/market";
+import type { ArchiveCatalogResponse, ArchiveRangeResponse, ArchiveSnapshotResponse } from "../../contracts/archive";
 import { AppError, invalidParameter } from "../../errors";
 import { MARKET_SOURCE, systemClock, type Clock } from "../lib/envelope";
 import { archiveCoverage, dateOnly, findArchiveDay, findArchiveRange } from "./archive.queries";
-import { BUILTIN_FEEDS, type FeedDef } from "./feeds";
+import type { FeedDef } from "./feed";
 
-type Deps = { now?: Clock; feeds?: FeedDef[] };
+/** `feeds`: the registry's (`archiveFeeds()` in server/market/operations), or a test's own. */
+type Deps = { feeds: readonly FeedDef[]; now?: Clock };
 
-function feedOf(name: string, feeds: FeedDef[]): FeedDef {
+function feedOf(name: string, feeds: readonly FeedDef[]): FeedDef {
   const f = feeds.find((x) => x.feed === name);
   if (!f)
     throw new AppError("not_found", {
@@ -30,8 +30,8 @@ function entityOf(f: FeedDef, entity: string | undefined): string {
   return entity;
 }
 
-export async function getArchiveCatalog(deps: Deps = {}): Promise<z.infer<typeof archiveCatalogResponse>> {
-  const feeds = deps.feeds ?? BUILTIN_FEEDS;
+export async function getArchiveCatalog(deps: Deps): Promise<ArchiveCatalogResponse> {
+  const feeds = deps.feeds;
   const cov = await archiveCoverage();
   return {
     source: MARKET_SOURCE,
@@ -49,8 +49,8 @@ export async function getArchiveCatalog(deps: Deps = {}): Promise<z.infer<typeof
   };
 }
 
-export async function getArchiveDay(feed: string, q: { date?: string; entity?: string }, deps: Deps = {}): Promise<z.infer<typeof archiveSnapshotResponse>> {
-  const f = feedOf(feed, deps.feeds ?? BUILTIN_FEEDS);
+export async function getArchiveDay(feed: string, q: { date?: string; entity?: string }, deps: Deps): Promise<ArchiveSnapshotResponse> {
+  const f = feedOf(feed, deps.feeds);
   const entity = entityOf(f, q.entity);
   const day = await findArchiveDay(f.feed, entity, q.date);
   if (!day)
@@ -78,9 +78,9 @@ export async function getArchiveDay(feed: string, q: { date?: string; entity?: s
 export async function getArchiveRange(
   feed: string,
   q: { from?: string; to?: string; entity?: string; limit: number },
-  deps: Deps = {},
-): Promise<z.infer<typeof archiveRangeResponse>> {
-  const f = feedOf(feed, deps.feeds ?? BUILTIN_FEEDS);
+  deps: Deps,
+): Promise<ArchiveRangeResponse> {
+  const f = feedOf(feed, deps.feeds);
   const entity = entityOf(f, q.entity);
   if (q.from && q.to && q.from > q.to) throw invalidParameter("from", `from must not be after to (got from ${q.from}, to ${q.to})`);
   // With `from`, the first `limit` days from it; without, the most recent `limit` days. Oldest first either way.

@@ -13,16 +13,16 @@ describe("startArchiveScheduler", () => {
   it("does nothing when ARCHIVE_SCHEDULER is off", () => {
     process.env.ARCHIVE_SCHEDULER = "off";
     resetEnvForTests();
-    expect(startArchiveScheduler()).toBe(false);
+    expect(startArchiveScheduler({ feeds: () => [] })).toBe(false);
   });
 
   it("starts once, however often it is called", () => {
     process.env.ARCHIVE_SCHEDULER = "on";
     resetEnvForTests();
     const holder = globalThis as unknown as { __marketArchiveScheduler?: { timer: unknown } };
-    expect(startArchiveScheduler({ firstRunDelayMs: 3_600_000 })).toBe(true);
+    expect(startArchiveScheduler({ feeds: () => [], firstRunDelayMs: 3_600_000 })).toBe(true);
     const timer = holder.__marketArchiveScheduler!.timer;
-    expect(startArchiveScheduler({ firstRunDelayMs: 3_600_000 })).toBe(true);
+    expect(startArchiveScheduler({ feeds: () => [], firstRunDelayMs: 3_600_000 })).toBe(true);
     expect(holder.__marketArchiveScheduler!.timer).toBe(timer);
   });
 });

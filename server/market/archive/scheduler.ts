@@ -2,8 +2,9 @@
 // is not captured yet, and sweep expired backtest artifacts. Safe with many instances (the capture takes a
 // PostgreSQL advisory lock; a capture that finds the day done writes nothing).
 import { env } from "../../env";
-import { deleteExpiredArtifacts } from "../backtest/artifacts.queries";
+import { deleteExpiredArtifacts } from "../artifacts/artifacts.queries";
 import { captureArchive, type CaptureOutcome } from "./capture-archive";
+import type { FeedDef } from "./feed";
 
 const state = globalThis as unknown as { __marketArchiveScheduler?: { timer: NodeJS.Timeout; running: boolean; notAvailable: Set<string> } };
 
@@ -32,8 +33,11 @@ export function captureLogLines(observedDate: string, outcomes: CaptureOutcome[]
   return lines;
 }
 
-/** Idempotent; a no-op when ARCHIVE_SCHEDULER is off. Returns whether a scheduler is running. */
-export function startArchiveScheduler(opts: { firstRunDelayMs?: number } = {}): boolean {
+/**
+ * Idempotent; a no-op when ARCHIVE_SCHEDULER is off. Returns whether a scheduler is running. `feeds` is read on every
+ * tick: the registry's list (`archiveFeeds` in server/market/operations), given by the instance's start-up.
+ */
+export function startArchiveScheduler(opts: { feeds: () => readonly FeedDef[]; firstRunDelayMs?: number }): boolean {
   if (state.__marketArchiveScheduler) return true;
   const e = env();
   if (!e.ARCHIVE_SCHEDULER) return false;
@@ -42,7 +46,7 @@ export function startArchiveScheduler(opts: { firstRunDelayMs?: number } = {}): 
     if (!s || s.running) return;
     s.running = true;
     try {
-      const res = await captureArchive();
+      const res = await captureArchive({ feeds: opts.feeds() });
       if (res.type === "ran") for (const line of captureLogLines(res.observed_date, res.outcomes, s.notAvailable)) console.log(line);
       await deleteExpiredArtifacts(new Date());
     } catch (err) {

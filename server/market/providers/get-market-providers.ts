@@ -1,3 +1,4 @@
+// Provider selection: MARKET_PROVIDER picks the kind once per process (embedded by default); tests swap the set.
 import { env } from "../../env";
 import { embeddedProviders } from "./embedded";
 import { liveProviders } from "./live";
@@ -16,6 +17,7 @@ export function getMarketProviders(): MarketProviders {
           massiveApiKey: e.MASSIVE_API_KEY ?? "",
           treasuryBaseUrl: e.TREASURY_BASE_URL,
           hyperliquidBaseUrl: e.HYPERLIQUID_BASE_URL,
+          settings: process.env,
         })
       : embeddedProviders();
   return current;

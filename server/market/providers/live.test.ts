@@ -1,22 +1,19 @@
-// The live adapters against recorded, real-shaped responses served by a local HTTP server (Hyperliquid and
-// the basis quotes from the committed equity-perp snapshot, data/market/perps, replayed as the venues answer;
-// Massive's next_url paging from pages scripted per test in the documented shape).
+// The shared live source (Massive's aggregates) against recorded, real-shaped responses served by a local HTTP server
+// (daily closes from the committed equity-perp snapshot, data/market/perps, replayed as Massive answers; next_url paging
+// from pages scripted per test in the documented shape). The operations' own live sources are tested in their folders.
 import fs from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { aggregatesResponse, avgInterestRatesResponse, basisResponse } from "../../contracts/market";
-import { getAggregates } from "../aggregates/get-aggregates";
-import { getBasis } from "../basis/get-basis";
-import { getAvgInterestRates } from "../rates/get-avg-interest-rates";
+import { aggregatesResponse } from "../operations/aggregates/contract";
+import { getAggregates } from "../operations/aggregates/get-aggregates";
 import { loadRecordedBasisSnapshot, massiveDailyBarsFor } from "../test/basis-replay";
 import { liveProviders, type LiveConfig } from "./live";
 
 const rec = (f: string) => fs.readFileSync(path.join(process.cwd(), "data/market/recorded", f), "utf8");
-// Hyperliquid perps and basis quotes: the committed snapshot (real recordings, data/market/perps/SOURCES.md).
+// Daily closes for quotes: the committed snapshot (real recordings, data/market/perps/SOURCES.md).
 const snapshot = loadRecordedBasisSnapshot();
-const treasury = fs.readFileSync(path.join(process.cwd(), "data/market/treasury/avg-interest-rates.json"), "utf8");
 
 type Seen = { method: string; url: string; body: string };
 let seen: Seen[] = [];
@@ -56,12 +53,6 @@ beforeAll(async () => {
       if (url.pathname === "/v3/reference/tickers/ZZZZQ") return send(404, rec("massive-ticker-not-found.json"));
       // Quotes for the basis screen: each ticker's two closes as Massive daily bars.
       if (url.pathname.startsWith("/v2/aggs/ticker/")) return send(200, massiveDailyBarsFor(url.pathname.split("/")[4]!, snapshot));
-      if (url.pathname === "/services/api/fiscal_service/v2/accounting/od/avg_interest_rates") return send(200, treasury);
-      if (url.pathname === "/info" && req.method === "POST") {
-        const b = JSON.parse(body);
-        if (b.type === "perpDexs") return send(200, JSON.stringify(snapshot.perpDexs));
-        if (b.type === "metaAndAssetCtxs" && snapshot.metaAndAssetCtxs[b.dex]) return send(200, JSON.stringify(snapshot.metaAndAssetCtxs[b.dex]));
-      }
       send(404, JSON.stringify({ error: "not recorded" }));
     });
   });
@@ -285,40 +276,6 @@ describe("massive aggregates paging (next_url)", () => {
     expect(JSON.stringify(err.toBody())).not.toContain(API_KEY);
     expect(foreignSeen).toEqual([]);
     expect(seen).toHaveLength(1);
-  });
-});
-
-describe("treasury adapter", () => {
-  it("keeps the latest record_date's rows in source line order", async () => {
-    const res = await getAvgInterestRates({ providers: liveProviders(cfg()) });
-    expect(avgInterestRatesResponse.parse(res)).toBeTruthy();
-    expect(res.record_date).toBe("2025-05-31");
-    expect(res.count).toBe(17);
-    expect(res.rates[0]).toEqual({ security_type: "Marketable", security: "Treasury Bills", avg_interest_rate: 4.316 });
-    expect(res.as_of).not.toBeNull();
-    const q = new URL(seen[0]!.url, "http://x").searchParams;
-    expect(q.get("sort")).toBe("-record_date,src_line_nbr");
-  });
-});
-
-describe("hyperliquid adapter", () => {
-  it("lists HIP-3 dexes, reads metaAndAssetCtxs per dex and keeps the US stocks", async () => {
-    const res = await getBasis({ limit: 100, min_basis: 0 }, { providers: liveProviders(cfg()) });
-    expect(basisResponse.parse(res)).toBeTruthy();
-    expect(res.venue_map).toEqual({ xyz: "XYZ" });
-    const posts = seen.filter((s) => s.method === "POST").map((s) => JSON.parse(s.body));
-    expect(posts).toEqual([{ type: "perpDexs" }, { type: "metaAndAssetCtxs", dex: "xyz" }]);
-    expect(res.rows.map((r) => r.ticker)).toEqual(["HOOD", "COIN", "TSLA", "NFLX", "AMZN", "AMD", "PLTR"]);
-    // The daily bars' last two closes become price and prev_close, stamped 16:00 New York of the last session.
-    expect(res.rows.find((r) => r.perp_symbol === "xyz:TSLA")).toMatchObject({
-      equity_price: 352.84,
-      equity_prev_close: 357.45,
-      equity_as_of: "2026-09-29T20:00:00Z",
-      perp_mark: 354.62,
-      comparable: true,
-    });
-    expect(res.provenance).toBeNull();
-    expect(res.note).toBeNull();
   });
 });
 

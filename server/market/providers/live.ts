@@ -1,34 +1,13 @@
-// The live providers (MARKET_PROVIDER=live):
-//   aggregates + equity quotes  Massive (formerly Polygon.io) /v2/aggs, MASSIVE_API_KEY
-//   average interest rates      US Treasury Fiscal Data v2/accounting/od/avg_interest_rates (latest record_date)
-//   equity perpetuals           Hyperliquid info API: perpDexs, then metaAndAssetCtxs per HIP-3 dex
-// Vendor answers are mapped to the same errors the embedded providers give (404 unknown_ticker,
+// The shared live source (MARKET_PROVIDER=live): price bars from Massive (formerly Polygon.io) /v2/aggs, MASSIVE_API_KEY.
+// Operations' own live sources (Treasury Fiscal Data, Hyperliquid, ...) live in their folders and are built here by
+// `family`. Vendor answers are mapped to the same errors the embedded providers give (404 unknown_ticker,
 // 403 not_included); transport failures to 502 upstream_unavailable / 504 upstream_timeout.
 import { AppError } from "../../errors";
-import { addDays, newYorkClock } from "../lib/dates";
-import { equityPerpContexts, equityPerpTickers, latestTreasuryRows } from "./embedded";
+import { newYorkClock } from "../lib/dates";
 import { fetchJson } from "./http";
-import type {
-  AggregatesParams,
-  AggregatesProvider,
-  DailyBar,
-  EquityQuote,
-  EquityQuotesProvider,
-  MarketProviders,
-  PerpsProvider,
-  PriceBar,
-  RatesProvider,
-} from "./types";
+import type { AggregatesParams, AggregatesProvider, DailyBar, LiveConfig, MarketProviders, PriceBar, ProviderFamily } from "./types";
 
-export type LiveConfig = {
-  massiveBaseUrl: string;
-  massiveApiKey: string;
-  treasuryBaseUrl: string;
-  hyperliquidBaseUrl: string;
-  timeoutMs?: number;
-  retries?: number;
-  backoffMs?: number;
-};
+export type { LiveConfig } from "./types";
 
 type MassiveAggs = {
   ticker?: string;
@@ -172,84 +151,16 @@ export function massiveAggregates(cfg: LiveConfig): AggregatesProvider {
   };
 }
 
-/** Delayed price and previous close from the aggregates provider's last two daily bars. */
-export function aggregatesQuotes(aggs: AggregatesProvider, now: () => Date = () => new Date()): EquityQuotesProvider {
-  return {
-    name: `${aggs.name}-daily`,
-    async getQuotes(tickers) {
-      const today = newYorkClock(now()).date;
-      const quotes = new Map<string, EquityQuote>();
-      const queue = [...tickers];
-      const worker = async () => {
-        for (let t = queue.shift(); t !== undefined; t = queue.shift()) {
-          try {
-            const bars = await aggs.getDailyBars(t, addDays(today, -10), today);
-            const last = bars[bars.length - 1];
-            const prev = bars[bars.length - 2];
-            if (last && prev) quotes.set(t, { price: last.close, prev_close: prev.close, as_of: `${last.date}T20:00:00Z` });
-          } catch (err) {
-            // One missing quote makes one row non-comparable; it does not fail the screen.
-            if (!(err instanceof AppError) || err.status >= 500) throw err;
-          }
-        }
-      };
-      await Promise.all(Array.from({ length: Math.min(4, tickers.length) }, worker));
-      return { as_of: now().toISOString(), quotes };
-    },
-  };
-}
-
-export function treasuryRates(cfg: LiveConfig, now: () => Date = () => new Date()): RatesProvider {
-  return {
-    name: "treasury",
-    async getLatestAvgInterestRates() {
-      const qs = "fields=record_date,security_type_desc,security_desc,avg_interest_rate_amt,src_line_nbr&sort=-record_date,src_line_nbr&page%5Bsize%5D=100";
-      const res = await fetchJson<Parameters<typeof latestTreasuryRows>[0]>(`${trim(cfg.treasuryBaseUrl)}/v2/accounting/od/avg_interest_rates?${qs}`, {
-        provider: "treasury",
-        timeoutMs: cfg.timeoutMs,
-        retries: cfg.retries,
-        backoffMs: cfg.backoffMs,
-      });
-      if (!res.ok) throw new AppError("upstream_unavailable", { reason: "provider_error", detail: `treasury answered ${res.failure.status}` });
-      return { ...latestTreasuryRows(res.body), as_of: now().toISOString() };
-    },
-  };
-}
-
-export function hyperliquidPerps(cfg: LiveConfig, now: () => Date = () => new Date()): PerpsProvider {
-  const http = { provider: "hyperliquid", method: "POST" as const, timeoutMs: cfg.timeoutMs, retries: cfg.retries, backoffMs: cfg.backoffMs };
-  const info = `${trim(cfg.hyperliquidBaseUrl)}/info`;
-  return {
-    name: "hyperliquid",
-    async getPerps() {
-      const dexRes = await fetchJson<({ name: string; fullName: string } | null)[]>(info, { ...http, body: { type: "perpDexs" } });
-      if (!dexRes.ok || !Array.isArray(dexRes.body))
-        throw new AppError("upstream_unavailable", { reason: "provider_error", detail: "hyperliquid perpDexs failed" });
-      // The first entry is the native (non-HIP-3) dex, given as null.
-      const dexes = dexRes.body.filter((d): d is { name: string; fullName: string } => !!d && typeof d.name === "string");
-      const venues: Record<string, string> = {};
-      const equities = equityPerpTickers();
-      const contexts = (
-        await Promise.all(
-          dexes.map(async (d) => {
-            venues[d.name] = d.fullName ?? d.name;
-            // metaAndAssetCtxs is a read: retrying the POST is safe.
-            const r = await fetchJson(info, { ...http, body: { type: "metaAndAssetCtxs", dex: d.name } });
-            if (!r.ok)
-              throw new AppError("upstream_unavailable", {
-                reason: "provider_error",
-                detail: `hyperliquid metaAndAssetCtxs (${d.name}) answered ${r.failure.status}`,
-              });
-            return equityPerpContexts(d.name, r.body, equities);
-          }),
-        )
-      ).flat();
-      return { as_of: now().toISOString(), venues, contexts, note: null, provenance: null };
-    },
-  };
-}
-
+/** The live set: the shared bars, and each operation's own live source on first use. */
 export function liveProviders(cfg: LiveConfig): MarketProviders {
-  const aggregates = massiveAggregates(cfg);
-  return { kind: "live", aggregates, quotes: aggregatesQuotes(aggregates), perps: hyperliquidPerps(cfg), rates: treasuryRates(cfg) };
+  const shared = { aggregates: massiveAggregates(cfg) };
+  const built = new Map<ProviderFamily<unknown>, unknown>();
+  return {
+    kind: "live",
+    ...shared,
+    family<P>(f: ProviderFamily<P>): P {
+      if (!built.has(f)) built.set(f, f.live(cfg, shared));
+      return built.get(f) as P;
+    },
+  };
 }

@@ -1,8 +1,8 @@
-// One provider interface per data family; `embedded` (offline, the default) and `live` implement each.
-import type { z } from "zod";
-import type { aggregatesQuery } from "../../contracts/market";
-
-export type AggregatesParams = z.output<typeof aggregatesQuery> & { ticker: string };
+// The shared provider layer every data operation builds on. MARKET_PROVIDER picks a kind (`embedded`: files shipped
+// with the code, offline, the default; `live`: the vendors' APIs); `MarketProviders` is that kind's set:
+// - `aggregates`, the price-bar source several operations share (aggregates, backtest, the basis quotes, the archive);
+// - `family(f)`, an operation's own source (`ProviderFamily`: how it is built embedded and live), built once per set.
+// An operation with a source of its own declares it in its folder; nothing here names an operation.
 
 /** A price bar as the API returns it (SERVICE.md part 2: no other fields). */
 export type PriceBar = {
@@ -21,6 +21,18 @@ export type DailyBar = { date: string; open: number; high: number; low: number; 
 
 export type Coverage = { first: string; last: string };
 
+/** A bars request in Polygon's terms (the aggregates operation's query, validated by its contract). */
+export type AggregatesParams = {
+  ticker: string;
+  multiplier: number;
+  timespan: "minute" | "hour" | "day" | "week" | "month" | "quarter" | "year";
+  from: string;
+  to: string;
+  adjusted: boolean;
+  sort: "asc" | "desc";
+  limit: number;
+};
+
 export interface AggregatesProvider {
   readonly name: string;
   /** Bars in Polygon semantics (buckets, limit on base bars, sort). Throws unknown_ticker / not_included. */
@@ -31,48 +43,39 @@ export interface AggregatesProvider {
   coverage(ticker: string): Coverage | null;
 }
 
-export type EquityQuote = { price: number; prev_close: number; as_of: string };
+export type ProviderKind = "embedded" | "live";
 
-export interface EquityQuotesProvider {
-  readonly name: string;
-  /** Delayed official price and previous close; tickers without a quote are absent from the map. */
-  getQuotes(tickers: string[]): Promise<{ as_of: string; quotes: Map<string, EquityQuote> }>;
-}
-
-export type PerpContext = {
-  dex: string;
-  /** Venue symbol, e.g. "xyz:TSLA". */
-  symbol: string;
-  /** Bare name, e.g. "TSLA". */
-  name: string;
-  markPx: number | null;
-  oraclePx: number | null;
-  /** Hourly funding rate (fraction). */
-  funding: number | null;
-  /** Open interest in base units (contracts), as the venue reports it. */
-  openInterest: number | null;
-  dayNtlVlm: number | null;
+/**
+ * The live vendors' settings. The three vendors the first operations use are typed here (validated in env.ts); an
+ * operation with a vendor of its own reads its settings by name with `liveSetting` (live-setting.ts), so adding one
+ * edits nothing shared. Timeouts and retries apply to every vendor (tests shorten them).
+ */
+export type LiveConfig = {
+  massiveBaseUrl: string;
+  massiveApiKey: string;
+  treasuryBaseUrl: string;
+  hyperliquidBaseUrl: string;
+  timeoutMs?: number;
+  retries?: number;
+  backoffMs?: number;
+  /** Other vendors' settings by environment variable name (the process environment in production). */
+  settings?: Readonly<Record<string, string | undefined>>;
 };
 
-/** Where recorded perp data came from and the moment it describes; live data has none. */
-export type PerpsProvenance = { kind: string; source: string; as_of: string };
+/** What an operation's own source may build on: the shared sources of the same kind. */
+export type SharedSources = { aggregates: AggregatesProvider };
 
-export interface PerpsProvider {
+/** An operation's own data source, as it is built offline and live (one object per operation folder). */
+export type ProviderFamily<P> = {
+  /** Names the family in errors and docs ("treasury-rates"). */
   readonly name: string;
-  getPerps(): Promise<{ as_of: string; venues: Record<string, string>; contexts: PerpContext[]; note: string | null; provenance: PerpsProvenance | null }>;
-}
-
-export type TreasuryRateRow = { security_type_desc: string; security_desc: string; avg_interest_rate_amt: string | null; src_line_nbr: number };
-
-export interface RatesProvider {
-  readonly name: string;
-  getLatestAvgInterestRates(): Promise<{ record_date: string | null; as_of: string | null; rows: TreasuryRateRow[] }>;
-}
+  embedded(shared: SharedSources): P;
+  live(cfg: LiveConfig, shared: SharedSources): P;
+};
 
 export type MarketProviders = {
-  kind: "embedded" | "live";
+  kind: ProviderKind;
   aggregates: AggregatesProvider;
-  quotes: EquityQuotesProvider;
-  perps: PerpsProvider;
-  rates: RatesProvider;
+  /** `f` built for this kind, once per set (so its own caches live as long as the set). */
+  family<P>(f: ProviderFamily<P>): P;
 };

@@ -1,28 +1,14 @@
-// The market data upstream: an HTTP API of its own under /upstream/market/v1, which the gateway proxies
-// paid calls to. It answers only requests the gateway signed with the seller's signing secret
-// (MARKET_UPSTREAM_SECRET here), so the data cannot be fetched around the payment.
-import {
-  aggregatesPath,
-  aggregatesQuery,
-  archiveCatalogQuery,
-  archiveDayQuery,
-  archiveFeedPath,
-  archiveRangeQuery,
-  avgInterestRatesQuery,
-  backtestPath,
-  backtestQuery,
-  basisQuery,
-} from "../../contracts/market";
+// The market data upstream: an HTTP API of its own under /upstream/market/v1, which the gateway proxies paid calls to,
+// one route per registered data operation (server/market/operations). It answers only requests the gateway signed with
+// the seller's signing secret (MARKET_UPSTREAM_SECRET here), so the data cannot be fetched around the payment.
 import { env } from "../../env";
 import { AppError } from "../../errors";
-import { parseQuery, parseWith } from "../../validation";
 import { json } from "../../http/respond";
 import { verifyUpstreamRequest } from "../../upstream-auth/signature";
-import { getAggregates } from "../aggregates/get-aggregates";
-import { getArchiveCatalog, getArchiveDay, getArchiveRange } from "../archive/read-archive";
-import { createBacktest } from "../backtest/create-backtest";
-import { getBasis } from "../basis/get-basis";
-import { getAvgInterestRates } from "../rates/get-avg-interest-rates";
+import { parseQuery, parseWith } from "../../validation";
+import { systemClock } from "../lib/envelope";
+import { archiveFeeds, matchUpstreamPath } from "../operations";
+import { getMarketProviders } from "../providers/get-market-providers";
 
 export const MARKET_UPSTREAM_PREFIX = "/upstream/market/v1";
 
@@ -61,64 +47,22 @@ function checkSignature(req: Request, url: URL, subPath: string): void {
   }
 }
 
-type Route = { pattern: RegExp; run: (m: string[], req: Request, url: URL) => Promise<unknown> };
-
-const ROUTES: Route[] = [
-  {
-    pattern: /^\/aggregates\/([^/]+)$/,
-    run: async ([t], _req, url) => {
-      const { ticker } = parseWith(aggregatesPath, { ticker: t });
-      return getAggregates({ ticker, ...parseQuery(aggregatesQuery, url.searchParams) });
-    },
-  },
-  {
-    pattern: /^\/archive$/,
-    run: async (_m, _req, url) => {
-      parseQuery(archiveCatalogQuery, url.searchParams);
-      return getArchiveCatalog();
-    },
-  },
-  {
-    pattern: /^\/archive\/([^/]+)\/range$/,
-    run: async ([f], _req, url) => getArchiveRange(parseWith(archiveFeedPath, { feed: f }).feed, parseQuery(archiveRangeQuery, url.searchParams)),
-  },
-  {
-    pattern: /^\/archive\/([^/]+)$/,
-    run: async ([f], _req, url) => getArchiveDay(parseWith(archiveFeedPath, { feed: f }).feed, parseQuery(archiveDayQuery, url.searchParams)),
-  },
-  {
-    pattern: /^\/avg-interest-rates$/,
-    run: async (_m, _req, url) => {
-      parseQuery(avgInterestRatesQuery, url.searchParams);
-      return getAvgInterestRates();
-    },
-  },
-  {
-    pattern: /^\/backtest\/([^/]+)$/,
-    run: async ([t], req, url) => {
-      const { ticker } = parseWith(backtestPath, { ticker: t });
-      return createBacktest(ticker, parseQuery(backtestQuery, url.searchParams), { origin: upstreamOrigin(req, url) });
-    },
-  },
-  { pattern: /^\/basis$/, run: async (_m, _req, url) => getBasis(parseQuery(basisQuery, url.searchParams)) },
-];
-
 /** Handle one request to the upstream (GET only; the route wrapper answers other methods with 405). */
 export async function handleMarketUpstream(req: Request): Promise<Response> {
   const url = new URL(req.url);
   const subPath = url.pathname.startsWith(MARKET_UPSTREAM_PREFIX) ? url.pathname.slice(MARKET_UPSTREAM_PREFIX.length) || "/" : url.pathname;
   checkSignature(req, url, subPath);
-  for (const r of ROUTES) {
-    const m = r.pattern.exec(subPath);
-    if (!m) continue;
-    const params = m.slice(1).map((s) => {
-      try {
-        return decodeURIComponent(s);
-      } catch {
-        return s;
-      }
-    });
-    return json(await r.run(params, req, url), { headers: { "cache-control": "no-store" } });
-  }
-  throw new AppError("not_found", { detail: `no market data operation at ${subPath}` });
+  // The routes are the registry's operations (their upstream path templates): nothing here names one.
+  const m = matchUpstreamPath(subPath);
+  if (!m) throw new AppError("not_found", { detail: `no market data operation at ${subPath}` });
+  const { contract } = m.op;
+  const path = contract.pathParams ? parseWith(contract.pathParams, m.pathParams) : {};
+  const query = contract.query ? parseQuery(contract.query, url.searchParams) : {};
+  const body = await m.op.run({ path, query } as Parameters<typeof m.op.run>[0], {
+    providers: getMarketProviders(),
+    now: systemClock,
+    origin: upstreamOrigin(req, url),
+    feeds: archiveFeeds(),
+  });
+  return json(body, { headers: { "cache-control": "no-store" } });
 }

@@ -5,18 +5,34 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GET as artifactGET } from "../../../app/artifacts/[file]/route";
 import { GET } from "../../../app/upstream/market/v1/[...path]/route";
-import * as c from "../../contracts/market";
+import { archiveCatalogResponse, archiveRangeResponse, archiveSnapshotResponse } from "../../contracts/archive";
 import { db } from "../../db/client";
+import { captureArchive } from "../archive/capture-archive";
+import { deleteExpiredArtifacts } from "../artifacts/artifacts.queries";
+import { archiveFeeds } from "../operations";
+import { aggregatesResponse } from "../operations/aggregates/contract";
+import { avgInterestRatesResponse } from "../operations/avg-interest-rates/contract";
+import { backtestQuery, backtestResponse } from "../operations/backtest/contract";
+import { createBacktest } from "../operations/backtest/create-backtest";
+import { basisResponse, basisRow } from "../operations/basis/contract";
 import { embeddedProviders } from "../providers/embedded";
 import { setMarketProvidersForTests } from "../providers/get-market-providers";
 import { liveProviders } from "../providers/live";
-import { captureArchive } from "../archive/capture-archive";
-import { createBacktest } from "../backtest/create-backtest";
-import { deleteExpiredArtifacts } from "../backtest/artifacts.queries";
-import { backtestQuery } from "../../contracts/market";
 import { startBasisReplayServer } from "../test/basis-replay";
 import { decodePng } from "../test/png";
 import { signedRequest, UPSTREAM_ORIGIN } from "../test/signed-request";
+
+// Each operation's contract, by the names the assertions use.
+const c = {
+  aggregatesResponse,
+  archiveCatalogResponse,
+  archiveRangeResponse,
+  archiveSnapshotResponse,
+  avgInterestRatesResponse,
+  backtestResponse,
+  basisResponse,
+  basisRow,
+};
 
 const call = async (req: Request) => {
   const res = await GET(req, { params: Promise.resolve({}) });
@@ -29,7 +45,7 @@ const DAYS = ["2090-01-01", "2090-01-02", "2090-01-03"];
 
 beforeAll(async () => {
   for (const d of DAYS) {
-    const r = await captureArchive({ now: () => new Date(`${d}T12:00:00Z`), providers: embeddedProviders() });
+    const r = await captureArchive({ feeds: archiveFeeds(), now: () => new Date(`${d}T12:00:00Z`), providers: embeddedProviders() });
     expect(r.type).toBe("ran");
     if (r.type !== "ran") continue;
     // Every built-in feed is captured, basis included (the embedded snapshot).

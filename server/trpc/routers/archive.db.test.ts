@@ -5,8 +5,9 @@ import { seedMarketSeller } from "../../../prisma/seed";
 import { db } from "../../db/client";
 import { getArchiveCoverage } from "../../market/archive/get-archive-coverage";
 import { captureArchive } from "../../market/archive/capture-archive";
-import { BUILTIN_FEEDS, type FeedDef } from "../../market/archive/feeds";
+import type { FeedDef } from "../../market/archive/feed";
 import { addDays } from "../../market/lib/dates";
+import { archiveFeeds } from "../../market/operations";
 import { embeddedProviders } from "../../market/providers/embedded";
 import { createCaller, sessionFor } from "../../testing/trpc";
 
@@ -52,7 +53,9 @@ describe("archive coverage for the console", () => {
       signingSecret: null,
     });
     const res = await createCaller(sessionFor(s.userId, s.sellerId)).archive.coverage();
-    expect(res.feeds.map((f) => f.feed)).toEqual(BUILTIN_FEEDS.map((f) => f.feed));
-    expect(res.feeds.flatMap((f) => f.entities.map((e) => e.entity))).toEqual(BUILTIN_FEEDS.flatMap((f) => f.entities));
+    // The built-in feeds: the operations registry's.
+    const builtIn = archiveFeeds();
+    expect(res.feeds.map((f) => f.feed)).toEqual(builtIn.map((f) => f.feed));
+    expect(res.feeds.flatMap((f) => f.entities.map((e) => e.entity))).toEqual(builtIn.flatMap((f) => f.entities));
   });
 });

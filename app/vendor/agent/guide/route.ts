@@ -1,4 +1,4 @@
-import { buildGuide } from "@/server/catalog/guide";
+import { buildGuide } from "@/server/discovery/guide";
 import { advisorGuideQuery } from "@/server/contracts/operations";
 import { readJson } from "@/server/http/parse";
 import { parseQuery, parseWith } from "@/server/validation";

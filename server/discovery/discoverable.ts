@@ -1,0 +1,75 @@
+// Every operation a storefront describes: its sold catalog operations (data and advisor) plus the free
+// platform operations. Discovery (OpenAPI, search, guide, services) works on this one list. A catalog operation gets its
+// contract and what it covers from the operations registry (server/market/operations), by key.
+import type { Catalog } from "../catalog/catalog";
+import type { OperationContract } from "../contracts/operations";
+import { PLATFORM_CONTRACTS, PLATFORM_SERVICE } from "../contracts/platform";
+import { getContract, operationCoverage } from "../market/operations";
+import type { OperationCoverage } from "../market/operations/operation";
+import { getMarketProviders } from "../market/providers/get-market-providers";
+
+export type DiscoverableOperation = {
+  key: string;
+  method: string;
+  path: string;
+  summary: string;
+  description: string;
+  service: { slug: string; title: string };
+  /** The catalog's kind (`data`: sold through the gateway, `advisor`), or `platform` for the free platform operations. */
+  kind: string;
+  /** null for platform operations (never metered). */
+  meter: { key: string; priceMicros: bigint; includedUnits: number } | null;
+  contract: OperationContract | undefined;
+  /** What a data operation holds with the providers this instance runs (stated before anyone pays); null otherwise. */
+  coverage: OperationCoverage | null;
+  /** JSON Schema parameters stored on catalog operations without a built-in contract. */
+  storedParameters: unknown;
+};
+
+export function listDiscoverable(catalog: Catalog): DiscoverableOperation[] {
+  const kind = getMarketProviders().kind;
+  const sold: DiscoverableOperation[] = catalog.operations
+    .filter((o) => o.service.status === "live")
+    .map((o) => ({
+      key: o.key,
+      method: o.method,
+      path: o.pathTemplate,
+      summary: o.summary,
+      description: o.description,
+      service: { slug: o.service.slug, title: o.service.title },
+      kind: o.kind,
+      meter: o.meter ? { key: o.meter.key, priceMicros: o.meter.priceMicros ?? 0n, includedUnits: o.meter.includedUnits } : null,
+      contract: getContract(o.key),
+      coverage: operationCoverage(o.key, kind),
+      storedParameters: o.parameters,
+    }));
+  const platform: DiscoverableOperation[] = PLATFORM_CONTRACTS.map((c) => ({
+    key: c.key,
+    method: c.method,
+    path: c.path,
+    summary: c.summary,
+    description: c.description,
+    service: { slug: PLATFORM_SERVICE.slug, title: PLATFORM_SERVICE.title },
+    kind: "platform",
+    meter: null,
+    contract: c,
+    coverage: null,
+    storedParameters: [],
+  }));
+  return [...sold, ...platform];
+}
+
+/** Does a concrete request path (or a template) address this operation's path template? */
+export function pathMatches(template: string, candidate: string): boolean {
+  if (candidate === template) return true;
+  const re = new RegExp(
+    `^${template
+      .replace(/[.*+?^$()|[\]\\]/g, "\\$&")
+      .replace(/\\?\{[^}]+\\?\}/g, "[^/]+")
+      .replace(/\{[^}]+\}/g, "[^/]+")}$`,
+  );
+  if (re.test(candidate)) return true;
+  // A prefix such as /api/v1/archive selects the archive operations.
+  const prefix = candidate.endsWith("/") ? candidate : `${candidate}/`;
+  return template.startsWith(prefix);
+}

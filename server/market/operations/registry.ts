@@ -1,0 +1,9 @@
+// The data operations: one line per operation, sorted by key. Adding an operation is its folder plus its line here;
+// everything that lists operations derives from this list (./index.ts).
+export { aggregates } from "./aggregates";
+export { archiveCatalog } from "./archive-catalog";
+export { archiveDay } from "./archive-day";
+export { archiveRange } from "./archive-range";
+export { avgInterestRates } from "./avg-interest-rates";
+export { backtest } from "./backtest";
+export { basis } from "./basis";
