@@ -1,19 +1,19 @@
-// Committed data files under data/market (MARKET_DATA_ROOT in tests), read lazily and kept: an embedded provider
+// Committed data files under data/ (the shelf; MARKET_DATA_ROOT in tests), read lazily and kept: an embedded provider
 // reads its file on first use, never at import, and once per process. Every file there has its source and licence
-// written beside it (data/market/README.md); nothing here invents or fills in a value.
+// written beside it (a SOURCES.md or README.md in its folder; data/README.md lists them); nothing here invents or fills in a value.
 import fs from "node:fs";
 import path from "node:path";
 
 function dataPath(rel: string): string {
-  return path.join(process.env.MARKET_DATA_ROOT ?? process.cwd(), "data/market", rel);
+  return path.join(process.env.MARKET_DATA_ROOT ?? process.cwd(), "data", rel);
 }
 
-/** A JSON file under data/market, parsed. Throws when it is missing (use `dataFileIfPresent` for optional data). */
+/** A JSON file under data/ (e.g. "market/treasury/...", "economy/catalog.json"), parsed. Throws when it is missing (use `dataFileIfPresent` for optional data). */
 export function dataFile<T>(rel: string): T {
   return JSON.parse(fs.readFileSync(dataPath(rel), "utf8")) as T;
 }
 
-/** A JSON file under data/market, or null when there is none (data this deployment may not hold). */
+/** A JSON file under data/, or null when there is none (data this deployment may not hold). */
 export function dataFileIfPresent<T>(rel: string): T | null {
   try {
     return dataFile<T>(rel);
@@ -23,7 +23,7 @@ export function dataFileIfPresent<T>(rel: string): T | null {
   }
 }
 
-/** A text file (CSV) under data/market. */
+/** A text file (CSV) under data/. */
 export function dataText(rel: string): string {
   return fs.readFileSync(dataPath(rel), "utf8");
 }

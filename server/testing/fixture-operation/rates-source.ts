@@ -18,7 +18,7 @@ export interface RatesOnDate {
   recordDates(): string[] | null;
 }
 
-const FILE = "treasury/avg-interest-rates.json";
+const FILE = "market/treasury/avg-interest-rates.json";
 const byLine = (a: RateRow, b: RateRow) => Number(a.src_line_nbr) - Number(b.src_line_nbr);
 const rowsOf = () => cached("fixture-rates", () => dataFile<{ data: RateRow[] }>(FILE).data);
 

@@ -15,8 +15,8 @@ export interface RatesProvider {
 
 type FiscalDataDoc = { data: (Omit<TreasuryRateRow, "src_line_nbr"> & { record_date: string; src_line_nbr: string })[] };
 
-/** The committed Fiscal Data answer (relative to data/market). */
-export const TREASURY_FILE = "treasury/avg-interest-rates.json";
+/** The committed Fiscal Data answer (relative to data/). */
+export const TREASURY_FILE = "market/treasury/avg-interest-rates.json";
 
 /** The latest record_date's rows of a Fiscal Data avg_interest_rates answer, in source line order. */
 export function latestTreasuryRows(doc: FiscalDataDoc): { record_date: string | null; rows: TreasuryRateRow[] } {

@@ -28,7 +28,7 @@ beforeAll(async () => {
   fs.copyFileSync(path.join(process.cwd(), "data/market/perps/equity-perp-tickers.json"), path.join(dir, "data/market/perps/equity-perp-tickers.json"));
   process.env.MARKET_DATA_ROOT = dir;
   resetEmbeddedCache();
-  file = path.join(dir, "data/market", PERP_SNAPSHOT_FILE);
+  file = path.join(dir, "data", PERP_SNAPSHOT_FILE);
 });
 
 afterAll(async () => {

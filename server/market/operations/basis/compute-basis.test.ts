@@ -82,7 +82,7 @@ describe("embedded basis", () => {
     fs.mkdirSync(path.join(root.dir, "data/market/perps"), { recursive: true });
     fs.copyFileSync(path.join(process.cwd(), "data/market/perps/equity-perp-tickers.json"), path.join(root.dir, "data/market/perps/equity-perp-tickers.json"));
     process.env.MARKET_DATA_ROOT = root.dir;
-    return path.join(root.dir, "data/market", PERP_SNAPSHOT_FILE);
+    return path.join(root.dir, "data", PERP_SNAPSHOT_FILE);
   };
 
   it("serves the committed snapshot: its 7 tickers, widest dislocation first, with its provenance", async () => {

@@ -52,8 +52,8 @@ type PerpSnapshot = {
   equityQuotes: Record<string, { price: number; prev_close: number; as_of: string }>;
 };
 
-/** Where record-basis-snapshot.ts writes the snapshot, relative to data/market. */
-export const PERP_SNAPSHOT_FILE = "perps/equity-perps-snapshot.json";
+/** Where record-basis-snapshot.ts writes the snapshot, relative to data/. */
+export const PERP_SNAPSHOT_FILE = "market/perps/equity-perps-snapshot.json";
 
 export const NO_RECORDED_PERP_SNAPSHOT =
   "the embedded data has no recorded equity-perpetual snapshot; run with MARKET_PROVIDER=live (Hyperliquid + Massive), or record one with npx tsx server/market/operations/basis/record-basis-snapshot.ts";
@@ -68,7 +68,8 @@ function recordedPerpSnapshot(): PerpSnapshot {
   if (!s || s.provenance?.kind !== "recorded") throw new AppError("not_included", { detail: NO_RECORDED_PERP_SNAPSHOT });
   return s;
 }
-export const equityPerpTickers = () => cached("equity-tickers", () => new Set(dataFile<{ tickers: string[] }>("perps/equity-perp-tickers.json").tickers));
+export const equityPerpTickers = () =>
+  cached("equity-tickers", () => new Set(dataFile<{ tickers: string[] }>("market/perps/equity-perp-tickers.json").tickers));
 
 /** Hyperliquid's metaAndAssetCtxs answer for one dex -> contexts of the perps that are US stocks. */
 export function equityPerpContexts(dex: string, doc: unknown, equities: Set<string>): PerpContext[] {

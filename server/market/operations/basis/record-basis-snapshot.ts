@@ -9,7 +9,7 @@ import { PERP_SNAPSHOT_FILE } from "./perps";
 async function main() {
   const key = process.env.MASSIVE_API_KEY;
   if (!key) throw new Error("MASSIVE_API_KEY is required (equity quotes)");
-  const file = path.join(process.env.MARKET_DATA_ROOT ?? process.cwd(), "data/market", PERP_SNAPSHOT_FILE);
+  const file = path.join(process.env.MARKET_DATA_ROOT ?? process.cwd(), "data", PERP_SNAPSHOT_FILE);
   const res = await recordBasisSnapshot(
     {
       hyperliquidBaseUrl: process.env.HYPERLIQUID_BASE_URL || "https://api.hyperliquid.xyz",
