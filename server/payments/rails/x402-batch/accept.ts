@@ -189,8 +189,8 @@ function held(
 }
 
 /** Someone holds this voucher's lock: the very proof that paid this request (served again), or another's hold. */
-async function taken(call: PaidCall, bound: Bound): Promise<AcceptOutcome> {
-  const holder = await findPaymentByLockKey(bound.lockKey);
+async function taken(call: PaidCall, bound: Bound, known?: PaymentRow | null): Promise<AcceptOutcome> {
+  const holder = known === undefined ? await findPaymentByLockKey(bound.lockKey) : known;
   const replay = await replayOfVoucher(call, bound, holder);
   if (replay) return { type: "replay", payment: replay };
   if (holder) return { type: "refused", error: heldByError(holder, call) };
@@ -208,10 +208,11 @@ async function refuse(call: PaidCall, proof: BatchProof, bound: Bound, channel: 
         channel_balance: channel.balance.toString(),
       },
     );
-  // Not signed on the charged total: the same voucher that already paid (a replay), or a client whose base is off.
+  // Not signed on the charged total. A copy of the very proof that took this step (the same 402's payment id): served
+  // again once charged, else told to wait. Anything else is a client whose base is off: the corrective 402.
   if (proof.ceiling <= channel.charged) {
-    const outcome = await taken(call, bound);
-    if (outcome.type === "replay") return outcome;
+    const holder = await findPaymentByLockKey(bound.lockKey);
+    if (holder?.id === bound.paymentId) return taken(call, bound, holder);
   }
   return {
     type: "refused",

@@ -298,7 +298,7 @@ export type ClaimCandidate = {
  * Channels with earned value beyond what their claims reached: charged, less what was released after a later voucher,
  * less what is still held. A table scan by design (one row per channel; see the schema).
  */
-export async function claimCandidates(limit: number): Promise<ClaimCandidate[]> {
+export async function claimCandidates(limit: number, receivers: string[] | null = null): Promise<ClaimCandidate[]> {
   const { rows } = await sql<
     RawChannel & { held_micros: string; held_calls: number; vouchers: number; claimed_vouchers: number; unclaimed_since: Date | null }
   >(
@@ -309,9 +309,10 @@ export async function claimCandidates(limit: number): Promise<ClaimCandidate[]> 
        where status = ${stateSql("verified")} and rail = '${RAIL}' group by 1
      ) h on h.channel = c.id
      where c.signature is not null and c.charged_micros - c.released_micros - coalesce(h.micros, 0) > c.claimed_micros
+       and ($2::text[] is null or c.receiver = any($2::text[]))
      order by c.withdraw_requested_at nulls last, c.unclaimed_since nulls last
      limit $1`,
-    [limit],
+    [limit, receivers],
   );
   return rows.map((r) => ({
     channel: channelOf(r),

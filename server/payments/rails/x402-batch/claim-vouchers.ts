@@ -45,6 +45,8 @@ const RETRY_SECONDS = 30;
 export type ClaimOptions = {
   /** Claim whatever is unclaimed now, whatever the policy says (tests, the bench, an operator). */
   force?: boolean;
+  /** Only channels paying these receivers (lower case): a test's or a bench's own sellers in a shared database. */
+  receivers?: string[];
   /** Crash tests only: called once the claim's hash is kept, before it is sent; and once it landed, before it is recorded. */
   faults?: { afterHashKept?: () => void; beforeConfirm?: () => void };
 };
@@ -58,7 +60,8 @@ const toRow = (r: StoredClaimRow): ClaimRow => ({
   total: BigInt(r.total),
 });
 
-async function signClaim(rows: ClaimRow[]): Promise<Hex> {
+/** The receiver authorizer's ClaimBatch signature over these rows (what claimWithSignature checks). */
+export async function signClaim(rows: ClaimRow[]): Promise<Hex> {
   return receiverAuthorizer().signTypedData({
     domain: SETTLEMENT_DOMAIN,
     types: claimBatchTypes,
@@ -77,7 +80,7 @@ export async function claimVouchers(opts: ClaimOptions = {}): Promise<ClaimRepor
   }
   // This instance's served calls first, so they are not mistaken for held ones.
   await flushVoucherCaptures();
-  const candidates = await claimCandidates(MAX_ROWS);
+  const candidates = await claimCandidates(MAX_ROWS, opts.receivers ?? null);
   if (!candidates.length) return { skipped: "nothing unclaimed" };
   const calls = candidates.reduce((n, c) => n + Math.max(0, c.vouchers - c.claimedVouchers - c.heldCalls), 0);
   const oldest = Math.min(...candidates.map((c) => c.unclaimedSince?.getTime() ?? Date.now()));
