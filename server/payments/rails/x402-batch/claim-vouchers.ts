@@ -26,6 +26,7 @@ import {
   recordClaimTransaction,
   retryClaimLater,
   takeOverClaim,
+  type ClaimCandidate,
   type PendingClaim,
   type StoredClaimRow,
 } from "./batch.queries";
@@ -70,6 +71,17 @@ export async function signClaim(rows: ClaimRow[]): Promise<Hex> {
   });
 }
 
+/** Whether these unclaimed channels are worth a claim now: enough calls, an old enough charge, or a payer leaving. */
+export function claimDue(
+  candidates: Pick<ClaimCandidate, "vouchers" | "claimedVouchers" | "heldCalls" | "unclaimedSince" | "channel">[],
+  now = Date.now(),
+): boolean {
+  if (candidates.some((c) => c.channel.withdrawRequestedAt)) return true;
+  const calls = candidates.reduce((n, c) => n + Math.max(0, c.vouchers - c.claimedVouchers - c.heldCalls), 0);
+  if (calls >= CLAIM_MIN_CALLS) return true;
+  return candidates.some((c) => c.unclaimedSince && now - c.unclaimedSince.getTime() >= CLAIM_MAX_AGE_SECONDS * 1000);
+}
+
 export async function claimVouchers(opts: ClaimOptions = {}): Promise<ClaimReport> {
   if (!gasWallet()) return { skipped: "no local facilitator to send claims" };
   const inFlight = await pendingClaim();
@@ -83,10 +95,7 @@ export async function claimVouchers(opts: ClaimOptions = {}): Promise<ClaimRepor
   const candidates = await claimCandidates(MAX_ROWS, opts.receivers ?? null);
   if (!candidates.length) return { skipped: "nothing unclaimed" };
   const calls = candidates.reduce((n, c) => n + Math.max(0, c.vouchers - c.claimedVouchers - c.heldCalls), 0);
-  const oldest = Math.min(...candidates.map((c) => c.unclaimedSince?.getTime() ?? Date.now()));
-  const urgent = candidates.some((c) => c.channel.withdrawRequestedAt);
-  if (!opts.force && !urgent && calls < CLAIM_MIN_CALLS && Date.now() - oldest < CLAIM_MAX_AGE_SECONDS * 1000)
-    return { skipped: `${calls} unclaimed calls; claims wait for ${CLAIM_MIN_CALLS}` };
+  if (!opts.force && !claimDue(candidates)) return { skipped: `${calls} unclaimed calls; claims wait for ${CLAIM_MIN_CALLS}` };
   const rows: StoredClaimRow[] = [];
   let amount = 0n;
   for (const c of candidates) {

@@ -10,10 +10,10 @@ import { channelsTouched, latestBlock, readChannel } from "./settlement-contract
 /** Blocks per eth_getLogs: hosted RPCs refuse wide ranges. */
 const LOG_RANGE = 5_000n;
 
-/** Channels of ours re-read from the chain in this pass. */
-export async function syncChannels(): Promise<number> {
+/** Channels of ours re-read from the chain in this pass. `fromBlock`: read from there instead of the cursor (tests). */
+export async function syncChannels(opts: { fromBlock?: bigint } = {}): Promise<number> {
   const latest = await latestBlock();
-  const cursor = await chainCursor();
+  const cursor = opts.fromBlock ?? (await chainCursor());
   // First run: channels we learn of from now on are read when we meet them (a deposit we relay, a voucher's adoption).
   if (cursor === null) {
     await advanceCursor(latest);
