@@ -7,6 +7,7 @@ import { BATCH_SETTLEMENT_ADDRESS } from "@x402/evm";
 import type { Hex } from "viem";
 import { NETWORK, USDC_ADDRESS } from "../../../chain/config";
 import { usdcPrice } from "../../eip3009/authorization";
+import { WALLET_REFUND } from "../../eip3009/record-refund";
 import { AppError } from "../../../errors";
 import type { Rail } from "../rail";
 import { acceptBatch, fitsCachedChannel, receipts, verifyInMemory } from "./accept";
@@ -78,6 +79,9 @@ export const x402BatchRail = {
   },
 
   release: releaseVoucher,
+
+  // The seller sends the USDC back from its payTo to the channel's payer and records the transaction, as for exact.
+  refund: WALLET_REFUND,
 
   // Every reconciler pass: the chain's view of our channels (withdrawals), then a claim when one is due.
   async reconcile() {

@@ -5,9 +5,13 @@
 import { decodePaymentResponseHeader } from "@x402/core/http";
 import { BATCH_SETTLEMENT_ADDRESS } from "@x402/evm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { anvilAddress } from "../../../../scripts/lib/local-chain";
 import { db } from "../../../db/client";
 import { callGateway, startGatewayStack, stopGatewayStack, usdcBalance, type FakeUpstream, type GatewaySeller, type TestChain } from "../../../testing/gateway";
+import { walletClient } from "../../../chain/clients";
+import { USDC_ADDRESS } from "../../../chain/config";
+import { TOKEN_ABI } from "../../../chain/token";
+import { refundPayment } from "../../refund-payment";
+import { anvilAddress, anvilPrivateKey } from "../../../../scripts/lib/local-chain";
 import { flushVoucherCaptures } from "./capture-queue";
 import { forgetChannel } from "./channels";
 import { officialBatchClient, payBatch, settleBatch, type OfficialBatchClient } from "./official-client.test-kit";
@@ -132,5 +136,21 @@ describe("paying with the official client", () => {
     await flushVoucherCaptures();
     expect((await channelRow(channelId)).chargedMicros).toBe(PRICE * 2n);
     forgetChannel(channelId);
+  });
+});
+
+describe("refunds", () => {
+  it("refunds a charged voucher call from the console as an exact one: the seller's transfer back, checked on chain", async () => {
+    const payment = await db.payment.findFirstOrThrow({ where: { sellerId: seller.sellerId, rail: "x402-batch", status: "consumed" } });
+    const wallet = walletClient(chain.rpcUrl, anvilPrivateKey(10));
+    // The seller's USDC (its claims would bring it; this file claims nothing, so the test token mints it).
+    await wallet.waitForTransactionReceipt({
+      hash: await wallet.writeContract({ address: USDC_ADDRESS, abi: TOKEN_ABI, functionName: "mint", args: [anvilAddress(10), payment.amountMicros] }),
+    });
+    const hash = await wallet.writeContract({ address: USDC_ADDRESS, abi: TOKEN_ABI, functionName: "transfer", args: [payment.payer, payment.amountMicros] });
+    await wallet.waitForTransactionReceipt({ hash });
+    const refunded = await refundPayment({ sellerId: seller.sellerId, actorId: null, paymentId: payment.id, transaction: hash });
+    expect(refunded).toMatchObject({ paymentId: payment.id, status: "refunded", transaction: hash.toLowerCase() });
+    expect(await db.ledgerEntry.count({ where: { paymentId: payment.id, kind: "refund" } })).toBe(1);
   });
 });
