@@ -8,7 +8,7 @@ import { BATCH_SETTLEMENT_ADDRESS, BATCH_SETTLEMENT_DOMAIN } from "@x402/evm";
 import * as secp256k1 from "tiny-secp256k1";
 import { concat, encodeAbiParameters, hexToBytes, keccak256, toHex, type Address, type Hex } from "viem";
 import { privateKeyToAccount, type PrivateKeyAccount } from "viem/accounts";
-import { CHAIN_ID, NETWORK, USDC_ADDRESS } from "../../../chain/config";
+import { CHAIN_ID, USDC_ADDRESS } from "../../../chain/config";
 import { env } from "../../../env";
 import { deriveKey } from "../../../lib/derive-key";
 
