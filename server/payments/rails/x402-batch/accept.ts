@@ -59,7 +59,7 @@ function verify(call: PaidCall, proof: BatchProof): Bound | AcceptOutcome {
   if (!paymentId || !signed)
     return invalid("challenge_missing", "the accepted requirements carry no payment id of this storefront's 402; pay the 402 this request returns");
   const { terms, expired } = signed;
-  if (!sameRequest({ ...terms, sellerId: terms.sellerId }, call)) return { type: "refused", error: requestMismatch(paymentId) };
+  if (!sameRequest(terms, call)) return { type: "refused", error: requestMismatch(paymentId) };
   if (terms.purchase) return invalid("scheme_not_for_purchases", "batch-settlement pays data calls, not plan purchases");
   if (
     terms.amountMicros !== call.amountMicros ||

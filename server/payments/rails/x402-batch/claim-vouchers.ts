@@ -16,11 +16,11 @@ import { claimBatchTypes } from "@x402/evm";
 import type { Hex } from "viem";
 import { rpcRequest } from "../../../chain/json-rpc";
 import { env } from "../../../env";
+import { mirrorChannel } from "./batch.queries";
 import {
   claimCandidates,
   confirmClaim,
   failClaim,
-  mirrorChannel,
   openClaim,
   pendingClaim,
   recordClaimTransaction,
@@ -29,7 +29,7 @@ import {
   type ClaimCandidate,
   type PendingClaim,
   type StoredClaimRow,
-} from "./batch.queries";
+} from "./chain.queries";
 import { channelIdOf, receiverAuthorizer, SETTLEMENT_DOMAIN, type ChannelConfig } from "./channel-terms";
 import { flushVoucherCaptures } from "./capture-queue";
 import { claimCall, gasFor, gasWallet, readChannel, transactionStatus, type ClaimRow } from "./settlement-contract";

@@ -26,7 +26,7 @@ import { flushVoucherCaptures } from "./capture-queue";
 import { forgetChannel } from "./channels";
 import { claimVouchers, signClaim as signClaimFor } from "./claim-vouchers";
 import { officialBatchClient, payBatch, settleBatch, type OfficialBatchClient } from "./official-client.test-kit";
-import type { StoredClaimRow } from "./batch.queries";
+import type { StoredClaimRow } from "./chain.queries";
 import type { ChannelConfig } from "./channel-terms";
 import { claimCall, gasWallet, readChannel } from "./settlement-contract";
 import { answerOf, race, spawnInstance } from "./spawn-instance.test-kit";

@@ -3,7 +3,8 @@
 // reconciler pass reads the logs since the last block it saw and re-reads every channel of ours they touch, so what is
 // written is the chain's state, whatever order instances run in. The cursor lives in PostgreSQL.
 import "server-only";
-import { advanceCursor, chainCursor, knownChannels, mirrorChannel } from "./batch.queries";
+import { mirrorChannel } from "./batch.queries";
+import { advanceCursor, chainCursor, knownChannels } from "./chain.queries";
 import { forgetChannel } from "./channels";
 import { channelsTouched, latestBlock, readChannel } from "./settlement-contract";
 
