@@ -11,12 +11,17 @@ export async function claimAllVouchers(ctx: BenchContext): Promise<void> {
   const { claimVouchers } = await import("../../../server/payments/rails/x402-batch/claim-vouchers");
   // The server's captures of the last calls land a moment after their answers.
   await new Promise((r) => setTimeout(r, 1000));
-  for (let i = 0; i < 20; i++) {
-    const r = await claimVouchers({ force: true });
-    ctx.log(`claim pass: ${JSON.stringify(r)}`);
-    if ("skipped" in r) return;
-    // Another instance's (the server's) claim in flight: let it land.
-    if ("pending" in r) await new Promise((res) => setTimeout(res, 2000));
+  try {
+    for (let i = 0; i < 20; i++) {
+      const r = await claimVouchers({ force: true });
+      ctx.log(`claim pass: ${JSON.stringify(r)}`);
+      if ("skipped" in r) return;
+      // Another instance's (the server's) claim in flight: let it land.
+      if ("pending" in r) await new Promise((res) => setTimeout(res, 2000));
+    }
+  } finally {
+    // This process's connections close before the stack's database stops under them.
+    await (await import("../../../server/db/client")).closeDatabase();
   }
 }
 
