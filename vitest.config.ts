@@ -11,7 +11,7 @@ export default defineConfig({
   },
   test: {
     environment: "node",
-    include: ["server/**/*.test.ts", "prisma/**/*.test.ts", "app/**/*.test.ts", "scripts/**/*.test.ts"],
+    include: ["server/**/*.test.ts", "prisma/**/*.test.ts", "app/**/*.test.ts", "scripts/**/*.test.ts", "contracts/**/*.test.ts"],
     exclude: ["node_modules", ".next", "e2e"],
     globalSetup: ["scripts/test/vitest-global-setup.ts"],
     setupFiles: ["scripts/test/vitest-setup.ts"],

@@ -11,9 +11,17 @@
 //  - paid x402: the same call with a fresh x402 proof from the official client (verify + lock + proxy + settle on anvil)
 //  - paid mpp:  the same call with a fresh MPP credential from the official mppx client
 //  - plan:      the same call with an agent's bearer, drawn from plan credit bought beforehand (the credits rail)
+//  - voucher:   the same call paid with an x402 batch-settlement voucher by the official client (@x402/evm), on one of
+//               8 channels it opened with a deposit (its spend cap raised to $5 a payment, so it deposits the 402's
+//               minDeposit): verified in memory, spent by one statement, captured off the path, claimed in batches
+// Every rail's load row also says what PostgreSQL wrote per call (write transactions and WAL, pg_write_xacts_per_call,
+// pg_wal_bytes_per_call) and what went on chain per call (chain_txs_per_call, gas_per_call): the gas wallet's
+// transactions in the load's blocks for x402 and MPP; for vouchers, every deposit and claim of the run over every
+// voucher-paid call of it, once the last calls are claimed.
 //  - block time: the paid x402 and MPP calls again with anvil mining a block every BENCH_BLOCK_TIME seconds (2 unless
 //               set; 0 skips these rows), as on Base, where a transaction waits for its block; BENCH_BLOCK_N calls
-//               (40 unless set) sequentially, each next to a direct call, then as many at 8 connections
+//               (40 unless set) sequentially, each next to a direct call, then as many at 8 connections; and 8 new
+//               batch-settlement channels opened there (the deposit waits for its block), then vouchers on them
 //  - http:      a seller whose upstream is an HTTP API in a process of its own (as most sellers' are; the built-in
 //               market upstream above is called in process): that upstream called directly, and a plan-covered call
 //               through the gateway to it (seller host 127.0.0.2, same bytes answered)
@@ -31,6 +39,9 @@ import { AGGREGATES_PATH, AGGREGATES_QUERY, aggregatesCalls } from "./lib/aggreg
 import { agentWithCredit } from "./lib/covered-kit";
 import { alternate, alternatingFields, breakdown, pct, pool, profileWindow, timed, type Phases } from "./lib/load";
 import { diffTableWrites, tableWrites, withPgStats } from "./lib/pg-stats";
+import { withChainStats } from "./lib/chain-stats";
+import { channelLoad, interleavedProofs, openChannels, voucherProofs, type VoucherChannel } from "./lib/voucher-kit";
+import { claimAllVouchers, voucherChainFigures } from "./lib/voucher-figures";
 import type { BenchContext } from "./types";
 
 const N = Number(process.env.BENCH_GATEWAY_N ?? 150);
@@ -76,6 +87,24 @@ export async function run(ctx: BenchContext) {
   const bearer = await agentWithCredit(ctx.baseUrl);
   const plan = () => fetch(gatewayUrl, { headers: bearer });
 
+  const channels = await openChannels(gatewayUrl, ctx.env.RPC_URL!, [1, 2, 3, 4, 5, 6, 7, 8]);
+  /**
+   * The next voucher of a free channel, the one with the most proofs left (a channel's proofs go out in order, one at a
+   * time; callers do not take turns evenly, hence a quarter more proofs than calls).
+   */
+  const voucherCaller = async (count: number) => {
+    const per = Math.ceil((count / channels.length) * 1.25);
+    const idle = await Promise.all(channels.map(async (ch) => ({ proofs: await voucherProofs(gatewayUrl, ch, per) })));
+    return async () => {
+      const q = idle.splice(idle.reduce((best, x, i) => (x.proofs.length > idle[best]!.proofs.length ? i : best), 0), 1)[0]!;
+      try {
+        return await timed(paid(q.proofs.shift()!), 200);
+      } finally {
+        idle.push(q);
+      }
+    };
+  };
+
   // The networked case: a second storefront (host 127.0.0.2) whose services call an HTTP upstream in its own process,
   // answering the bytes the built-in upstream gives for this call.
   const upstream = await startHttpUpstream(Buffer.from(await (await direct()).arrayBuffer()));
@@ -104,6 +133,7 @@ export async function run(ctx: BenchContext) {
   for (let i = 0; i < 20; i++) await timed(challenge, 402);
   for (const rail of ["x402", "mpp"] as const) for (const p of await proofs(rail, 10)) await timed(paid(p), 200);
   for (let i = 0; i < 20; i++) await timed(plan, 200);
+  for (const p of await interleavedProofs(gatewayUrl, channels, 16)) await timed(paid(p), 200);
   for (let i = 0; i < 20; i++) await timed(httpDirect, 200);
   for (let i = 0; i < 20; i++) await timed(httpPlan, 200);
 
@@ -115,11 +145,18 @@ export async function run(ctx: BenchContext) {
     x402: [] as number[],
     mpp: [] as number[],
     plan: [] as number[],
+    voucher: [] as number[],
     httpDirect: [] as number[],
     httpPlan: [] as number[],
   };
-  const phases = { x402: new Map() as Phases, mpp: new Map() as Phases, plan: new Map() as Phases, httpPlan: new Map() as Phases };
-  const seqProofs = { x402: await proofs("x402", N), mpp: await proofs("mpp", N) };
+  const phases = {
+    x402: new Map() as Phases,
+    mpp: new Map() as Phases,
+    plan: new Map() as Phases,
+    voucher: new Map() as Phases,
+    httpPlan: new Map() as Phases,
+  };
+  const seqProofs = { x402: await proofs("x402", N), mpp: await proofs("mpp", N), voucher: await interleavedProofs(gatewayUrl, channels, N) };
   for (let i = 0; i < N; i++) {
     seq.floor.push(await timed(floor, 200));
     seq.direct.push(await timed(direct, 200));
@@ -127,6 +164,7 @@ export async function run(ctx: BenchContext) {
     seq.x402.push(await timed(paid(seqProofs.x402[i]!), 200, phases.x402));
     seq.mpp.push(await timed(paid(seqProofs.mpp[i]!), 200, phases.mpp));
     seq.plan.push(await timed(plan, 200, phases.plan));
+    seq.voucher.push(await timed(paid(seqProofs.voucher[i]!), 200, phases.voucher));
     seq.httpDirect.push(await timed(httpDirect, 200));
     seq.httpPlan.push(await timed(httpPlan, 200, phases.httpPlan));
   }
@@ -179,34 +217,62 @@ export async function run(ctx: BenchContext) {
   const alt = { n: ALT_N, rounds: ALT_ROUNDS, warm: ALT_WARM, concurrency: CONCURRENCY };
   const beside = await alternate({ call: () => timed(direct, 200) }, { call: () => timed(challenge, 402) }, alt);
   const loadProofs = { x402: await proofs("x402", N), mpp: await proofs("mpp", N) };
-  const x402Load = await profileWindow("x402", N, () => pool(N, CONCURRENCY, (i) => timed(paid(loadProofs.x402[i]!), 200)));
-  const mppLoad = await profileWindow("mpp", N, () => pool(N, CONCURRENCY, (i) => timed(paid(loadProofs.mpp[i]!), 200)));
+  // The wallet rails' loads with what PostgreSQL and the chain did for them (the gas wallet settles each call).
+  const gasWallet = anvilAddress(0);
+  const walletLoad = (name: "x402" | "mpp") =>
+    withChainStats(ctx.env.RPC_URL!, gasWallet, N, () =>
+      withPgStats(ctx.env.DATABASE_URL!, N, () => profileWindow(name, N, () => pool(N, CONCURRENCY, (i) => timed(paid(loadProofs[name][i]!), 200)))),
+    );
+  const x402Run = await walletLoad("x402");
+  const mppRun = await walletLoad("mpp");
+  const [x402Load, mppLoad] = [x402Run.result.result, mppRun.result.result];
   // PostgreSQL's side of the covered call against the direct one (same load): statements, commits, WAL per call.
-  const { result: planLoad, stats: planPg } = await withPgStats(ctx.env.DATABASE_URL!, N, () =>
-    profileWindow("plan", N, () => pool(N, CONCURRENCY, () => timed(plan, 200))),
+  const planRun = await withChainStats(ctx.env.RPC_URL!, gasWallet, N, () =>
+    withPgStats(ctx.env.DATABASE_URL!, N, () => profileWindow("plan", N, () => pool(N, CONCURRENCY, () => timed(plan, 200)))),
   );
+  const { result: planLoad, stats: planPg } = planRun.result;
   ctx.log(`postgres, plan-covered load, per call: ${JSON.stringify(planPg.perCall)}`);
   for (const line of planPg.statements) ctx.log(`  ${line}`);
   // The covered call beside the direct one, warm and alternately, as the 402 above.
   const planBeside = await alternate({ call: () => timed(direct, 200) }, { call: () => timed(plan, 200) }, alt);
+  // Vouchers: each channel's calls one at a time (a voucher is signed on the one before it), 8 channels at once.
+  const voucherLists = await Promise.all(channels.map((ch) => voucherProofs(gatewayUrl, ch, Math.ceil(N / channels.length))));
+  const { result: voucherLoad, stats: voucherPg } = await withPgStats(ctx.env.DATABASE_URL!, N, () =>
+    profileWindow("voucher", N, () => channelLoad(voucherLists, (h) => timed(paid(h), 200))),
+  );
+  ctx.log(`postgres, voucher load, per call: ${JSON.stringify(voucherPg.perCall)}`);
+  for (const line of voucherPg.statements) ctx.log(`  ${line}`);
+  const voucherBeside = await alternate({ call: () => timed(direct, 200) }, { call: await voucherCaller(ALT_WARM + ALT_N * ALT_ROUNDS) }, alt);
+  // Every voucher of the run claimed (the server's own passes claim once enough are unclaimed; the rest now), then
+  // every deposit and claim it took, over every voucher-paid call.
+  await claimAllVouchers(ctx);
+  const voucherChain = await voucherChainFigures(ctx.env.DATABASE_URL!);
+  ctx.log(`vouchers on chain: ${JSON.stringify(voucherChain)}`);
   const httpDirectLoad = await profileWindow("http-direct", N, () => pool(N, CONCURRENCY, () => timed(httpDirect, 200)));
   const httpPlanLoad = await profileWindow("http-plan", N, () => pool(N, CONCURRENCY, () => timed(httpPlan, 200)));
   upstream.stop();
 
   // The same paid calls on a chain that makes a block every BLOCK_TIME seconds (the rows above mine at once).
-  const block = { direct: [] as number[], x402: [] as number[], mpp: [] as number[] };
-  const blockPhases = { x402: new Map() as Phases, mpp: new Map() as Phases };
+  const block = { direct: [] as number[], x402: [] as number[], mpp: [] as number[], deposit: [] as number[], voucher: [] as number[] };
+  const blockPhases = { x402: new Map() as Phases, mpp: new Map() as Phases, voucher: new Map() as Phases };
   let blockLoad: { x402: { rps: number }; mpp: { rps: number } } | null = null;
   if (BLOCK_TIME > 0) {
     await setBlockTime(ctx.env.RPC_URL!, BLOCK_TIME);
     try {
       // Warm-up on the slow chain: the first settlements show the gateway how long inclusion takes here.
       for (const rail of ["x402", "mpp"] as const) for (const p of await proofs(rail, 5)) await timed(paid(p), 200);
-      const seqBlock = { x402: await proofs("x402", BLOCK_N), mpp: await proofs("mpp", BLOCK_N) };
+      // New channels here: their deposits wait for a block; the vouchers on them do not touch the chain.
+      const blockChannels: VoucherChannel[] = await openChannels(gatewayUrl, ctx.env.RPC_URL!, [1, 2, 3, 4, 5, 6, 7, 8], block.deposit);
+      const seqBlock = {
+        x402: await proofs("x402", BLOCK_N),
+        mpp: await proofs("mpp", BLOCK_N),
+        voucher: await interleavedProofs(gatewayUrl, blockChannels, BLOCK_N),
+      };
       for (let i = 0; i < BLOCK_N; i++) {
         block.direct.push(await timed(direct, 200));
         block.x402.push(await timed(paid(seqBlock.x402[i]!), 200, blockPhases.x402));
         block.mpp.push(await timed(paid(seqBlock.mpp[i]!), 200, blockPhases.mpp));
+        block.voucher.push(await timed(paid(seqBlock.voucher[i]!), 200, blockPhases.voucher));
       }
       const loadBlock = { x402: await proofs("x402", BLOCK_N), mpp: await proofs("mpp", BLOCK_N) };
       blockLoad = {
@@ -233,8 +299,22 @@ export async function run(ctx: BenchContext) {
     rows_written_per_402: (otherRows / N).toFixed(2),
     challenge_count_upserts: countUpserts,
   });
-  ctx.record("gateway paid x402: verify+lock+proxy+settle", seq.x402, { rps_8conn: x402Load.rps, ...breakdown(phases.x402) });
-  ctx.record("gateway paid mpp: verify+lock+proxy+settle", seq.mpp, { rps_8conn: mppLoad.rps, ...breakdown(phases.mpp) });
+  const pgColumns = (stats: { perCall: Record<string, string> }) => ({
+    pg_write_xacts_per_call: stats.perCall.write_transactions!,
+    pg_wal_bytes_per_call: stats.perCall.wal_bytes!,
+  });
+  ctx.record("gateway paid x402: verify+lock+proxy+settle", seq.x402, {
+    rps_8conn: x402Load.rps,
+    ...pgColumns(x402Run.result.stats),
+    ...x402Run.chain,
+    ...breakdown(phases.x402),
+  });
+  ctx.record("gateway paid mpp: verify+lock+proxy+settle", seq.mpp, {
+    rps_8conn: mppLoad.rps,
+    ...pgColumns(mppRun.result.stats),
+    ...mppRun.chain,
+    ...breakdown(phases.mpp),
+  });
   const directP = (p: number) => pct(seq.direct, p);
   ctx.record("gateway plan-covered call (credits: reserve+proxy, capture off path)", seq.plan, {
     rps_8conn: planLoad.rps,
@@ -243,9 +323,24 @@ export async function run(ctx: BenchContext) {
     rps_vs_x402: (planLoad.rps / x402Load.rps).toFixed(1),
     rps_vs_direct: (planLoad.rps / directLoad.rps).toFixed(2),
     ...alternatingFields(planBeside),
-    pg_write_xacts_per_call: planPg.perCall.write_transactions!,
-    pg_wal_bytes_per_call: planPg.perCall.wal_bytes!,
+    ...pgColumns(planPg),
+    ...planRun.chain,
     ...breakdown(phases.plan),
+  });
+  ctx.record("gateway paid voucher (x402 batch-settlement: verify in memory, one statement, proxy, capture off path)", seq.voucher, {
+    rps_8conn: voucherLoad.rps,
+    over_direct_p50_ms: (pct(seq.voucher, 50) - directP(50)).toFixed(2),
+    over_direct_p99_ms: (pct(seq.voucher, 99) - directP(99)).toFixed(2),
+    rps_vs_x402: (voucherLoad.rps / x402Load.rps).toFixed(1),
+    rps_vs_direct: (voucherLoad.rps / directLoad.rps).toFixed(2),
+    ...alternatingFields(voucherBeside),
+    ...pgColumns(voucherPg),
+    chain_txs_per_call: voucherChain.txsPerCall,
+    gas_per_call: voucherChain.gasPerCall,
+    voucher_calls: voucherChain.calls,
+    deposits: voucherChain.deposits,
+    claims: voucherChain.claims,
+    ...breakdown(phases.voucher),
   });
   if (blockLoad) {
     const blockDirectP = (p: number) => pct(block.direct, p);
@@ -264,6 +359,8 @@ export async function run(ctx: BenchContext) {
       ...over(block.mpp),
       ...breakdown(blockPhases.mpp),
     });
+    ctx.record(`gateway batch-settlement deposit (opens a channel), a block every ${BLOCK_TIME} s`, block.deposit, { ...over(block.deposit) });
+    ctx.record(`gateway paid voucher, a block every ${BLOCK_TIME} s`, block.voucher, { ...over(block.voucher), ...breakdown(blockPhases.voucher) });
   }
   const httpDirectP = (p: number) => pct(seq.httpDirect, p);
   ctx.record("http upstream direct GET (its own process)", seq.httpDirect, { rps_8conn: httpDirectLoad.rps });
@@ -277,6 +374,11 @@ export async function run(ctx: BenchContext) {
   ctx.ratio(
     "gateway overhead, plan-covered call",
     "gateway plan-covered call (credits: reserve+proxy, capture off path)",
+    "upstream direct GET aggregates (signed)",
+  );
+  ctx.ratio(
+    "gateway overhead, paid voucher call",
+    "gateway paid voucher (x402 batch-settlement: verify in memory, one statement, proxy, capture off path)",
     "upstream direct GET aggregates (signed)",
   );
   ctx.ratio("gateway overhead, paid x402 call", "gateway paid x402: verify+lock+proxy+settle", "upstream direct GET aggregates (signed)");

@@ -1,5 +1,7 @@
 // Local EVM for x402/MPP settlement: a real anvil answering as Base (chain 8453) with a USDC-like EIP-3009
-// token placed at the Base USDC address, so unmodified x402 clients (which only pay Base USDC) pay it.
+// token placed at the Base USDC address, so unmodified x402 clients (which only pay Base USDC) pay it, and x402's
+// batch-settlement contracts (ours, contracts/X402BatchSettlement.sol and ERC3009DepositCollector.sol) at the canonical
+// addresses @x402/evm's batch-settlement client signs for.
 //
 // Accounts (anvil's default mnemonic "test test ... junk"):
 //   0     facilitator gas wallet (submits transferWithAuthorization)
@@ -7,10 +9,13 @@
 //   10    the demo seller's payTo (receives payments; prisma/seed.ts DEMO_SELLER.payTo)
 import { spawn, type ChildProcess } from "node:child_process";
 import path from "node:path";
+import { BATCH_SETTLEMENT_ADDRESS, ERC3009_DEPOSIT_COLLECTOR_ADDRESS } from "@x402/evm";
 import { createTestClient, createWalletClient, http, parseUnits, publicActions, type Hex } from "viem";
 import { mnemonicToAccount } from "viem/accounts";
 import { CHAIN, CHAIN_ID, USDC_ADDRESS } from "../../server/chain/config";
 import { TOKEN_ABI, TOKEN_RUNTIME_BYTECODE } from "../../server/chain/token";
+import collector from "../../contracts/ERC3009DepositCollector.json";
+import settlement from "../../contracts/X402BatchSettlement.json";
 import { freePort } from "./embedded-postgres";
 
 export type LocalChain = { env: Record<string, string>; summary: string[]; stop: () => Promise<void> };
@@ -51,10 +56,25 @@ async function waitForRpc(url: string, child: ChildProcess, timeoutMs = 15_000):
   }
 }
 
-/** Place the token at the USDC address and fund the payer wallets. Idempotent on a running chain. */
+/**
+ * Place x402's batch-settlement contracts at the addresses @x402/evm expects (its client signs deposits to the
+ * collector's address and vouchers under the settlement contract's EIP-712 domain). Neither has a constructor, so
+ * anvil_setCode is a deployment. Idempotent.
+ */
+export async function installBatchSettlement(rpcUrl: string): Promise<void> {
+  const test = createTestClient({ chain: CHAIN, mode: "anvil", transport: http(rpcUrl) });
+  await test.setCode({ address: BATCH_SETTLEMENT_ADDRESS, bytecode: settlement.deployedBytecode as Hex });
+  await test.setCode({ address: ERC3009_DEPOSIT_COLLECTOR_ADDRESS, bytecode: collector.deployedBytecode as Hex });
+}
+
+/**
+ * Place the token at the USDC address (and the batch-settlement contracts at theirs) and fund the payer wallets.
+ * Idempotent on a running chain.
+ */
 export async function installUsdc(rpcUrl: string, payerIndexes = [1, 2, 3, 4, 5, 6, 7, 8, 9]): Promise<void> {
   const test = createTestClient({ chain: CHAIN, mode: "anvil", transport: http(rpcUrl) });
   await test.setCode({ address: USDC_ADDRESS, bytecode: TOKEN_RUNTIME_BYTECODE });
+  await installBatchSettlement(rpcUrl);
   const wallet = createWalletClient({ account: mnemonicToAccount(ANVIL_MNEMONIC, { addressIndex: 0 }), chain: CHAIN, transport: http(rpcUrl) }).extend(
     publicActions,
   );
@@ -126,9 +146,9 @@ export async function startLocalChain(opts: { log: (line: string) => void; port?
     await stop();
     throw e;
   }
-  opts.log(`chain: anvil as Base (8453) on ${rpcUrl}, USDC at ${USDC_ADDRESS} (${Date.now() - t0} ms)`);
+  opts.log(`chain: anvil as Base (8453) on ${rpcUrl}, USDC at ${USDC_ADDRESS}, batch settlement at ${BATCH_SETTLEMENT_ADDRESS} (${Date.now() - t0} ms)`);
   const summary = [
-    `Local chain: ${rpcUrl} (chain id ${CHAIN_ID}); test USDC at ${USDC_ADDRESS}`,
+    `Local chain: ${rpcUrl} (chain id ${CHAIN_ID}); test USDC at ${USDC_ADDRESS}; x402 batch settlement at ${BATCH_SETTLEMENT_ADDRESS}`,
     `Demo payer wallets (anvil accounts 1-9, ${PAYER_FUNDING_USDC} test USDC each; test keys, never use them on a real chain):`,
     ...[1, 2, 3, 4, 5, 6, 7, 8, 9].map((i) => `  #${i} ${anvilAddress(i)}  ${anvilPrivateKey(i)}`),
     `Facilitator gas wallet: anvil account 0 ${anvilAddress(0)}; seller payTo: anvil account 10 ${anvilAddress(10)}`,

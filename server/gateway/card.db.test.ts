@@ -100,7 +100,7 @@ describe("discovery lists the card rail", () => {
     const get = async (route: { GET: (req: Request, seg: { params: Promise<Record<string, string>> }) => Promise<Response> }, path: string) =>
       (await route.GET(new Request(`http://${seller.host}${path}`, { headers: { host: seller.host } }), { params: Promise.resolve({}) })).json();
     const manifest = await get(manifestRoute, "/manifest.json");
-    expect(manifest.payment.protocols).toEqual(["x402", "mpp", "card", "credits"]);
+    expect(manifest.payment.protocols).toEqual(["x402", "x402-batch", "mpp", "card", "credits"]);
     expect(manifest.payment.card).toMatchObject({
       minimumUsd: "0.50",
       processor: "test",

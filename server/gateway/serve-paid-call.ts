@@ -89,9 +89,9 @@ export async function servePaidCall(call: PaidCall, rail: Rail, proof: unknown, 
     // Reserved before the call; charged off the response path (the reconciler releases it if that never lands). The
     // capture's statement keeps the receipt, so it is signed first.
     const jws = await signJws(call, rail, hold.payment, delivered, null, false);
-    rail.capture(hold, { units, upstreamStatus: delivered.status, receipt: jws });
+    const railReceipt = rail.capture(hold, { units, upstreamStatus: delivered.status, receipt: jws });
     timings.lap("capture");
-    const receipt = { ...(rail.charge?.receipt?.(hold, null) ?? NO_RECEIPT), "svc-receipt": jws };
+    const receipt = { ...(railReceipt ?? rail.charge?.receipt?.(hold, null) ?? NO_RECEIPT), "svc-receipt": jws };
     return { type: "charged", call, rail, hold, delivered, transaction: null, units, receipt };
   }
   if (hold.prepaid && rail.prepaid) {

@@ -8,6 +8,7 @@ export const ID_PREFIXES = {
   alr: "alert to a seller (written by the database: alr_ and 32 hex digits)",
   arc: "archive day",
   art: "backtest artifact",
+  btx: "batch-settlement transaction (a deposit relayed into an x402 channel, or a claim of vouchers)",
   aud: "audit log row",
   cla: "claim attempt",
   evt: "event (written by the database: evt_ and 32 hex digits)",

@@ -95,7 +95,10 @@ describe("a paid tool call with the official clients", () => {
   it("lists the tools with their prices and answers a free tool on the same connection", async () => {
     const client = await connect();
     const { tools } = await client.listTools();
-    expect(tools.find((t) => t.name === "aggregates")?._meta?.["x-payment-info"]).toMatchObject({ amount: "0.020000", protocols: ["x402", "mpp", "credits"] });
+    expect(tools.find((t) => t.name === "aggregates")?._meta?.["x-payment-info"]).toMatchObject({
+      amount: "0.020000",
+      protocols: ["x402", "x402-batch", "mpp", "credits"],
+    });
     const guide = await call(client, "guide", { goal: "daily stock prices" });
     expect(guide.isError).toBeFalsy();
     expect(guide.structuredContent).toMatchObject({ recommendations: expect.arrayContaining([expect.objectContaining({ operation: "aggregates" })]) });

@@ -95,7 +95,7 @@ describe("MCP over Streamable HTTP", () => {
     });
 
     const prices = await call(client, "prices_and_plans");
-    expect(prices.structuredContent).toMatchObject({ currency: "USD", payment: { protocols: ["x402", "mpp", "card", "credits"] } });
+    expect(prices.structuredContent).toMatchObject({ currency: "USD", payment: { protocols: ["x402", "x402-batch", "mpp", "card", "credits"] } });
 
     const anonymous = await call(client, "entitlements");
     expect(anonymous.isError).toBe(true);

@@ -53,6 +53,8 @@ export async function createChallenge(call: PaidCall, opts: ChallengeOptions = {
     railFields = { ...railFields, ...o.body };
     for (const [name, value] of o.headers ?? []) headers.append(name, value);
   }
+  // After every rail's own headers: a rail adding to another's document (x402's schemes share PAYMENT-REQUIRED).
+  for (const o of offers) for (const a of o.amend ?? []) headers.set(a.header, a.with(headers.get(a.header)));
   const body: Record<string, unknown> = {
     error: "payment_required",
     // SERVICE.md part 7: a reason may refine payment_required (usage_exhausted: the plan's credit ran out).

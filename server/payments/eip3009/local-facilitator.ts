@@ -148,30 +148,75 @@ export class LocalFacilitator implements Facilitator {
   }
 
   /** The signed transaction: built here, not by viem's wallet (which asks the node for the nonce and fills on every send). */
-  private async signedTransfer(p: ExactPayload, asset: Address): Promise<{ raw: Hex; hash: Hex; nonce: number }> {
+  private async signedCall(to: Address, data: Hex, gas: bigint): Promise<{ raw: Hex; hash: Hex; nonce: number }> {
     const fees = await this.currentFees();
     const nonce = await nextNonce(this.rpcUrl, this.account.address);
     const raw = signEip1559Transaction(this.privateKey, {
       type: "eip1559",
       chainId: CHAIN_ID,
       nonce,
-      to: asset,
-      data: this.call(p),
-      gas: SETTLE_GAS_LIMIT,
+      to,
+      data,
+      gas,
       maxFeePerGas: fees.maxFeePerGas,
       maxPriorityFeePerGas: fees.maxPriorityFeePerGas,
     });
     return { raw, hash: keccak256(raw), nonce };
   }
 
+  /** Send a signed transaction and wait for its receipt: its status, gas used and what the gas wallet paid. */
+  private async broadcast(signed: { raw: Hex; hash: Hex }): Promise<{ status?: string; gasUsed?: bigint; gasCostWei?: bigint }> {
+    if (this.syncSend !== false) {
+      try {
+        const receipt = await rpcRequest<RawReceipt | null>(this.rpcUrl, "eth_sendRawTransactionSync", [signed.raw]);
+        this.syncSend = true;
+        return {
+          status: receipt?.status,
+          gasUsed: receipt?.gasUsed ? BigInt(receipt.gasUsed) : undefined,
+          gasCostWei: receiptGasCost(receipt?.gasUsed, receipt?.effectiveGasPrice),
+        };
+      } catch (e) {
+        // An RPC without EIP-7966 says so before anything is broadcast; remember it and send the usual way.
+        if (this.syncSend === null && /eth_sendRawTransactionSync|method not found|not supported|-32601/i.test(errorMessage(e))) this.syncSend = false;
+        else throw e;
+      }
+    }
+    await publicClient(this.rpcUrl).sendRawTransaction({ serializedTransaction: signed.raw });
+    const receipt = await walletClient(this.rpcUrl, this.privateKey).waitForTransactionReceipt({ hash: signed.hash });
+    return { status: receipt.status, gasUsed: receipt.gasUsed, gasCostWei: receiptGasCost(receipt.gasUsed, receipt.effectiveGasPrice) };
+  }
+
+  /**
+   * Any contract call from the gas wallet (the x402-batch rail's deposits and claims), sharing the settlements' nonces:
+   * signed, sent, its receipt awaited. `onSigned` is told the hash before the transaction is sent (an outbox records it
+   * first, so a crash after the send can find it). Throws when the node cannot be reached or refuses it.
+   */
+  async sendCall(
+    call: { to: Address; data: Hex; gas: bigint },
+    onSigned?: (hash: Hex) => Promise<void> | void,
+  ): Promise<{ transaction: Hex; success: boolean; gasUsed?: bigint; gasCostWei?: bigint }> {
+    for (let attempt = 1; ; attempt++) {
+      const signed = await this.signedCall(call.to, call.data, call.gas);
+      await onSigned?.(signed.hash);
+      try {
+        const r = await this.broadcast(signed);
+        return { transaction: signed.hash, success: r.status === "0x1" || r.status === "success", gasUsed: r.gasUsed, gasCostWei: r.gasCostWei };
+      } catch (e) {
+        resetNonce(this.account.address);
+        // Another sender took the nonce we had cached: nothing of ours is in flight, sign again with the chain's.
+        if (attempt === 1 && NONCE_TAKEN.test(errorMessage(e))) continue;
+        throw e;
+      }
+    }
+  }
+
   async settle(payload: PaymentPayload, requirements: PaymentRequirements, opts: SettleOptions = {}): Promise<SettleOutcome> {
     const p = payload.payload as unknown as ExactPayload;
     const asset = requirements.asset as Address;
-    const client = publicClient(this.rpcUrl);
     let transaction: Hex | undefined;
     for (let attempt = 1; ; attempt++)
       try {
-        return await this.send(p, asset, client, opts, (hash) => (transaction = hash));
+        return await this.send(p, asset, opts, (hash) => (transaction = hash));
       } catch (e) {
         const message = errorMessage(e);
         // The node may or may not have taken it: read the gas wallet's nonce from the chain again before the next send.
@@ -187,41 +232,16 @@ export class LocalFacilitator implements Facilitator {
       }
   }
 
-  private async send(
-    p: ExactPayload,
-    asset: Address,
-    client: ReturnType<typeof publicClient>,
-    opts: SettleOptions,
-    signedAs: (hash: Hex) => void,
-  ): Promise<SettleOutcome> {
+  private async send(p: ExactPayload, asset: Address, opts: SettleOptions, signedAs: (hash: Hex) => void): Promise<SettleOutcome> {
     {
-      const signed = await this.signedTransfer(p, asset);
+      const signed = await this.signedCall(asset, this.call(p), SETTLE_GAS_LIMIT);
       const transaction = signed.hash;
       signedAs(transaction);
       // The hash is known before the node has it: a caller delivering before inclusion may answer with it now.
       opts.onSubmitted?.(transaction);
-      let status: string | undefined;
       // What the gas wallet paid for this transaction, from its receipt (the console's margin): read off the
       // receipt this call already has, so it costs no extra round trip.
-      let gasCostWei: bigint | undefined;
-      if (this.syncSend !== false) {
-        try {
-          const receipt = await rpcRequest<RawReceipt | null>(this.rpcUrl, "eth_sendRawTransactionSync", [signed.raw]);
-          this.syncSend = true;
-          status = receipt?.status;
-          gasCostWei = receiptGasCost(receipt?.gasUsed, receipt?.effectiveGasPrice);
-        } catch (e) {
-          // An RPC without EIP-7966 says so before anything is broadcast; remember it and send the usual way.
-          if (this.syncSend === null && /eth_sendRawTransactionSync|method not found|not supported|-32601/i.test(errorMessage(e))) this.syncSend = false;
-          else throw e;
-        }
-      }
-      if (status === undefined) {
-        await client.sendRawTransaction({ serializedTransaction: signed.raw });
-        const receipt = await walletClient(this.rpcUrl, this.privateKey).waitForTransactionReceipt({ hash: signed.hash });
-        status = receipt.status;
-        gasCostWei = receiptGasCost(receipt.gasUsed, receipt.effectiveGasPrice);
-      }
+      const { status, gasCostWei } = await this.broadcast(signed);
       if (status === "0x1" || status === "success")
         return { type: "settled", transaction, payer: p.authorization.from, ...(gasCostWei !== undefined ? { gasCostWei } : {}) };
       return { type: "failed", reason: await this.whyReverted(p, asset), transaction };

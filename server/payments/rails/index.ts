@@ -10,8 +10,9 @@ import { mppRail } from "./mpp";
 import type { DiscoveryOffer, Rail, RailPrice } from "./rail";
 import { registered } from "./registry";
 import { x402Rail } from "./x402";
+import { x402BatchRail } from "./x402-batch";
 
-const BUILT_IN = [x402Rail, mppRail, cardRail, creditsRail] as const;
+const BUILT_IN = [x402Rail, x402BatchRail, mppRail, cardRail, creditsRail] as const;
 
 /** The rails this storefront ships with, by name. */
 export type RailName = (typeof BUILT_IN)[number]["name"];

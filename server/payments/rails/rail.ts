@@ -12,8 +12,16 @@ export type { PaidCall, SettlementCost };
 /** The unpaid challenge (a payment row in state `challenged`) that every rail of one 402 offers to settle. */
 export type ChallengeRef = { paymentId: string; /** Unix seconds. */ expiresAt: number };
 
-/** A rail's part of a 402: body fields merged into the one JSON body, and response headers (repeatable). */
-export type RailOffer = { body?: Record<string, unknown>; headers?: [name: string, value: string][] };
+/**
+ * A rail's part of a 402: body fields merged into the one JSON body, response headers (repeatable), and additions to a
+ * header another rail of the same protocol writes (`amend`: x402's PAYMENT-REQUIRED is one document listing every
+ * scheme's requirements, so a second x402 scheme adds its own to it; `with` gets the value so far, null if none).
+ */
+export type RailOffer = {
+  body?: Record<string, unknown>;
+  headers?: [name: string, value: string][];
+  amend?: { header: string; with(current: string | null): string }[];
+};
 
 /**
  * What a rail charges for a price in micro-USD, in its own terms: the amount in the smallest unit of what it charges
@@ -158,8 +166,11 @@ export interface Charges {
  * and does not wait. A crash before the capture lands releases the reservation after its lease (the reconciler).
  */
 export interface Captures {
-  /** `receipt`: the answer's signed receipt, kept by the capture's statement. */
-  capture(hold: Hold, served: { units: number; upstreamStatus: number; receipt: string }): void;
+  /**
+   * `receipt`: the answer's signed receipt, kept by the capture's statement. Returns the protocol's receipt headers for
+   * the answer, if it has any (an x402 voucher's PAYMENT-RESPONSE: the charge and the channel's state).
+   */
+  capture(hold: Hold, served: { units: number; upstreamStatus: number; receipt: string }): Record<string, string> | void;
 }
 
 /**

@@ -54,6 +54,8 @@ export function readProofHeader(headers: Headers): ProofHeader {
   } catch {
     return { type: "invalid", detail: `${header} is not base64-encoded JSON` };
   }
+  // x402's batch-settlement scheme comes in the same header and is a rail of its own (rails/x402-batch): not ours.
+  if ((json as { accepted?: { scheme?: unknown } } | null)?.accepted?.scheme === "batch-settlement") return { type: "none" };
   const v2 = v2Schema.safeParse(json);
   if (v2.success) {
     const p = v2.data;
