@@ -3,15 +3,15 @@
 // details with a fresh challenge (and never a receipt).
 import { Challenge, Receipt } from "mppx";
 import { describe, expect, it, vi } from "vitest";
-import * as gatewayRoute from "../../app/api/v1/[...path]/route";
-import * as quoteRoute from "../../app/vendor/agent/quote/route";
+import * as gatewayRoute from "../../../../app/api/v1/[...path]/route";
+import * as quoteRoute from "../../../../app/vendor/agent/quote/route";
 import { randomBytes } from "node:crypto";
 import { privateKeyToAccount } from "viem/accounts";
-import { anvilAddress, anvilPrivateKey } from "../../scripts/lib/local-chain";
-import { CHAIN_ID, USDC_ADDRESS, USDC_DOMAIN } from "../chain/config";
-import { TRANSFER_WITH_AUTHORIZATION_TYPES } from "../chain/transfer-authorization-hash";
-import { invalidateSeller } from "../catalog/resolve-seller";
-import { db } from "../db/client";
+import { anvilAddress, anvilPrivateKey } from "../../../../scripts/lib/local-chain";
+import { CHAIN_ID, USDC_ADDRESS, USDC_DOMAIN } from "../../../chain/config";
+import { TRANSFER_WITH_AUTHORIZATION_TYPES } from "../../../chain/transfer-authorization-hash";
+import { invalidateSeller } from "../../../catalog/resolve-seller";
+import { db } from "../../../db/client";
 import {
   callGateway,
   officialMppClient,
@@ -23,7 +23,7 @@ import {
   type TestChain,
   type FakeUpstream,
   type GatewaySeller,
-} from "../testing/gateway";
+} from "../../../testing/gateway";
 
 let chain: TestChain;
 let upstream: FakeUpstream;
