@@ -147,6 +147,9 @@ export async function startFakeUpstream(secret: string) {
       ),
     );
   });
+  // The gateway keeps its upstream sockets alive without a timeout of its own: with Node's 5 s, a socket closed here
+  // while the gateway reuses it (a pause between two tests, longer on a loaded machine) reads as upstream_unavailable.
+  server.keepAliveTimeout = 10 * 60_000;
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", () => r()));
   const port = (server.address() as AddressInfo).port;
   return { url: `http://127.0.0.1:${port}`, state, stop: () => new Promise<void>((r) => server.close(() => r())) };
