@@ -34,6 +34,11 @@ const config = [
     files: ["**/*.test.ts", "server/testing/**", "e2e/**", "scripts/test/**"],
     rules: { "@typescript-eslint/no-explicit-any": "off" },
   },
+  {
+    // Plain TypeScript, no React: a `use...` helper there registers Vitest hooks (server/testing/gateway.ts useGatewayStack).
+    files: ["**/*.test.ts", "server/testing/**/*.ts"],
+    rules: { "react-hooks/rules-of-hooks": "off" },
+  },
 ];
 
 export default config;

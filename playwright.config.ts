@@ -11,7 +11,8 @@ process.env.E2E_STACK_FILE ??= path.join(os.tmpdir(), `storefront-e2e-stack-${po
 
 export default defineConfig({
   testDir: "e2e",
-  outputDir: "test-results",
+  // Traces and screenshots of failed specs; the JSON reports stay beside it (scripts/test.ts reads them).
+  outputDir: "test-results/playwright",
   fullyParallel: false,
   workers: 1,
   timeout: 60_000,

@@ -1,72 +1,118 @@
-// npm test: type check, lint and format check, unit and database tests (Vitest, real embedded PostgreSQL; the
-// architecture rules among them), a production build, and end-to-end tests (Playwright: API specs over HTTP, UI
-// specs in Chromium) against that build.
-// Prints each step's duration and one closing line "tests: N passed, N failed".
-import { spawnSync } from "node:child_process";
+// npm test: type check, lint and format check, unit and database tests (Vitest, real embedded PostgreSQL and one local
+// chain; the architecture rules among them), a production build, and end-to-end tests (Playwright: API specs over
+// HTTP, UI specs in Chromium) against that build.
+//
+// Two lanes run side by side (docs/testing.md, "npm test"): Vitest, whose files spend much of their time waiting on
+// PostgreSQL, the chain and timers; and the static checks, the build and then Playwright, which needs only the build.
+// Each step's output is held and printed whole when the step ends, so two steps never interleave their lines; the
+// summary gives each step's duration and one closing line "tests: N passed, N failed". TEST_LANES=1 runs the steps one
+// after another with their output live (as before the lanes).
+import { spawn } from "node:child_process";
 import fs from "node:fs";
 
+type Result = { step: string; seconds: number; ok: boolean };
+
 const t0 = Date.now();
-const results: { step: string; seconds: number; ok: boolean }[] = [];
+const results: Result[] = [];
+const node = process.execPath;
+const distDir = process.env.NEXT_DIST_DIR ?? ".next-test";
+const live = process.env.TEST_LANES === "1";
 let passed = 0;
 let failed = 0;
 let skipped = 0;
 
-function step(name: string, cmd: string[], env: Record<string, string> = {}): boolean {
+/** Run one step; its output is printed whole when it ends (live with TEST_LANES=1). */
+function step(name: string, cmd: string[], env: Record<string, string> = {}): Promise<boolean> {
   const s = Date.now();
-  console.log(`\n=== ${name}: ${cmd.join(" ")}`);
-  const res = spawnSync(cmd[0]!, cmd.slice(1), { stdio: "inherit", env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1", ...env } });
-  const ok = res.status === 0;
-  results.push({ step: name, seconds: (Date.now() - s) / 1000, ok });
-  return ok;
+  if (live) console.log(`\n=== ${name}: ${cmd.join(" ")}`);
+  else console.log(`... ${name} started (${((s - t0) / 1000).toFixed(0)} s)`);
+  const child = spawn(cmd[0]!, cmd.slice(1), {
+    stdio: ["ignore", live ? "inherit" : "pipe", live ? "inherit" : "pipe"],
+    env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1", ...env },
+  });
+  const out: Buffer[] = [];
+  child.stdout?.on("data", (d: Buffer) => out.push(d));
+  child.stderr?.on("data", (d: Buffer) => out.push(d));
+  return new Promise((resolve) => {
+    const done = (ok: boolean, why = "") => {
+      const seconds = (Date.now() - s) / 1000;
+      results.push({ step: name, seconds, ok });
+      if (!live) {
+        console.log(`\n=== ${name}: ${cmd.join(" ")} (${seconds.toFixed(1)} s${ok ? "" : ", FAILED"})`);
+        process.stdout.write(Buffer.concat(out));
+      }
+      if (why) console.log(why);
+      resolve(ok);
+    };
+    child.on("error", (e) => done(false, `${name}: ${e.message}`));
+    child.on("close", (code) => done(code === 0));
+  });
 }
 
-const node = process.execPath;
-const distDir = process.env.NEXT_DIST_DIR ?? ".next-test";
 fs.mkdirSync("test-results", { recursive: true });
 
-let ok = step("typecheck", [node, "node_modules/typescript/bin/tsc", "--noEmit", "-p", "tsconfig.json"]);
-if (!ok) failed++;
-
-// Lint (Next.js + typescript-eslint rules, no warnings allowed) and formatting (prettier, width 160).
-const linted = step("lint (eslint)", [node, "node_modules/eslint/bin/eslint.js", "--max-warnings", "0", "."]);
-const formatted = step("format (prettier --check)", [node, "node_modules/prettier/bin/prettier.cjs", "--check", "--log-level", "warn", "."]);
-if (!linted) failed++;
-if (!formatted) failed++;
-ok = ok && linted && formatted;
-
-const vitestJson = "test-results/vitest.json";
-fs.rmSync(vitestJson, { force: true });
-ok =
-  step("unit + database tests (vitest)", [
+async function vitestLane(): Promise<boolean> {
+  const vitestJson = "test-results/vitest.json";
+  fs.rmSync(vitestJson, { force: true });
+  const ok = await step("unit + database tests (vitest)", [
     node,
     "node_modules/vitest/vitest.mjs",
     "run",
     "--reporter=default",
     "--reporter=json",
     `--outputFile.json=${vitestJson}`,
-  ]) && ok;
-if (fs.existsSync(vitestJson)) {
+  ]);
+  if (!fs.existsSync(vitestJson)) {
+    failed++;
+    return false;
+  }
   const r = JSON.parse(fs.readFileSync(vitestJson, "utf8"));
   passed += r.numPassedTests ?? 0;
   failed += r.numFailedTests ?? 0;
   skipped += (r.numPendingTests ?? 0) + (r.numTodoTests ?? 0);
-} else failed++;
+  return ok;
+}
 
-const built = step("build (next build)", [node, "node_modules/next/dist/bin/next", "build"], { NEXT_DIST_DIR: distDir });
-ok = built && ok;
-if (!built) failed++;
+async function staticChecks(): Promise<boolean> {
+  let ok = true;
+  const check = async (name: string, cmd: string[]) => {
+    const fine = await step(name, cmd);
+    if (!fine) failed++;
+    ok = ok && fine;
+  };
+  await check("typecheck", [node, "node_modules/typescript/bin/tsc", "--noEmit", "-p", "tsconfig.json"]);
+  // Lint (Next.js + typescript-eslint rules, no warnings allowed) and formatting (prettier, width 160).
+  await check("lint (eslint)", [node, "node_modules/eslint/bin/eslint.js", "--max-warnings", "0", "."]);
+  await check("format (prettier --check)", [node, "node_modules/prettier/bin/prettier.cjs", "--check", "--log-level", "warn", "."]);
+  return ok;
+}
 
-if (built && process.env.SKIP_E2E !== "1") {
+async function buildThenEndToEnd(): Promise<boolean> {
+  let ok = true;
+  const built = await step("build (next build)", [node, "node_modules/next/dist/bin/next", "build"], { NEXT_DIST_DIR: distDir });
+  if (!built) {
+    failed++;
+    return false;
+  }
+  if (process.env.SKIP_E2E === "1") return ok;
   const pwJson = "test-results/playwright.json";
   fs.rmSync(pwJson, { force: true });
-  ok = step("end-to-end tests (playwright)", [node, "node_modules/@playwright/test/cli.js", "test"], { NEXT_DIST_DIR: distDir }) && ok;
-  if (fs.existsSync(pwJson)) {
-    const r = JSON.parse(fs.readFileSync(pwJson, "utf8"));
-    passed += r.stats?.expected ?? 0;
-    failed += (r.stats?.unexpected ?? 0) + (r.stats?.flaky ?? 0);
-    skipped += r.stats?.skipped ?? 0;
-  } else failed++;
+  ok = (await step("end-to-end tests (playwright)", [node, "node_modules/@playwright/test/cli.js", "test"], { NEXT_DIST_DIR: distDir })) && ok;
+  if (!fs.existsSync(pwJson)) {
+    failed++;
+    return false;
+  }
+  const r = JSON.parse(fs.readFileSync(pwJson, "utf8"));
+  passed += r.stats?.expected ?? 0;
+  failed += (r.stats?.unexpected ?? 0) + (r.stats?.flaky ?? 0);
+  skipped += r.stats?.skipped ?? 0;
+  return ok;
 }
+
+const outcomes = live
+  ? [await staticChecks(), await vitestLane(), await buildThenEndToEnd()]
+  : await Promise.all([vitestLane(), staticChecks().then(async (checked) => [checked, await buildThenEndToEnd()])]);
+const ok = outcomes.flat().every(Boolean);
 
 console.log("\n=== summary");
 for (const r of results) console.log(`${r.ok ? "ok  " : "FAIL"} ${r.step.padEnd(34)} ${r.seconds.toFixed(1)} s`);

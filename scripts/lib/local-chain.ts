@@ -7,11 +7,14 @@
 //   0     facilitator gas wallet (submits transferWithAuthorization)
 //   1-9   demo payer wallets, 1,000 test USDC each
 //   10    the demo seller's payTo (receives payments; prisma/seed.ts DEMO_SELLER.payTo)
+// A Vitest file uses the same indexes under an HD account of its own (TEST_WALLET_ACCOUNT, set per file by
+// scripts/test/vitest-setup.ts), funded by `fundTestWallets`: the files share one chain, never a wallet or a nonce.
 import { spawn, type ChildProcess } from "node:child_process";
+import { pbkdf2Sync } from "node:crypto";
 import path from "node:path";
 import { BATCH_SETTLEMENT_ADDRESS, ERC3009_DEPOSIT_COLLECTOR_ADDRESS } from "@x402/evm";
-import { createTestClient, createWalletClient, http, parseUnits, publicActions, type Hex } from "viem";
-import { mnemonicToAccount } from "viem/accounts";
+import { createTestClient, createWalletClient, http, parseUnits, publicActions, type Account, type Hex } from "viem";
+import { HDKey, mnemonicToAccount, privateKeyToAccount } from "viem/accounts";
 import { CHAIN, CHAIN_ID, USDC_ADDRESS } from "../../server/chain/config";
 import { TOKEN_ABI, TOKEN_RUNTIME_BYTECODE } from "../../server/chain/token";
 import collector from "../../contracts/ERC3009DepositCollector.json";
@@ -23,14 +26,42 @@ export type LocalChain = { env: Record<string, string>; summary: string[]; stop:
 export const ANVIL_MNEMONIC = "test test test test test test test test test test test junk";
 export const PAYER_FUNDING_USDC = "1000";
 
-/** The private key of anvil's default account `index` (0 = gas wallet, 1-9 = payers, 10 = demo payTo). */
-export function anvilPrivateKey(index: number): Hex {
-  const key = mnemonicToAccount(ANVIL_MNEMONIC, { addressIndex: index }).getHdKey().privateKey;
-  return `0x${Buffer.from(key!).toString("hex")}`;
+/**
+ * The HD account (m/44'/60'/account'/0/index) the wallets come from: 0 is anvil's own accounts (the demo, the e2e
+ * server, the bench); a test file sets TEST_WALLET_ACCOUNT to have wallets of its own on the shared test chain.
+ */
+export function walletAccount(): number {
+  return Number(process.env.TEST_WALLET_ACCOUNT ?? 0);
 }
 
+// BIP-39's seed of the mnemonic (PBKDF2-HMAC-SHA512, 2,048 rounds, salt "mnemonic"), computed once with node:crypto:
+// viem's mnemonicToAccount runs it in JavaScript on every call (a tenth of a second or more each), and tests ask for
+// keys on every payment. Then BIP-44's path m/44'/60'/account'/0/index, the parent derived once per account.
+let root: HDKey | undefined;
+const parents = new Map<number, HDKey>();
+const keys = new Map<string, Hex>();
+
+/** The private key of account `index` (0 = gas wallet, 1-9 = payers, 10 = demo payTo): anvil's, or the test file's own. */
+export function anvilPrivateKey(index: number): Hex {
+  const account = walletAccount();
+  const id = `${account}/${index}`;
+  let key = keys.get(id);
+  if (!key) {
+    root ??= HDKey.fromMasterSeed(pbkdf2Sync(ANVIL_MNEMONIC.normalize("NFKD"), "mnemonic", 2048, 64, "sha512"));
+    let parent = parents.get(account);
+    if (!parent) parents.set(account, (parent = root.derive(`m/44'/60'/${account}'/0`)));
+    key = `0x${Buffer.from(parent.deriveChild(index).privateKey!).toString("hex")}`;
+    keys.set(id, key);
+  }
+  return key;
+}
+
+const addresses = new Map<Hex, `0x${string}`>();
 export function anvilAddress(index: number): `0x${string}` {
-  return mnemonicToAccount(ANVIL_MNEMONIC, { addressIndex: index }).address;
+  const key = anvilPrivateKey(index);
+  let address = addresses.get(key);
+  if (!address) addresses.set(key, (address = privateKeyToAccount(key).address));
+  return address;
 }
 
 function anvilBinary(): string {
@@ -67,17 +98,32 @@ export async function installBatchSettlement(rpcUrl: string): Promise<void> {
   await test.setCode({ address: ERC3009_DEPOSIT_COLLECTOR_ADDRESS, bytecode: collector.deployedBytecode as Hex });
 }
 
+const PAYERS = [1, 2, 3, 4, 5, 6, 7, 8, 9];
+
 /**
  * Place the token at the USDC address (and the batch-settlement contracts at theirs) and fund the payer wallets.
  * Idempotent on a running chain.
  */
-export async function installUsdc(rpcUrl: string, payerIndexes = [1, 2, 3, 4, 5, 6, 7, 8, 9]): Promise<void> {
+export async function installUsdc(rpcUrl: string, payerIndexes = PAYERS): Promise<void> {
   const test = createTestClient({ chain: CHAIN, mode: "anvil", transport: http(rpcUrl) });
   await test.setCode({ address: USDC_ADDRESS, bytecode: TOKEN_RUNTIME_BYTECODE });
   await installBatchSettlement(rpcUrl);
-  const wallet = createWalletClient({ account: mnemonicToAccount(ANVIL_MNEMONIC, { addressIndex: 0 }), chain: CHAIN, transport: http(rpcUrl) }).extend(
-    publicActions,
-  );
+  await mintToPayers(rpcUrl, mnemonicToAccount(ANVIL_MNEMONIC, { addressIndex: 0 }), payerIndexes);
+}
+
+/**
+ * What a fresh chain gives anvil's accounts, for the wallets in use (a test file's own on the shared chain): 10,000 ETH
+ * each for 0-10 (set, no transaction), then 1,000 test USDC each for the payers 1-9, minted by the file's own account
+ * 0, so no two processes ever send from one account. Wallets past 10 stay empty, as on a fresh chain. Idempotent.
+ */
+export async function fundTestWallets(rpcUrl: string): Promise<void> {
+  const test = createTestClient({ chain: CHAIN, mode: "anvil", transport: http(rpcUrl) });
+  await Promise.all(Array.from({ length: 11 }, (_, i) => test.setBalance({ address: anvilAddress(i), value: parseUnits("10000", 18) })));
+  await mintToPayers(rpcUrl, privateKeyToAccount(anvilPrivateKey(0)), PAYERS);
+}
+
+async function mintToPayers(rpcUrl: string, minter: Account, payerIndexes: number[]): Promise<void> {
+  const wallet = createWalletClient({ account: minter, chain: CHAIN, transport: http(rpcUrl) }).extend(publicActions);
   const amount = parseUnits(PAYER_FUNDING_USDC, 6);
   let nonce = await wallet.getTransactionCount({ address: wallet.account.address, blockTag: "pending" });
   const hashes: Hex[] = [];
@@ -115,12 +161,13 @@ export async function setBlockTime(rpcUrl: string, seconds: number): Promise<voi
  * `blockTime` (seconds; or LOCAL_CHAIN_BLOCK_TIME): mine a block every so often instead of each transaction at once.
  * The chain is set up (token, funding) while mining instantly, then switched.
  */
-export async function startLocalChain(opts: { log: (line: string) => void; port?: number; blockTime?: number }): Promise<LocalChain | null> {
+export async function startLocalChain(opts: { log: (line: string) => void; port?: number; anyPort?: boolean; blockTime?: number }): Promise<LocalChain | null> {
   const t0 = Date.now();
   // LOCAL_CHAIN_PORT pins the port (the e2e runner sets it, so the test process knows the RPC URL too);
-  // otherwise 8545 if free, else any free port.
-  const pinned = process.env.LOCAL_CHAIN_PORT ? Number(process.env.LOCAL_CHAIN_PORT) : undefined;
-  const port = pinned ?? (await freePort(opts.port ?? 8545));
+  // otherwise 8545 if free, else any free port. `anyPort` (Vitest's chains) ignores both: the e2e server's chain may be
+  // up at the same time.
+  const pinned = process.env.LOCAL_CHAIN_PORT && !opts.anyPort ? Number(process.env.LOCAL_CHAIN_PORT) : undefined;
+  const port = pinned ?? (await freePort(opts.anyPort ? undefined : (opts.port ?? 8545)));
   const child = spawn(
     anvilBinary(),
     ["--chain-id", String(CHAIN_ID), "--port", String(port), "--host", "127.0.0.1", "--silent", "--mnemonic", ANVIL_MNEMONIC, "--accounts", "11"],

@@ -3,7 +3,7 @@
 // 402s from the flushed challenge counts: they write no row); the counts survive the reconciler; each charge carries the gas its settlement
 // transaction paid (checked against the receipt); and a paid call sends the same statements as before analytics.
 import pg from "pg";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { publicClient } from "../chain/clients";
 import { db, sql } from "../db/client";
 import { withEnvForTests } from "../env";
@@ -14,8 +14,7 @@ import {
   createGatewaySeller,
   payChallenge,
   payOn,
-  startGatewayStack,
-  stopGatewayStack,
+  useGatewayStack,
   type TestChain,
   type FakeUpstream,
   type GatewaySeller,
@@ -33,11 +32,7 @@ let chain: TestChain;
 let upstream: FakeUpstream;
 let seller: GatewaySeller;
 
-beforeAll(async () => {
-  ({ chain, upstream, seller } = await startGatewayStack(SECRET));
-}, 60_000);
-
-afterAll(() => stopGatewayStack({ chain, upstream }));
+useGatewayStack(SECRET, (s) => ({ chain, upstream, seller } = s));
 
 const call = (path: string, headers?: Record<string, string>, host = seller.host) => callGateway(host, path, { headers });
 async function expectStatus(res: Response, status: number, error?: string) {

@@ -4,7 +4,7 @@
 // to the per-credential view. Unclaimed credentials are nobody's; a page holds 25 people and the cursor gives the rest.
 import { createWalletClient, http, publicActions } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import * as purchaseRoute from "../../app/plans/[planId]/purchase/route";
 import { seedMarketSeller } from "../../prisma/seed";
 import { anvilAddress, anvilPrivateKey } from "../../scripts/lib/local-chain";
@@ -12,23 +12,13 @@ import { CHAIN, USDC_ADDRESS } from "../chain/config";
 import { TOKEN_ABI } from "../chain/token";
 import { db } from "../db/client";
 import { newId } from "../lib/ids";
-import {
-  callGateway,
-  createGatewaySeller,
-  payChallenge,
-  startChainForTests,
-  startFakeUpstream,
-  type TestChain,
-  type FakeUpstream,
-  type GatewaySeller,
-} from "../testing/gateway";
+import { callGateway, payChallenge, useGatewayStack, type TestChain, type GatewaySeller } from "../testing/gateway";
 import { claimCredential, registerAnonymous, routedStore } from "../testing/identity-harness";
 import { createCaller, sessionFor } from "../testing/trpc";
 import { flushCaptures } from "../payments/rails/credits/capture-queue";
 import { HUMANS_PAGE_SIZE } from "./list-customer-humans";
 
 let chain: TestChain;
-let upstream: FakeUpstream;
 let seller: GatewaySeller;
 let store: ReturnType<typeof routedStore>;
 const SECRET = "fake-upstream-secret-0123456789";
@@ -67,17 +57,11 @@ const asSeller = async (sellerId: string) => {
   return createCaller(sessionFor(user.id, sellerId));
 };
 
+useGatewayStack(SECRET, (s) => ({ chain, seller } = s));
+
 beforeAll(async () => {
-  chain = await startChainForTests();
-  upstream = await startFakeUpstream(SECRET);
-  seller = await createGatewaySeller(upstream.url, { signingSecret: SECRET });
   store = routedStore(seller.host);
 }, 60_000);
-
-afterAll(async () => {
-  await upstream?.stop();
-  await chain?.stop();
-});
 
 describe("customers.humans", () => {
   it("shows a human once, with both linked credentials and the credit, spend, draws and calls they share", async () => {

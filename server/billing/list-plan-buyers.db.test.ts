@@ -2,26 +2,16 @@
 // bought with the official x402 client, a person who claimed two buying credentials shown once by email, an anonymous
 // buyer by credential, amounts net of a recorded refund, credit left after draws, largest first, a limit with "more",
 // and nothing of another plan or another seller.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import * as extendRoute from "../../app/extend/route";
 import * as purchaseRoute from "../../app/plans/[planId]/purchase/route";
 import { db } from "../db/client";
 import { newId } from "../lib/ids";
 import { flushCaptures } from "../payments/rails/credits/capture-queue";
-import {
-  callGateway,
-  createGatewaySeller,
-  payChallenge,
-  startChainForTests,
-  startFakeUpstream,
-  type FakeUpstream,
-  type GatewaySeller,
-  type TestChain,
-} from "../testing/gateway";
+import { callGateway, createGatewaySeller, payChallenge, useGatewayStack, type FakeUpstream, type GatewaySeller } from "../testing/gateway";
 import { claimCredential, registerAnonymous, routedStore } from "../testing/identity-harness";
 import { createCaller, sessionFor } from "../testing/trpc";
 
-let chain: TestChain;
 let upstream: FakeUpstream;
 let seller: GatewaySeller;
 let store: ReturnType<typeof routedStore>;
@@ -57,17 +47,11 @@ const asSeller = async (sellerId: string) => {
   return createCaller(sessionFor(user.id, sellerId));
 };
 
+useGatewayStack(SECRET, (s) => ({ upstream, seller } = s));
+
 beforeAll(async () => {
-  chain = await startChainForTests();
-  upstream = await startFakeUpstream(SECRET);
-  seller = await createGatewaySeller(upstream.url, { signingSecret: SECRET });
   store = routedStore(seller.host);
 }, 60_000);
-
-afterAll(async () => {
-  await upstream?.stop();
-  await chain?.stop();
-});
 
 describe("customers.planBuyers", () => {
   it("lists each buyer of a plan once, by email or credential, with purchases, top-ups, net amount, credit left and last purchase", async () => {

@@ -1,7 +1,7 @@
 // Plans end to end, in process against real PostgreSQL and a real anvil chain: an agent buys credit with the official
 // x402 and MPP clients, plan-covered calls draw it down without a per-call payment (never below zero, whatever the
 // concurrency), failures release it, free included units unlock once per human, entitlements show it all.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { withEnvForTests } from "../env";
 import * as extendRoute from "../../app/extend/route";
 import * as purchaseRoute from "../../app/plans/[planId]/purchase/route";
@@ -16,12 +16,10 @@ import { invalidateSeller, resolveSeller } from "../catalog/resolve-seller";
 import { db } from "../db/client";
 import {
   callGateway,
-  createGatewaySeller,
   payChallenge,
   payChallengeMpp,
-  startChainForTests,
-  startFakeUpstream,
   usdcBalance,
+  useGatewayStack,
   type TestChain,
   type FakeUpstream,
   type GatewaySeller,
@@ -108,22 +106,12 @@ async function threeLeftovers(agent: { token: string; credentialId: string }) {
     await db.creditGrant.update({ where: { id: g.id }, data: { remainingMicros: micros } });
 }
 
+useGatewayStack(SECRET, (s) => ({ chain, upstream, seller } = s));
+
 beforeAll(async () => {
-  chain = await startChainForTests();
-  upstream = await startFakeUpstream(SECRET);
-  seller = await createGatewaySeller(upstream.url, { signingSecret: SECRET });
   store = routedStore(seller.host);
   planId = (await db.plan.findFirstOrThrow({ where: { sellerId: seller.sellerId, slug: "research-credits" } })).id;
 }, 60_000);
-
-afterAll(async () => {
-  await upstream?.stop();
-  await chain?.stop();
-});
-
-beforeEach(() => {
-  upstream.state.mode = { status: 200 };
-});
 
 describe("buying credit on a plan", () => {
   it("answers a 402 for the amount, then credits the plan once with the official x402 client; a replay answers the same", async () => {

@@ -2,23 +2,13 @@
 // path made it: the gateway's paid calls (x402 and the card checkout), failed deliveries, plan purchases and draws on
 // prepaid credit, against real PostgreSQL and a real anvil chain. Each event's object is the API's own answer at that
 // moment (GET /payments/{id}, the purchase answer, entitlements' plan balance), and validates against its contract.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import * as purchaseRoute from "../../app/plans/[planId]/purchase/route";
 import { flushCaptures } from "../payments/rails/credits/capture-queue";
 import { EVENTS, type EventType } from "../contracts/events";
 import { db } from "../db/client";
 import { openCheckoutFor, paymentStatus, payOnPage, retryWithPaymentId } from "../testing/card";
-import {
-  callGateway,
-  createGatewaySeller,
-  payChallenge,
-  payOn,
-  startChainForTests,
-  startFakeUpstream,
-  type FakeUpstream,
-  type GatewaySeller,
-  type TestChain,
-} from "../testing/gateway";
+import { callGateway, payChallenge, payOn, useGatewayStack, type FakeUpstream, type GatewaySeller } from "../testing/gateway";
 import { getJson, registerAnonymous, routedStore } from "../testing/identity-harness";
 import { setCreditThreshold } from "./manage-credit-thresholds";
 import { metrics } from "../observability/metrics";
@@ -27,22 +17,15 @@ import { renderEvent } from "./render-event";
 const SECRET = "fake-upstream-secret-0123456789";
 const AAPL = "/api/v1/aggregates/AAPL?from=2024-03-01&to=2024-03-29";
 const BACKTEST = "/api/v1/backtest/AAPL?years=1";
-let chain: TestChain;
 let upstream: FakeUpstream;
 let seller: GatewaySeller;
 let planId: string;
 
+useGatewayStack(SECRET, (s) => ({ upstream, seller } = s));
+
 beforeAll(async () => {
-  chain = await startChainForTests();
-  upstream = await startFakeUpstream(SECRET);
-  seller = await createGatewaySeller(upstream.url, { signingSecret: SECRET });
   planId = (await db.plan.findFirstOrThrow({ where: { sellerId: seller.sellerId, slug: "research-credits" } })).id;
 }, 60_000);
-
-afterAll(async () => {
-  await upstream?.stop();
-  await chain?.stop();
-});
 
 /** The seller's events about `subject` (or all), in order, rendered as consumers get them (links on the test host). */
 async function events(subject?: string) {

@@ -2,7 +2,7 @@
 // client pays over real HTTP, USDC moves on chain, and every refusal path answers its SERVICE.md error.
 import { decodePaymentRequiredHeader, decodePaymentResponseHeader } from "@x402/core/http";
 import { wrapFetchWithPayment } from "@x402/fetch";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import * as gatewayRoute from "../../app/api/v1/[...path]/route";
 import { anvilAddress } from "../../scripts/lib/local-chain";
 import { USDC_ADDRESS } from "../chain/config";
@@ -16,9 +16,8 @@ import {
   officialX402Client,
   payChallenge,
   serveRoutes,
-  startGatewayStack,
-  stopGatewayStack,
   usdcBalance,
+  useGatewayStack,
   type TestChain,
   type FakeUpstream,
   type GatewaySeller,
@@ -40,15 +39,7 @@ const proofFor = (res: Response, payerIndex: number, v1 = false) => payChallenge
 
 const AAPL = "/api/v1/aggregates/AAPL?from=2024-01-02&to=2024-01-31";
 
-beforeAll(async () => {
-  ({ chain, upstream, seller } = await startGatewayStack(SECRET));
-}, 60_000);
-
-afterAll(() => stopGatewayStack({ chain, upstream }));
-
-beforeEach(() => {
-  upstream.state.mode = { status: 200 };
-});
+useGatewayStack(SECRET, (s) => ({ chain, upstream, seller } = s));
 
 describe("402 challenge", () => {
   it("answers an unpaid priced call with a signed x402 offer in the body and the PAYMENT-REQUIRED header", async () => {

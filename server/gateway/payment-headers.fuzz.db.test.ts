@@ -4,7 +4,7 @@
 // field the proof does not depend on can leave it valid: such a value may be served, but its authorization buys one
 // call, so at most one value is served, and exactly what is served is charged. The generator is seeded, so a
 // failure names a value that reproduces.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import * as payRoute from "../../app/payments/[id]/pay/route";
 import * as statusRoute from "../../app/payments/[id]/route";
 import { anvilAddress } from "../../scripts/lib/local-chain";
@@ -20,9 +20,8 @@ import {
   createGatewaySeller,
   payChallenge,
   payChallengeMpp,
-  startGatewayStack,
-  stopGatewayStack,
   usdcBalance,
+  useGatewayStack,
   type TestChain,
   type FakeUpstream,
   type GatewaySeller,
@@ -36,11 +35,7 @@ let chain: TestChain;
 let upstream: FakeUpstream;
 let seller: GatewaySeller;
 
-beforeAll(async () => {
-  ({ chain, upstream, seller } = await startGatewayStack(SECRET));
-}, 60_000);
-
-afterAll(() => stopGatewayStack({ chain, upstream }));
+useGatewayStack(SECRET, (s) => ({ chain, upstream, seller } = s));
 
 const WEIRD_VALUES: unknown[] = [
   null,

@@ -2,22 +2,12 @@
 // retried with the same proof of a charged payment is served again and never charged again, for as long as the replay
 // window lasts (the challenge's own few minutes do not matter); a proof rebuilt from what the chain shows does not
 // replay; a replay answers whatever the upstream answers now without releasing or charging anything.
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { anvilAddress } from "../../scripts/lib/local-chain";
 import { db } from "../db/client";
 import { withEnvForTests } from "../env";
 import type { StoredAuthorization } from "../payments/eip3009/authorization";
-import {
-  callGateway,
-  payChallenge,
-  payOn,
-  startGatewayStack,
-  stopGatewayStack,
-  usdcBalance,
-  type FakeUpstream,
-  type GatewaySeller,
-  type TestChain,
-} from "../testing/gateway";
+import { callGateway, payChallenge, payOn, usdcBalance, useGatewayStack, type FakeUpstream, type GatewaySeller, type TestChain } from "../testing/gateway";
 
 let chain: TestChain;
 let upstream: FakeUpstream;
@@ -34,15 +24,7 @@ function later(ms: number): void {
   vi.spyOn(Date, "now").mockImplementation(() => now + ms);
 }
 
-beforeAll(async () => {
-  ({ chain, upstream, seller } = await startGatewayStack(SECRET));
-}, 60_000);
-
-afterAll(() => stopGatewayStack({ chain, upstream }));
-
-beforeEach(() => {
-  upstream.state.mode = { status: 200 };
-});
+useGatewayStack(SECRET, (s) => ({ chain, upstream, seller } = s));
 
 afterEach(() => {
   vi.restoreAllMocks();

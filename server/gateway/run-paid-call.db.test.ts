@@ -1,7 +1,7 @@
 // The one pipeline behind every paid entry point: what the data call always had (rate limits, refused proofs recorded
 // for the funnel, a refusal's fresh challenge only where the refusal asks for one) holds for plan purchases and the
 // free quote too; and the payment row's chain and token come from the rail that locks it, never from generic code.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import * as purchaseRoute from "../../app/plans/[planId]/purchase/route";
 import * as quoteRoute from "../../app/vendor/agent/quote/route";
 import * as payRoute from "../../app/payments/[id]/pay/route";
@@ -10,30 +10,16 @@ import { NETWORK, USDC_ADDRESS } from "../chain/config";
 import { db } from "../db/client";
 import { withEnvForTests } from "../env";
 import { payOnPage, TEST_CARD } from "../testing/card";
-import {
-  callGateway,
-  createGatewaySeller,
-  payChallenge,
-  startGatewayStack,
-  stopGatewayStack,
-  type FakeUpstream,
-  type GatewaySeller,
-  type TestChain,
-} from "../testing/gateway";
+import { callGateway, createGatewaySeller, payChallenge, useGatewayStack, type FakeUpstream, type GatewaySeller } from "../testing/gateway";
 import { registerAnonymous, routedStore } from "../testing/identity-harness";
 
 const SECRET = "pipeline-upstream-secret-0123456789";
 const AAPL = "/api/v1/aggregates/AAPL?from=2024-08-01&to=2024-08-30";
 const BACKTEST = "/api/v1/backtest/AAPL?years=1";
-let chain: TestChain;
 let upstream: FakeUpstream;
 let seller: GatewaySeller;
 
-beforeAll(async () => {
-  ({ chain, upstream, seller } = await startGatewayStack(SECRET));
-}, 60_000);
-afterAll(() => stopGatewayStack({ chain, upstream }));
-
+useGatewayStack(SECRET, (s) => ({ upstream, seller } = s));
 async function planOf(s: GatewaySeller): Promise<string> {
   return (await db.plan.findFirstOrThrow({ where: { sellerId: s.sellerId, slug: "research-credits" } })).id;
 }

@@ -2,7 +2,7 @@
 // (server/payments/eip3009/verify-and-lock.ts). These tests hold the lock to what it was when it came after the
 // verification: a proof the chain refuses is refused, serves nothing and leaves no lock behind, so once the wallet can
 // pay, the very same proof pays the very same challenge; and concurrent copies of a refused proof never serve.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { anvilAddress, anvilPrivateKey } from "../../scripts/lib/local-chain";
 import { publicClient, walletClient } from "../chain/clients";
 import { USDC_ADDRESS } from "../chain/config";
@@ -12,9 +12,8 @@ import {
   callGateway,
   payChallenge,
   payChallengeMpp,
-  startGatewayStack,
-  stopGatewayStack,
   usdcBalance,
+  useGatewayStack,
   type TestChain,
   type FakeUpstream,
   type GatewaySeller,
@@ -26,11 +25,7 @@ let seller: GatewaySeller;
 const SECRET = "fake-upstream-secret-0123456789";
 const AAPL = "/api/v1/aggregates/AAPL?from=2024-01-02&to=2024-01-31";
 
-beforeAll(async () => {
-  ({ chain, upstream, seller } = await startGatewayStack(SECRET));
-}, 60_000);
-
-afterAll(() => stopGatewayStack({ chain, upstream }));
+useGatewayStack(SECRET, (s) => ({ chain, upstream, seller } = s));
 
 /** Fund a wallet with 1 USDC from payer 8 (never the gateway's gas wallet, account 0: its nonces are the gateway's). */
 async function fund(address: string): Promise<void> {

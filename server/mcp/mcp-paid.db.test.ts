@@ -9,7 +9,7 @@ import { Challenge, Credential } from "mppx";
 import { evm } from "mppx/client";
 import { McpClient } from "mppx/mcp/client";
 import { privateKeyToAccount } from "viem/accounts";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import * as mcpRoute from "../../app/mcp/route";
 import * as purchaseRoute from "../../app/plans/[planId]/purchase/route";
 import { anvilAddress, anvilPrivateKey } from "../../scripts/lib/local-chain";
@@ -22,9 +22,8 @@ import {
   callGateway,
   createGatewaySeller,
   payChallenge,
-  startGatewayStack,
-  stopGatewayStack,
   usdcBalance,
+  useGatewayStack,
   type FakeUpstream,
   type GatewaySeller,
   type TestChain,
@@ -81,15 +80,7 @@ function expectUpstreamData(res: CallToolResult) {
 
 const mppMethod = (payer: number) => evm.charge({ account: privateKeyToAccount(anvilPrivateKey(payer)), currencies: [evm.assets.base.USDC] });
 
-beforeAll(async () => {
-  ({ chain, upstream, seller } = await startGatewayStack(SECRET));
-}, 60_000);
-
-afterAll(() => stopGatewayStack({ chain, upstream }));
-
-beforeEach(() => {
-  upstream.state.mode = { status: 200 };
-});
+useGatewayStack(SECRET, (s) => ({ chain, upstream, seller } = s));
 
 describe("a paid tool call with the official clients", () => {
   it("lists the tools with their prices and answers a free tool on the same connection", async () => {

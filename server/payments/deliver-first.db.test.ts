@@ -13,16 +13,7 @@ import { CHAIN_ID, USDC_ADDRESS } from "../chain/config";
 import { signEip1559Transaction } from "../chain/sign-transaction";
 import { TOKEN_ABI } from "../chain/token";
 import { db } from "../db/client";
-import {
-  callGateway,
-  payOn,
-  startGatewayStack,
-  stopGatewayStack,
-  usdcBalance,
-  type FakeUpstream,
-  type GatewaySeller,
-  type TestChain,
-} from "../testing/gateway";
+import { callGateway, payOn, usdcBalance, useGatewayStack, type FakeUpstream, type GatewaySeller, type TestChain } from "../testing/gateway";
 import { getPaymentDetail } from "./get-payment-detail";
 import { listSellerPayments } from "./list-seller-payments";
 import { getFacilitator, setFacilitatorForTests } from "./eip3009/facilitator";
@@ -119,15 +110,15 @@ afterAll(() => {
   resetEnvForTests();
 });
 
+useGatewayStack(SECRET, (s) => ({ chain, upstream, seller } = s), { ownChain: "blocks are mined only when a test says so" });
+
 beforeAll(async () => {
-  ({ chain, upstream, seller } = await startGatewayStack(SECRET));
   // Blocks only when a test mines one: a transfer stays in flight until then.
   await rpc("evm_setAutomine", [false]);
 }, 60_000);
 
 afterAll(async () => {
   await setBlockTime(chain.rpcUrl, 0).catch(() => {});
-  await stopGatewayStack({ chain, upstream });
 });
 
 beforeEach(async () => {

@@ -4,12 +4,12 @@
 // the ledger, the audit rows of a refund, the events and their webhook deliveries), and that no secret is in it: the
 // proof's signature, the challenge binding a replay needs, the raw proof headers, a shared payment token or a bearer.
 import { compactVerify, createLocalJWKSet } from "jose";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { db } from "../db/client";
 import { publicJwks } from "../identity/signing-keys";
 import { newId } from "../lib/ids";
 import { openCheckoutFor, payOnPage, retryWithPaymentId } from "../testing/card";
-import { callGateway, payOn, startGatewayStack, stopGatewayStack, type FakeUpstream, type GatewaySeller, type TestChain } from "../testing/gateway";
+import { callGateway, payOn, useGatewayStack, type FakeUpstream, type GatewaySeller, type TestChain } from "../testing/gateway";
 import { createCaller, sessionFor } from "../testing/trpc";
 import { kit as cardKit } from "./rails/card/conformance.test-kit";
 import { flushCaptures } from "./rails/credits/capture-queue";
@@ -23,8 +23,9 @@ const SECRET = "fake-upstream-secret-0123456789";
 const AAPL = "/api/v1/aggregates/AAPL?from=2024-05-01&to=2024-05-31";
 const BACKTEST = "/api/v1/backtest/AAPL?years=1";
 
+useGatewayStack(SECRET, (s) => ({ chain, upstream, seller } = s));
+
 beforeAll(async () => {
-  ({ chain, upstream, seller } = await startGatewayStack(SECRET));
   const user = await db.sellerUser.findFirstOrThrow({ where: { sellerId: seller.sellerId } });
   caller = createCaller(sessionFor(user.id, seller.sellerId));
   // An endpoint, so the payment's events have deliveries to show.
@@ -32,12 +33,6 @@ beforeAll(async () => {
     data: { id: newId("whe"), sellerId: seller.sellerId, url: "https://hooks.example.com/in", eventTypes: [], secretEnc: "enc:not-used-here" },
   });
 }, 60_000);
-
-afterAll(() => stopGatewayStack({ chain, upstream }));
-
-beforeEach(() => {
-  upstream.state.mode = { status: 200 };
-});
 
 /** The file as the console downloads it: the procedure's answer, serialized. */
 async function evidence(id: string) {

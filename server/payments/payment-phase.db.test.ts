@@ -2,7 +2,7 @@
 // the card rail's two ways against the test processor, plan credit): `phase` and `next` at each step, and "settlement
 // pending" told apart from "unpaid". The rails' own conformance kits pay, the way their clients do.
 import { encodeFunctionData } from "viem";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { anvilAddress, anvilPrivateKey } from "../../scripts/lib/local-chain";
 import { publicClient } from "../chain/clients";
 import { CHAIN_ID, USDC_ADDRESS } from "../chain/config";
@@ -11,16 +11,7 @@ import { TOKEN_ABI } from "../chain/token";
 import { db } from "../db/client";
 import { renderEvent } from "../events/render-event";
 import { openCheckoutOf, paymentStatus } from "../testing/card";
-import {
-  callGateway,
-  payOn,
-  startGatewayStack,
-  usdcBalance,
-  stopGatewayStack,
-  type FakeUpstream,
-  type GatewaySeller,
-  type TestChain,
-} from "../testing/gateway";
+import { callGateway, payOn, usdcBalance, useGatewayStack, type FakeUpstream, type GatewaySeller, type TestChain } from "../testing/gateway";
 import type { ProofWay } from "../testing/rail-conformance";
 import { railFor } from "./rails";
 import { kit as cardKit } from "./rails/card/conformance.test-kit";
@@ -44,14 +35,9 @@ const phaseOf = async (id: string) => {
   return { phase: s.phase, next: s.next };
 };
 
-beforeAll(async () => {
-  ({ chain, upstream, seller } = await startGatewayStack(SECRET));
-}, 60_000);
-
-afterAll(() => stopGatewayStack({ chain, upstream }));
+useGatewayStack(SECRET, (s) => ({ chain, upstream, seller } = s), { ownChain: "its wallet-rail tests turn automine off and mine by hand" });
 
 beforeEach(() => {
-  upstream.state.mode = { status: 200 };
   setInclusionEstimateForTests(null);
 });
 

@@ -3,23 +3,13 @@
 // tests run for both wallet rails, through the rail interface (the reconciler never names a rail).
 import { spawn } from "node:child_process";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import * as gatewayRoute from "../../app/api/v1/[...path]/route";
 import { anvilAddress } from "../../scripts/lib/local-chain";
 import { authorizationFate } from "../chain/authorization";
 import { USDC_ADDRESS } from "../chain/config";
 import { db } from "../db/client";
-import {
-  callGateway,
-  payChallenge,
-  payOn,
-  startGatewayStack,
-  stopGatewayStack,
-  usdcBalance,
-  type TestChain,
-  type FakeUpstream,
-  type GatewaySeller,
-} from "../testing/gateway";
+import { callGateway, payChallenge, payOn, usdcBalance, useGatewayStack, type TestChain, type FakeUpstream, type GatewaySeller } from "../testing/gateway";
 import { registerAnonymous, routedStore } from "../testing/identity-harness";
 import * as purchaseRoute from "../../app/plans/[planId]/purchase/route";
 import { facilitatorInput, type StoredAuthorization as StoredProof } from "./eip3009/authorization";
@@ -76,11 +66,7 @@ const retry = (proof: Pick<Paid, "headers">) =>
 
 const waitForLease = () => new Promise((r) => setTimeout(r, LEASE_SECONDS * 1000 + 300));
 
-beforeAll(async () => {
-  ({ chain, upstream, seller } = await startGatewayStack(SECRET));
-}, 60_000);
-
-afterAll(() => stopGatewayStack({ chain, upstream }));
+useGatewayStack(SECRET, (s) => ({ chain, upstream, seller } = s));
 
 describe.each(["x402", "mpp"] as const)("settlement reconciler, %s", (rail) => {
   it("killed after verify+lock (before the upstream answered): the payment is released, nothing is charged", async () => {

@@ -6,33 +6,20 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { anvilAddress } from "../../scripts/lib/local-chain";
 import { resetEnvForTests } from "../env";
-import {
-  callGateway,
-  createGatewaySeller,
-  officialFacilitator,
-  payChallenge,
-  startChainForTests,
-  startFakeUpstream,
-  usdcBalance,
-  type TestChain,
-  type FakeUpstream,
-  type GatewaySeller,
-} from "../testing/gateway";
+import { callGateway, officialFacilitator, payChallenge, usdcBalance, useGatewayStack, type TestChain, type GatewaySeller } from "../testing/gateway";
 import { getFacilitator, setFacilitatorForTests } from "./eip3009/facilitator";
 
 const SECRET = "fake-upstream-secret-0123456789";
 const AAPL = "/api/v1/aggregates/AAPL?from=2024-04-01&to=2024-04-30";
 let chain: TestChain;
-let upstream: FakeUpstream;
 let seller: GatewaySeller;
 let facilitatorServer: http.Server;
 let facilitatorUrl: string;
 const seen: string[] = [];
 
+useGatewayStack(SECRET, (s) => ({ chain, seller } = s));
+
 beforeAll(async () => {
-  chain = await startChainForTests();
-  upstream = await startFakeUpstream(SECRET);
-  seller = await createGatewaySeller(upstream.url, { signingSecret: SECRET });
   const official = officialFacilitator(chain.rpcUrl);
   facilitatorServer = http.createServer(async (req, res) => {
     seen.push(`${req.method} ${req.url}`);
@@ -55,8 +42,6 @@ afterAll(async () => {
   resetEnvForTests();
   setFacilitatorForTests(undefined);
   await new Promise<void>((r) => facilitatorServer?.close(() => r()));
-  await upstream?.stop();
-  await chain?.stop();
 });
 
 function useRemote(url: string) {

@@ -2,9 +2,9 @@
 // MPP, the MPP card method), or by the delivery's statement of a card checkout paid before the call, sends no statement
 // of its own for its receipt, and the kept receipt is the one the answer carried, there by the time the answer is. Statements are counted at the pool, by their names (server/db `sql`).
 import pg from "pg";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { db } from "../db/client";
-import { callGateway, startGatewayStack, stopGatewayStack, type FakeUpstream, type GatewaySeller, type TestChain } from "../testing/gateway";
+import { callGateway, useGatewayStack, type FakeUpstream, type GatewaySeller, type TestChain } from "../testing/gateway";
 import type { ProofWay } from "../testing/rail-conformance";
 import { kit as cardKit } from "../payments/rails/card/conformance.test-kit";
 import { flushCaptures } from "../payments/rails/credits/capture-queue";
@@ -16,11 +16,7 @@ let chain: TestChain;
 let upstream: FakeUpstream;
 let seller: GatewaySeller;
 
-beforeAll(async () => {
-  ({ chain, upstream, seller } = await startGatewayStack("fake-upstream-secret-0123456789"));
-}, 60_000);
-
-afterAll(() => stopGatewayStack({ chain, upstream }));
+useGatewayStack("fake-upstream-secret-0123456789", (s) => ({ chain, upstream, seller } = s));
 
 /** The names of the named statements sent while `fn` runs (and until its stragglers settle). */
 async function namedStatements(fn: () => Promise<void>): Promise<string[]> {

@@ -4,12 +4,11 @@
 // returns the charge's.
 import { createHash } from "node:crypto";
 import { compactVerify, createLocalJWKSet, decodeProtectedHeader } from "jose";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import * as receiptRoute from "../../app/payments/[id]/receipt/route";
 import { publicJwks } from "../identity/signing-keys";
-import { callGateway, payOn, startGatewayStack, stopGatewayStack, type FakeUpstream, type GatewaySeller, type TestChain } from "../testing/gateway";
+import { callGateway, payOn, useGatewayStack, type FakeUpstream, type GatewaySeller } from "../testing/gateway";
 
-let chain: TestChain;
 let upstream: FakeUpstream;
 let seller: GatewaySeller;
 const SECRET = "fake-upstream-secret-0123456789";
@@ -33,15 +32,7 @@ async function getReceipt(id: string) {
   return { status: res.status, body: await res.json() };
 }
 
-beforeAll(async () => {
-  ({ chain, upstream, seller } = await startGatewayStack(SECRET));
-}, 60_000);
-
-afterAll(() => stopGatewayStack({ chain, upstream }));
-
-beforeEach(() => {
-  upstream.state.mode = { status: 200 };
-});
+useGatewayStack(SECRET, (s) => ({ upstream, seller } = s));
 
 describe.each(["x402", "mpp"] as const)("receipts, %s", (rail) => {
   it("a charged answer carries a receipt over the payment, the request and the body as received; GET /payments/{id}/receipt returns it", async () => {

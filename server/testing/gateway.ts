@@ -1,6 +1,6 @@
-// Test helpers for the gateway: a real anvil chain, a fake upstream that checks the gateway's signature, an
-// isolated seller, and a real HTTP server in front of the gateway route (for the official client over HTTP).
-// Imported by *.test.ts files only.
+// Test helpers for the gateway: a real anvil chain (the run's shared one, with this file's own wallets), a fake
+// upstream that checks the gateway's signature, an isolated seller, and a real HTTP server in front of the gateway
+// route (for the official client over HTTP). Imported by *.test.ts files only.
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { x402Client, x402HTTPClient } from "@x402/core/client";
@@ -10,9 +10,10 @@ import { ExactEvmScheme } from "@x402/evm/exact/facilitator";
 import { registerExactEvmScheme } from "@x402/evm/exact/client";
 import { Mppx as MppxClient, evm as mppEvm } from "mppx/client";
 import { privateKeyToAccount } from "viem/accounts";
+import { afterAll, beforeAll, beforeEach } from "vitest";
 import * as gatewayRoute from "../../app/api/v1/[...path]/route";
 import { seedMarketSeller } from "../../prisma/seed";
-import { anvilAddress, anvilPrivateKey, startLocalChain } from "../../scripts/lib/local-chain";
+import { anvilAddress, anvilPrivateKey, fundTestWallets, startLocalChain } from "../../scripts/lib/local-chain";
 import { publicClient, walletClient } from "../chain/clients";
 import { NETWORK, USDC_ADDRESS } from "../chain/config";
 import { TOKEN_ABI } from "../chain/token";
@@ -22,13 +23,27 @@ import { newId } from "../lib/ids";
 import { verifyUpstreamRequest } from "../upstream-auth/signature";
 import { setFacilitatorForTests } from "../payments/eip3009/facilitator";
 
-export async function startChainForTests(): Promise<{ rpcUrl: string; stop: () => Promise<void> }> {
-  const chain = await startLocalChain({ log: () => {}, port: 20_000 + Math.floor(Math.random() * 20_000) });
-  if (!chain) throw new Error("no local chain");
-  Object.assign(process.env, chain.env);
+/**
+ * The chain a test file pays on: the run's shared anvil (TEST_CHAIN_RPC_URL, started by the Vitest global set-up) with
+ * the file's own wallets funded (scripts/lib/local-chain.ts `fundTestWallets`: its gas wallet, payers and payTo), so
+ * files running at once never share a balance or a nonce. `ownChain` (the reason, for the reader) starts a chain for
+ * this file alone: for a file that changes how the whole chain mines. The gateway's facilitator pays gas from the
+ * file's account 0.
+ */
+export async function startChainForTests(opts: { ownChain?: string } = {}): Promise<{ rpcUrl: string; stop: () => Promise<void> }> {
+  const shared = opts.ownChain ? undefined : process.env.TEST_CHAIN_RPC_URL;
+  let chain: { rpcUrl: string; stop: () => Promise<void> };
+  if (shared) chain = { rpcUrl: shared, stop: async () => {} };
+  else {
+    const own = await startLocalChain({ log: () => {}, anyPort: true });
+    if (!own) throw new Error("no local chain");
+    chain = { rpcUrl: own.env.RPC_URL!, stop: own.stop };
+  }
+  await fundTestWallets(chain.rpcUrl);
+  Object.assign(process.env, { RPC_URL: chain.rpcUrl, FACILITATOR: "local", FACILITATOR_PRIVATE_KEY: anvilPrivateKey(0) });
   resetEnvForTests();
   setFacilitatorForTests(undefined);
-  return { rpcUrl: chain.env.RPC_URL!, stop: chain.stop };
+  return chain;
 }
 
 /**
@@ -132,20 +147,23 @@ export async function startFakeUpstream(secret: string) {
       ),
     );
   });
+  // The gateway keeps its upstream sockets alive without a timeout of its own: with Node's 5 s, a socket closed here
+  // while the gateway reuses it (a pause between two tests, longer on a loaded machine) reads as upstream_unavailable.
+  server.keepAliveTimeout = 10 * 60_000;
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", () => r()));
   const port = (server.address() as AddressInfo).port;
   return { url: `http://127.0.0.1:${port}`, state, stop: () => new Promise<void>((r) => server.close(() => r())) };
 }
 
-/** What most gateway test files run against: the local chain, a fake upstream checking `secret`, a seller proxying to it. */
 /** What the gateway test files hold between their tests (`let chain: TestChain`, ...). */
 export type TestChain = Awaited<ReturnType<typeof startChainForTests>>;
 export type FakeUpstream = Awaited<ReturnType<typeof startFakeUpstream>>;
 export type GatewaySeller = Awaited<ReturnType<typeof createGatewaySeller>>;
+export type GatewayStack = { chain: TestChain; upstream: FakeUpstream; seller: GatewaySeller };
 
-export async function startGatewayStack(secret: string) {
-  const chain = await startChainForTests();
-  const upstream = await startFakeUpstream(secret);
+/** What most gateway test files run against: the chain, a fake upstream checking `secret`, a seller proxying to it. */
+export async function startGatewayStack(secret: string, opts: { ownChain?: string } = {}): Promise<GatewayStack> {
+  const [chain, upstream] = await Promise.all([startChainForTests(opts), startFakeUpstream(secret)]);
   const seller = await createGatewaySeller(upstream.url, { signingSecret: secret });
   return { chain, upstream, seller };
 }
@@ -153,6 +171,24 @@ export async function startGatewayStack(secret: string) {
 export async function stopGatewayStack(stack: { chain?: { stop: () => Promise<void> }; upstream?: { stop: () => Promise<void> } }): Promise<void> {
   await stack.upstream?.stop();
   await stack.chain?.stop();
+}
+
+/**
+ * The gateway stack of a test file, built before its tests and stopped after them; the fake upstream answers 200
+ * again before each test. `ready` hands the parts to the file's own variables once built:
+ * `useGatewayStack(SECRET, (s) => ({ chain, upstream, seller } = s))`. The returned object fills in at the same time.
+ */
+export function useGatewayStack(secret: string, ready?: (stack: GatewayStack) => void, opts: { ownChain?: string } = {}): GatewayStack {
+  const stack = {} as GatewayStack;
+  beforeAll(async () => {
+    Object.assign(stack, await startGatewayStack(secret, opts));
+    ready?.(stack);
+  }, 60_000);
+  afterAll(() => stopGatewayStack(stack));
+  beforeEach(() => {
+    if (stack.upstream) stack.upstream.state.mode = { status: 200 };
+  });
+  return stack;
 }
 
 /** A seller of its own (unique host), whose services point at `upstreamUrl`. payTo is anvil account 10. */

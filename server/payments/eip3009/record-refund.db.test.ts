@@ -134,7 +134,8 @@ async function deployBatchRefund(): Promise<{ address: Address; abi: Abi }> {
 const randomHash = () => `0x${randomBytes(32).toString("hex")}` as Hex;
 
 beforeAll(async () => {
-  chain = await startChainForTests();
+  // A chain of its own: one test turns automine off to hold a transfer unmined.
+  chain = await startChainForTests({ ownChain: "a test turns automine off" });
   upstream = await startFakeUpstream(SECRET);
   // Two sellers with the same payTo wallet (anvil account 10): the transfer-reuse and scoping checks must not
   // rely on wallets being distinct.

@@ -5,20 +5,20 @@
 // (server/payments/rails/card/processor/stripe-processor.db.test.ts); the browser flow is e2e/ui/card-checkout.spec.ts.
 import { Challenge, Credential, Receipt } from "mppx";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import * as gatewayRoute from "../../app/api/v1/[...path]/route";
-import * as manifestRoute from "../../app/manifest.json/route";
-import * as openapiRoute from "../../app/openapi.json/route";
-import * as payRoute from "../../app/payments/[id]/pay/route";
-import { db } from "../db/client";
-import { getCatalog } from "../catalog/catalog";
-import { findSellerByHost } from "../catalog/catalog.queries";
-import { authenticateOnPage } from "../payments/rails/card/checkout/pay-on-page";
-import { getCheckoutView } from "../payments/rails/card/checkout/checkout-view";
-import { refundCardPaymentForSeller } from "../payments/rails/card/refund-card-payment";
-import { testProcessor } from "../payments/rails/card/processor/test-processor";
-import { mppCardClient, mppCardCredential, openCheckoutFor, paymentStatus, payOnPage, retryWithPaymentId, TEST_CARD } from "../testing/card";
-import { callGateway, createGatewaySeller, serveRoutes, startFakeUpstream, type FakeUpstream, type GatewaySeller } from "../testing/gateway";
-import { processorReference } from "../payments/rails/card/processor/processor-reference";
+import * as gatewayRoute from "../../../../app/api/v1/[...path]/route";
+import * as manifestRoute from "../../../../app/manifest.json/route";
+import * as openapiRoute from "../../../../app/openapi.json/route";
+import * as payRoute from "../../../../app/payments/[id]/pay/route";
+import { db } from "../../../db/client";
+import { getCatalog } from "../../../catalog/catalog";
+import { findSellerByHost } from "../../../catalog/catalog.queries";
+import { authenticateOnPage } from "./checkout/pay-on-page";
+import { getCheckoutView } from "./checkout/checkout-view";
+import { refundCardPaymentForSeller } from "./refund-card-payment";
+import { testProcessor } from "./processor/test-processor";
+import { mppCardClient, mppCardCredential, openCheckoutFor, paymentStatus, payOnPage, retryWithPaymentId, TEST_CARD } from "../../../testing/card";
+import { callGateway, createGatewaySeller, serveRoutes, startFakeUpstream, type FakeUpstream, type GatewaySeller } from "../../../testing/gateway";
+import { processorReference } from "./processor/processor-reference";
 
 const SECRET = "fake-upstream-secret-0123456789";
 const BACKTEST = "/api/v1/backtest/AAPL?years=2";
@@ -492,6 +492,6 @@ describe("the MPP card method", () => {
 /** A credential for the stripe challenge of this 402 (as mppx's client serialises it), carrying `spt` as its token. */
 /** The gateway's upstream deadline is 15 s by default; the timeout case runs with a short one. */
 async function withTimeout<T>(fn: () => Promise<T>): Promise<T> {
-  const { withEnvForTests } = await import("../env");
+  const { withEnvForTests } = await import("../../../env");
   return withEnvForTests({ GATEWAY_UPSTREAM_TIMEOUT_MS: "500" }, fn);
 }

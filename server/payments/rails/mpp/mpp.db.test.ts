@@ -2,29 +2,28 @@
 // pays over real HTTP, USDC moves on chain, and every refusal answers its SERVICE.md error as RFC 9457 problem
 // details with a fresh challenge (and never a receipt).
 import { Challenge, Receipt } from "mppx";
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
-import * as gatewayRoute from "../../app/api/v1/[...path]/route";
-import * as quoteRoute from "../../app/vendor/agent/quote/route";
+import { describe, expect, it, vi } from "vitest";
+import * as gatewayRoute from "../../../../app/api/v1/[...path]/route";
+import * as quoteRoute from "../../../../app/vendor/agent/quote/route";
 import { randomBytes } from "node:crypto";
 import { privateKeyToAccount } from "viem/accounts";
-import { anvilAddress, anvilPrivateKey } from "../../scripts/lib/local-chain";
-import { CHAIN_ID, USDC_ADDRESS, USDC_DOMAIN } from "../chain/config";
-import { TRANSFER_WITH_AUTHORIZATION_TYPES } from "../chain/transfer-authorization-hash";
-import { invalidateSeller } from "../catalog/resolve-seller";
-import { db } from "../db/client";
+import { anvilAddress, anvilPrivateKey } from "../../../../scripts/lib/local-chain";
+import { CHAIN_ID, USDC_ADDRESS, USDC_DOMAIN } from "../../../chain/config";
+import { TRANSFER_WITH_AUTHORIZATION_TYPES } from "../../../chain/transfer-authorization-hash";
+import { invalidateSeller } from "../../../catalog/resolve-seller";
+import { db } from "../../../db/client";
 import {
   callGateway,
   officialMppClient,
   payChallenge,
   payChallengeMpp,
   serveRoutes,
-  startGatewayStack,
-  stopGatewayStack,
   usdcBalance,
+  useGatewayStack,
   type TestChain,
   type FakeUpstream,
   type GatewaySeller,
-} from "../testing/gateway";
+} from "../../../testing/gateway";
 
 let chain: TestChain;
 let upstream: FakeUpstream;
@@ -38,15 +37,7 @@ const call = (path: string, init: { method?: string; headers?: Record<string, st
   callGateway(init.host ?? seller.host, path, init);
 const challenges = (res: Response) => Challenge.fromHeadersList(res.headers);
 
-beforeAll(async () => {
-  ({ chain, upstream, seller } = await startGatewayStack(SECRET));
-}, 60_000);
-
-afterAll(() => stopGatewayStack({ chain, upstream }));
-
-beforeEach(() => {
-  upstream.state.mode = { status: 200 };
-});
+useGatewayStack(SECRET, (s) => ({ chain, upstream, seller } = s));
 
 /** A refusal of an MPP credential: problem details with our error code, a fresh challenge, no receipt. */
 async function expectProblem(res: Response, status: number, error: string, problem: string): Promise<Record<string, unknown>> {
