@@ -96,7 +96,10 @@ export async function run(ctx: BenchContext) {
     const per = Math.ceil((count / channels.length) * 1.25);
     const idle = await Promise.all(channels.map(async (ch) => ({ proofs: await voucherProofs(gatewayUrl, ch, per) })));
     return async () => {
-      const q = idle.splice(idle.reduce((best, x, i) => (x.proofs.length > idle[best]!.proofs.length ? i : best), 0), 1)[0]!;
+      const q = idle.splice(
+        idle.reduce((best, x, i) => (x.proofs.length > idle[best]!.proofs.length ? i : best), 0),
+        1,
+      )[0]!;
       try {
         return await timed(paid(q.proofs.shift()!), 200);
       } finally {
