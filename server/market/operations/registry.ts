@@ -7,3 +7,4 @@ export { archiveRange } from "./archive-range";
 export { avgInterestRates } from "./avg-interest-rates";
 export { backtest } from "./backtest";
 export { basis } from "./basis";
+export { worldBankIndicators } from "./world-bank-indicators";
