@@ -7,4 +7,5 @@ export { archiveRange } from "./archive-range";
 export { avgInterestRates } from "./avg-interest-rates";
 export { backtest } from "./backtest";
 export { basis } from "./basis";
+export { forexRates } from "./forex-rates";
 export { worldBankIndicators } from "./world-bank-indicators";
