@@ -48,12 +48,12 @@ export const FREQUENCIES = ["daily", "monthly"] as const;
 export const MAX_ROWS = 10_000;
 
 export const forexRatesQuery = z.object({
-  base: z.enum(CURRENCIES).meta({
-    description: "The base currency: the rate is the price of one unit of it, ISO 4217 (EUR, USD, JPY, GBP, ...).",
+  base: z.enum(CURRENCIES).default("EUR").meta({
+    description: "The base currency: the rate is the price of one unit of it, ISO 4217 (EUR, USD, JPY, GBP, ...). Default: EUR.",
     example: "EUR",
   }),
-  quote: z.enum(CURRENCIES).meta({
-    description: "The quote currency: the rate is how many units of it one base unit buys (EUR/USD 1.17 is base EUR, quote USD).",
+  quote: z.enum(CURRENCIES).default("USD").meta({
+    description: "The quote currency: the rate is how many units of it one base unit buys (EUR/USD 1.17 is base EUR, quote USD). Default: USD.",
     example: "USD",
   }),
   frequency: z.enum(FREQUENCIES).optional().meta({

@@ -32,10 +32,11 @@ export const worldBankIndicatorsQuery = z.object({
     .string()
     .max(4 * MAX_COUNTRIES)
     .regex(new RegExp(`^[A-Za-z]{2,3}(,[A-Za-z]{2,3}){0,${MAX_COUNTRIES - 1}}$`), `must be 1 to ${MAX_COUNTRIES} comma-separated country codes such as USA,DEU`)
+    .default("WLD")
     .meta({
       description:
         `Comma-separated codes, 1 to ${MAX_COUNTRIES}: ISO 3166-1 alpha-3 (USA, DEU, CHN), World Bank aggregate codes (WLD for the World, ` +
-        "EUU, EMU, HIC, ...; each is marked `aggregate` in the answer) or ISO alpha-2 (US, DE), mapped to alpha-3.",
+        "EUU, EMU, HIC, ...; each is marked `aggregate` in the answer) or ISO alpha-2 (US, DE), mapped to alpha-3. Default: WLD (the World).",
       example: "USA,DEU",
     }),
   start_year: queryInt(1960, 2100).optional().meta({ description: "First year (inclusive). Default: nine years before end_year." }),
