@@ -147,6 +147,9 @@ test.describe("path variants of every priced route", () => {
       "avg_interest_rates",
       "backtest",
       "basis",
+      "energy_prices",
+      "forex_rates",
+      "world_bank_indicators",
     ]);
     hits = [];
     const unexpected: string[] = [];

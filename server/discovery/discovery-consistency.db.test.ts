@@ -149,7 +149,18 @@ beforeAll(async () => {
 describe("one price table", () => {
   it("every priced operation has the same price and rails in OpenAPI, the manifest, /.well-known/x402, /llms.txt and the MCP tools", async () => {
     const table = await readAll();
-    expect(Object.keys(table).sort()).toEqual(["aggregates", "archive_catalog", "archive_day", "archive_range", "avg_interest_rates", "backtest", "basis"]);
+    expect(Object.keys(table).sort()).toEqual([
+      "aggregates",
+      "archive_catalog",
+      "archive_day",
+      "archive_range",
+      "avg_interest_rates",
+      "backtest",
+      "basis",
+      "energy_prices",
+      "forex_rates",
+      "world_bank_indicators",
+    ]);
     expect(table.aggregates).toEqual({ micros: "20000", rails: ["x402", "mpp", "credits"] });
     expect(table.backtest).toEqual({ micros: "500000", rails: ["x402", "mpp", "card", "credits"] });
   });

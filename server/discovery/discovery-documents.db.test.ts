@@ -50,7 +50,7 @@ describe("/.well-known/x402", () => {
     expect(res.headers.get("content-type")).toContain("application/json");
     const doc = (await res.json()) as { x402Version: number; items: X402Item[] };
     expect(doc.x402Version).toBe(2);
-    expect(doc.items).toHaveLength(14); // 7 priced operations x (http, mcp)
+    expect(doc.items).toHaveLength(20); // 10 priced operations x (http, mcp)
     const http = doc.items.find((i) => i.type === "http" && i.resource.url.endsWith("/api/v1/aggregates/:ticker"))!;
     expect(http).toMatchObject({
       resource: { url: `http://${s.host}/api/v1/aggregates/:ticker`, mimeType: "application/json", serviceName: "stock-quotes" },
@@ -95,7 +95,18 @@ describe("/llms.txt", () => {
       .split("\n")
       .map((l) => LLMS_OPERATION_LINE.exec(l))
       .filter((m) => m !== null);
-    expect(ops.map((m) => m[6]).sort()).toEqual(["aggregates", "archive_catalog", "archive_day", "archive_range", "avg_interest_rates", "backtest", "basis"]);
+    expect(ops.map((m) => m[6]).sort()).toEqual([
+      "aggregates",
+      "archive_catalog",
+      "archive_day",
+      "archive_range",
+      "avg_interest_rates",
+      "backtest",
+      "basis",
+      "energy_prices",
+      "forex_rates",
+      "world_bank_indicators",
+    ]);
     const backtest = ops.find((m) => m[2] === "/api/v1/backtest/{ticker}")!;
     expect([backtest[1], backtest[3], backtest[4], backtest[5]]).toEqual(["GET", "0.500000", "backtest", "x402, mpp, card, credits"]);
     for (const section of ["## How to pay", "## MCP", "## Discovery", "## Plans (prepaid credit)"]) expect(text).toContain(section);

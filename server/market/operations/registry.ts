@@ -7,3 +7,6 @@ export { archiveRange } from "./archive-range";
 export { avgInterestRates } from "./avg-interest-rates";
 export { backtest } from "./backtest";
 export { basis } from "./basis";
+export { energyPrices } from "./energy-prices";
+export { forexRates } from "./forex-rates";
+export { worldBankIndicators } from "./world-bank-indicators";

@@ -9,6 +9,17 @@ export const SERVICES = [
     title: "Screeners, scores and research",
     description: "Strategy backtests with PNG reports, and the equity vs perpetual basis screener.",
   },
+  {
+    slug: "forex",
+    title: "Forex",
+    description: "Reference exchange rates against the US dollar (Federal Reserve H.10 daily, G.5 monthly) and cross rates computed from them.",
+  },
+  {
+    slug: "energy-commodities",
+    title: "Energy commodities",
+    description: "EIA prices of crude oil (WTI, Brent), Henry Hub natural gas and US retail gasoline.",
+  },
+  { slug: "global-macro", title: "Global macro", description: "World Bank indicators by country and year: GDP, GDP growth, inflation, population." },
 ] as const;
 
 export type Service = (typeof SERVICES)[number];

@@ -31,7 +31,24 @@ function safeUrl(url: string, redact: string[] = []): string {
  * GET or POST JSON. Returns the parsed body on 2xx. A 4xx other than 429 is not retried and comes back
  * as `{ok:false}` so the adapter can map vendor semantics (403 plan, 404 unknown) itself.
  */
-export async function fetchJson<T = unknown>(url: string, opts: FetchJsonOptions): Promise<{ ok: true; body: T } | { ok: false; failure: HttpFailure }> {
+export function fetchJson<T = unknown>(url: string, opts: FetchJsonOptions): Promise<{ ok: true; body: T } | { ok: false; failure: HttpFailure }> {
+  return fetchBody(url, opts, (body) => {
+    if (typeof body === "string")
+      throw new AppError("upstream_unavailable", { reason: "invalid_response", detail: `${opts.provider} answered with a body that is not JSON` });
+    return body as T;
+  });
+}
+
+/** The same for a vendor that answers text (a CSV download): the body on 2xx as it came, failures as fetchJson's. */
+export function fetchText(url: string, opts: FetchJsonOptions): Promise<{ ok: true; body: string } | { ok: false; failure: HttpFailure }> {
+  return fetchBody(url, { ...opts, headers: { accept: "text/csv, text/plain, */*", ...opts.headers } }, (_parsed, text) => text);
+}
+
+async function fetchBody<T>(
+  url: string,
+  opts: FetchJsonOptions,
+  read: (parsed: unknown, text: string) => T,
+): Promise<{ ok: true; body: T } | { ok: false; failure: HttpFailure }> {
   const retries = opts.retries ?? 2;
   const timeoutMs = opts.timeoutMs ?? 10_000;
   let backoff = opts.backoffMs ?? 250;
@@ -53,11 +70,7 @@ export async function fetchJson<T = unknown>(url: string, opts: FetchJsonOptions
       } catch {
         /* non-JSON error pages stay text */
       }
-      if (res.ok) {
-        if (typeof body === "string")
-          throw new AppError("upstream_unavailable", { reason: "invalid_response", detail: `${opts.provider} answered with a body that is not JSON` });
-        return { ok: true, body: body as T };
-      }
+      if (res.ok) return { ok: true, body: read(body, text) };
       if (res.status === 429 || res.status >= 500) {
         lastError = new AppError("upstream_unavailable", {
           reason: res.status === 429 ? "provider_rate_limited" : "provider_error",
