@@ -9,6 +9,17 @@ export const SERVICES = [
     title: "Screeners, scores and research",
     description: "Strategy backtests with PNG reports, and the equity vs perpetual basis screener.",
   },
+  {
+    slug: "sec-filings",
+    title: "SEC filings",
+    description: "Companies' SEC EDGAR filings indexes and key XBRL facts (revenue, net income, EPS, shares outstanding).",
+  },
+  {
+    slug: "congressional-trades",
+    title: "Congressional trades",
+    description: "Securities transactions members of the US Congress disclose under the STOCK Act.",
+  },
+  { slug: "market-sentiment", title: "Market sentiment", description: "The VIX (CBOE) and breadth measures computed from the prices the storefront holds." },
 ] as const;
 
 export type Service = (typeof SERVICES)[number];
