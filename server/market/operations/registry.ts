@@ -7,5 +7,6 @@ export { archiveRange } from "./archive-range";
 export { avgInterestRates } from "./avg-interest-rates";
 export { backtest } from "./backtest";
 export { basis } from "./basis";
+export { congressTrades } from "./congress-trades";
 export { secFilings } from "./sec-filings";
 export { secKeyFacts } from "./sec-key-facts";
