@@ -10,3 +10,5 @@ export { basis } from "./basis";
 export { congressTrades } from "./congress-trades";
 export { secFilings } from "./sec-filings";
 export { secKeyFacts } from "./sec-key-facts";
+export { sectorBreadth } from "./sector-breadth";
+export { vix } from "./vix";
