@@ -58,7 +58,7 @@ function coverageOf(read: EdgarFilings, rows: FilingRow[], q: SecFilingsQuery, h
   const olderUnread = read.unread.filter((f) => !q.from || f.filingTo >= q.from);
   const sliced = heldFrom !== null && (!q.from || q.from < heldFrom);
   const notes: string[] = [];
-  if (sliced) notes.push(`Offline, filings from ${heldFrom} on are held (the committed EDGAR file was cut there); older filings are not included.`);
+  if (sliced) notes.push(`Offline, the oldest filing held is of ${heldFrom}: the committed EDGAR file is a slice, and older filings are not included.`);
   if (olderUnread.length) {
     const n = olderUnread.reduce((s, f) => s + f.filingCount, 0);
     notes.push(

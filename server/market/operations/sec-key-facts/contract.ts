@@ -42,7 +42,7 @@ export const keyFactRow = z.object({
   form: z.string().meta({ description: "The form of the filing the value comes from." }),
   filed: z.string(),
   accession_number: z.string(),
-  first_filed: z.string().meta({ description: "When the period was first reported in the facts read." }),
+  first_filed: z.string().meta({ description: "When the period was first reported under `tag`, among the facts read." }),
   restated: z.boolean().meta({ description: "Whether a filing (up to as_of) reported a different value for this period." }),
 });
 

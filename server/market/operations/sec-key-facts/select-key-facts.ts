@@ -13,7 +13,7 @@
 //   year-to-date facts are left out (Q4 is rarely reported on its own: the 10-K reports the year);
 // - fiscal labels: EDGAR's `fy`/`fp` describe the filing, not the fact, so a period takes them from the first filing in
 //   which it is the filing's own (latest) period; a period seen only as a comparative (first reported before the facts
-//   held) has none; `calendar_frame` is EDGAR's frame (CY2024, CY2024Q3, CY2024Q3I for an instant) where it assigns one.
+//   held) has none (any of the metric's tags counts: a company may have changed tags since); `calendar_frame` is EDGAR's frame (CY2024, CY2024Q3, CY2024Q3I for an instant) where it assigns one.
 import type { EdgarCompanyFacts, XbrlFact } from "../../providers/sec-edgar/sec-edgar-source";
 
 export const METRICS = ["revenue", "net_income", "eps_basic", "eps_diluted", "shares_outstanding"] as const;
@@ -95,8 +95,8 @@ function ownPeriodEnds(facts: XbrlFact[]): Map<string, string> {
   return out;
 }
 
-function fiscalLabel(group: XbrlFact[], ownEnds: Map<string, string>, period: Period, instant: boolean, chosen: XbrlFact) {
-  const own = instant ? [chosen] : group.filter((f) => ownEnds.get(f.accn) === f.end).sort(later);
+function fiscalLabel(byTag: { facts: XbrlFact[]; ownEnds: Map<string, string> }[], period: Period, instant: boolean, chosen: XbrlFact) {
+  const own = instant ? [chosen] : byTag.flatMap(({ facts, ownEnds }) => facts.filter((f) => ownEnds.get(f.accn) === f.end)).sort(later);
   const first = own[0];
   if (!first || first.fy === null || !first.fp) return { fiscal_year: null, fiscal_period: null };
   const fp = instant ? first.fp : period === "annual" ? "FY" : first.fp === "FY" ? "Q4" : first.fp;
@@ -106,9 +106,11 @@ function fiscalLabel(group: XbrlFact[], ownEnds: Map<string, string>, period: Pe
 /** The facts of one metric, newest period first; `asOf` keeps only facts filed on or before it. */
 export function selectMetric(doc: EdgarCompanyFacts, metric: Metric, period: Period, asOf?: string): KeyFact[] {
   const def = METRIC_DEFS[metric];
-  const groups = new Map<string, { tag: Tag; facts: XbrlFact[]; ownEnds: Map<string, string> }>();
   // EDGAR's frame describes the period, whichever filing carries it (sometimes only a proxy statement's copy).
   const frames = new Map<string, string>();
+  const groups = new Map<string, { tag: Tag; facts: XbrlFact[]; ownEnds: Map<string, string> }>();
+  // Every tag's facts of a period: its fiscal labels are the period's, whichever tag its own filing used.
+  const anyTag = new Map<string, { facts: XbrlFact[]; ownEnds: Map<string, string> }[]>();
   for (const tag of def.tags) {
     const all = (doc.facts[tag.taxonomy]?.[tag.concept]?.units[def.unit] ?? []).filter((f) => {
       if (f.frame) frames.set(`${f.start ?? ""}|${f.end}`, f.frame);
@@ -121,11 +123,14 @@ export function selectMetric(doc: EdgarCompanyFacts, metric: Metric, period: Per
       const key = `${f.start ?? ""}|${f.end}`;
       byPeriod.set(key, [...(byPeriod.get(key) ?? []), f]);
     }
-    // A period takes the first tag (in the metric's order) that reports it.
-    for (const [key, facts] of byPeriod) if (!groups.has(key)) groups.set(key, { tag, facts, ownEnds });
+    for (const [key, facts] of byPeriod) {
+      // A period takes the first tag (in the metric's order) that reports it.
+      if (!groups.has(key)) groups.set(key, { tag, facts, ownEnds });
+      anyTag.set(key, [...(anyTag.get(key) ?? []), { facts, ownEnds }]);
+    }
   }
   const out: KeyFact[] = [];
-  for (const { tag, facts, ownEnds } of groups.values()) {
+  for (const [key, { tag, facts }] of groups) {
     const sorted = [...facts].sort(later);
     const chosen = sorted.at(-1)!;
     // Several values in one filing for one period (share classes, which companyfacts does not tell apart): none is served.
@@ -139,8 +144,8 @@ export function selectMetric(doc: EdgarCompanyFacts, metric: Metric, period: Per
       period_start: chosen.start ?? null,
       period_end: chosen.end,
       duration_days: durationDays(chosen),
-      ...fiscalLabel(facts, ownEnds, period, def.instant, chosen),
-      calendar_frame: frames.get(`${chosen.start ?? ""}|${chosen.end}`) ?? null,
+      ...fiscalLabel(anyTag.get(key)!, period, def.instant, chosen),
+      calendar_frame: frames.get(key) ?? null,
       form: chosen.form,
       filed: chosen.filed,
       accession_number: chosen.accn,
