@@ -82,7 +82,7 @@ export const contract = {
   method: "GET",
   path: "/api/v1/filings/{company}/key-facts",
   upstreamPath: "/filings/{company}/key-facts",
-  summary: "Revenue, net income, EPS and shares outstanding by fiscal year or quarter (SEC XBRL company facts)",
+  summary: "Company earnings and revenue by fiscal year or quarter: net income, EPS and shares outstanding (SEC XBRL facts)",
   description:
     "Key financial facts a company reported to the SEC (XBRL company facts on EDGAR): revenue (sales), net income (earnings), " +
     "basic and diluted earnings per share and shares outstanding, per fiscal year or quarter, with units, the XBRL tag, the filing " +

@@ -47,7 +47,7 @@ export const contract = {
   method: "GET",
   path: "/api/v1/sentiment/vix",
   upstreamPath: "/sentiment/vix",
-  summary: "VIX daily open, high, low, close: the CBOE Volatility Index (the market's fear gauge)",
+  summary: "VIX daily open, high, low, close: the CBOE Volatility Index, the market's fear gauge (sentiment)",
   description:
     "The CBOE Volatility Index (VIX), the market's expectation of 30-day S&P 500 volatility and the usual gauge of fear in market " +
     "sentiment: daily open, high, low and close in index points between dates, with days CBOE recorded only a close marked and their " +
