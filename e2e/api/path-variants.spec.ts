@@ -147,6 +147,11 @@ test.describe("path variants of every priced route", () => {
       "avg_interest_rates",
       "backtest",
       "basis",
+      "congress_trades",
+      "sec_filings",
+      "sec_key_facts",
+      "sector_breadth",
+      "vix",
     ]);
     hits = [];
     const unexpected: string[] = [];
