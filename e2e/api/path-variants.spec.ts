@@ -147,8 +147,13 @@ test.describe("path variants of every priced route", () => {
       "avg_interest_rates",
       "backtest",
       "basis",
+      "congress_trades",
       "energy_prices",
       "forex_rates",
+      "sec_filings",
+      "sec_key_facts",
+      "sector_breadth",
+      "vix",
       "world_bank_indicators",
     ]);
     hits = [];

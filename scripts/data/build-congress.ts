@@ -1,7 +1,9 @@
 // Builds data/congress/senate-ptr-transactions.csv: US Senate periodic transaction reports as transcribed by
 // senate-stock-watcher-data, disclosures received 2020-01-01 on (see data/congress/SOURCES.md).
+// Also writes data/recorded/senate-stock-watcher/all_daily_summaries.json: the reports received RECORDED_FROM on, exactly
+// as the aggregate file publishes them (its objects unchanged, in its order), for the live adapter's replay test.
 // Usage: npx tsx scripts/data/build-congress.ts --mirror <folder of fetched snapshots>
-import { mirrorDir, readSource, writeCsv, type Source } from "./lib/source";
+import { mirrorDir, readSource, writeCsv, writeJson, type Source } from "./lib/source";
 
 const SUMMARIES: Source = {
   repo: "timothycarambat/senate-stock-watcher-data",
@@ -9,6 +11,7 @@ const SUMMARIES: Source = {
   path: "aggregate/all_daily_summaries.json",
 };
 const FROM = "2020-01-01";
+const RECORDED_FROM = "2021-02-01";
 
 type Tx = { transaction_date: string; owner: string; ticker: string; asset_description: string; asset_type: string; type: string; amount: string; comment: string };
 type Filing = { first_name: string; last_name: string; office: string; ptr_link: string; date_recieved: string; bioguide?: string; transactions: Tx[] };
@@ -59,6 +62,9 @@ function main() {
   ];
   const n = writeCsv("data/congress/senate-ptr-transactions.csv", header, rows);
   console.log(`senate-ptr-transactions.csv\t${rows[0]![1]}..${rows[n - 1]![1]}\t${n} rows`);
+  const recorded = filings.filter((f) => iso(f.date_recieved) >= RECORDED_FROM);
+  writeJson("data/recorded/senate-stock-watcher/all_daily_summaries.json", recorded);
+  console.log(`recorded all_daily_summaries.json\t${recorded.length} reports, ${recorded.reduce((k, f) => k + f.transactions.length, 0)} transactions`);
 }
 
 main();

@@ -15,6 +15,7 @@ import { anvilAddress } from "../../scripts/lib/local-chain";
 import { changeMeterPrice } from "../catalog/change-meter-price";
 import { getSellerOverview } from "../catalog/get-seller-overview";
 import { db } from "../db/client";
+import { OPERATIONS } from "../market/operations";
 import { parseUsd } from "../lib/money";
 import { LLMS_OPERATION_LINE } from "./llms-txt";
 
@@ -149,18 +150,7 @@ beforeAll(async () => {
 describe("one price table", () => {
   it("every priced operation has the same price and rails in OpenAPI, the manifest, /.well-known/x402, /llms.txt and the MCP tools", async () => {
     const table = await readAll();
-    expect(Object.keys(table).sort()).toEqual([
-      "aggregates",
-      "archive_catalog",
-      "archive_day",
-      "archive_range",
-      "avg_interest_rates",
-      "backtest",
-      "basis",
-      "energy_prices",
-      "forex_rates",
-      "world_bank_indicators",
-    ]);
+    expect(Object.keys(table).sort()).toEqual(OPERATIONS.map((o) => o.key).sort());
     expect(table.aggregates).toEqual({ micros: "20000", rails: ["x402", "mpp", "credits"] });
     expect(table.backtest).toEqual({ micros: "500000", rails: ["x402", "mpp", "card", "credits"] });
   });

@@ -11,6 +11,7 @@ import { anvilAddress } from "../../scripts/lib/local-chain";
 import { changeMeterPrice } from "../catalog/change-meter-price";
 import { getSellerOverview } from "../catalog/get-seller-overview";
 import { db } from "../db/client";
+import { OPERATIONS } from "../market/operations";
 import { LLMS_OPERATION_LINE } from "./llms-txt";
 
 type Handler = (req: Request, ctx: { params: Promise<Record<string, string>> }) => Promise<Response>;
@@ -50,7 +51,8 @@ describe("/.well-known/x402", () => {
     expect(res.headers.get("content-type")).toContain("application/json");
     const doc = (await res.json()) as { x402Version: number; items: X402Item[] };
     expect(doc.x402Version).toBe(2);
-    expect(doc.items).toHaveLength(20); // 10 priced operations x (http, mcp)
+    // Every registered data operation is priced in the demo catalog: each is listed as its HTTP route and as its MCP tool.
+    expect(doc.items).toHaveLength(2 * OPERATIONS.length);
     const http = doc.items.find((i) => i.type === "http" && i.resource.url.endsWith("/api/v1/aggregates/:ticker"))!;
     expect(http).toMatchObject({
       resource: { url: `http://${s.host}/api/v1/aggregates/:ticker`, mimeType: "application/json", serviceName: "stock-quotes" },
@@ -95,18 +97,7 @@ describe("/llms.txt", () => {
       .split("\n")
       .map((l) => LLMS_OPERATION_LINE.exec(l))
       .filter((m) => m !== null);
-    expect(ops.map((m) => m[6]).sort()).toEqual([
-      "aggregates",
-      "archive_catalog",
-      "archive_day",
-      "archive_range",
-      "avg_interest_rates",
-      "backtest",
-      "basis",
-      "energy_prices",
-      "forex_rates",
-      "world_bank_indicators",
-    ]);
+    expect(ops.map((m) => m[6]).sort()).toEqual(OPERATIONS.map((o) => o.key).sort());
     const backtest = ops.find((m) => m[2] === "/api/v1/backtest/{ticker}")!;
     expect([backtest[1], backtest[3], backtest[4], backtest[5]]).toEqual(["GET", "0.500000", "backtest", "x402, mpp, card, credits"]);
     for (const section of ["## How to pay", "## MCP", "## Discovery", "## Plans (prepaid credit)"]) expect(text).toContain(section);

@@ -20,6 +20,17 @@ export const SERVICES = [
     description: "EIA prices of crude oil (WTI, Brent), Henry Hub natural gas and US retail gasoline.",
   },
   { slug: "global-macro", title: "Global macro", description: "World Bank indicators by country and year: GDP, GDP growth, inflation, population." },
+  {
+    slug: "sec-filings",
+    title: "SEC filings",
+    description: "Companies' SEC EDGAR filings indexes and key XBRL facts (revenue, net income, EPS, shares outstanding).",
+  },
+  {
+    slug: "congressional-trades",
+    title: "Congressional trades",
+    description: "Securities transactions members of the US Congress disclose under the STOCK Act.",
+  },
+  { slug: "market-sentiment", title: "Market sentiment", description: "The VIX (CBOE) and breadth measures computed from the prices the storefront holds." },
 ] as const;
 
 export type Service = (typeof SERVICES)[number];

@@ -23,6 +23,16 @@ export function dataFileIfPresent<T>(rel: string): T | null {
   }
 }
 
+/** The file names in a folder under data/ (sorted), or [] when there is no such folder: what a deployment holds. */
+export function dataFileNames(relDir: string): string[] {
+  try {
+    return fs.readdirSync(dataPath(relDir)).sort();
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException)?.code === "ENOENT") return [];
+    throw err;
+  }
+}
+
 /** A text file (CSV) under data/. */
 export function dataText(rel: string): string {
   return fs.readFileSync(dataPath(rel), "utf8");
