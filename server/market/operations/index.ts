@@ -5,7 +5,7 @@
 import { ADVISOR_CONTRACTS, type OperationContract } from "../../contracts/operations";
 import type { FeedDef } from "../archive/feed";
 import type { ProviderKind } from "../providers/types";
-import type { DataOperation, OperationCoverage } from "./operation";
+import type { DataOperation, OperationCoverage, OperationExample } from "./operation";
 import { registered } from "./registered";
 import * as registry from "./registry";
 import { SERVICES, type Service } from "./services";
@@ -65,6 +65,32 @@ export function operationCoverage(key: string, kind: ProviderKind): OperationCov
     return op.coverage(kind, { feeds: archiveFeeds() });
   } catch {
     // A data file that cannot be read is the operation's 403 to give, not discovery's 500.
+    return null;
+  }
+}
+
+/** A call as an agent writes it: the path with its parameters filled in, then the query (the example's values). */
+export function exampleRequest(contract: OperationContract, example: OperationExample): string {
+  const values: Record<string, string> = { ...example.path, ...example.query };
+  const pathNames = new Set(Object.keys(contract.pathParams?.shape ?? {}));
+  const path = contract.path.replace(/\{([a-zA-Z_][a-zA-Z0-9_]*)\}/g, (_m, name: string) => encodeURIComponent(values[name] ?? ""));
+  const query = new URLSearchParams(Object.entries(values).filter(([k]) => !pathNames.has(k)));
+  return query.size ? `${path}?${query}` : path;
+}
+
+/**
+ * `key`'s example call (answers 200 offline) and, where it declares one, a call the offline data refuses (403/404,
+ * never charged), as OpenAPI's `x-example` states them; null for an operation that is not a data operation.
+ */
+export function operationExamples(key: string): { request: string; refusal?: string } | null {
+  const op = getOperation(key);
+  if (!op) return null;
+  try {
+    const ctx = { feeds: archiveFeeds() };
+    const refusal = op.refusal?.(ctx);
+    return { request: exampleRequest(op.contract, op.example(ctx)), ...(refusal ? { refusal: exampleRequest(op.contract, refusal) } : {}) };
+  } catch {
+    // A data file that cannot be read is the operation's 403 to give, not discovery's 500 (as for coverage).
     return null;
   }
 }
