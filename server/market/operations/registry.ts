@@ -7,3 +7,5 @@ export { archiveRange } from "./archive-range";
 export { avgInterestRates } from "./avg-interest-rates";
 export { backtest } from "./backtest";
 export { basis } from "./basis";
+export { economySeries } from "./economy-series";
+export { economySeriesList } from "./economy-series-list";
