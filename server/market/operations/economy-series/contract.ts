@@ -13,22 +13,20 @@ export const economySeriesPath = z.object({
     .string()
     .regex(/^[A-Za-z0-9_]{1,40}$/, "must be a FRED series id such as DGS10 (letters, digits, underscore)")
     .meta({
-      description: "FRED series id, e.g. DGS10, FEDFUNDS, CPIAUCSL, UNRATE, PAYEMS, GDP. GET /api/v1/economy/series lists those held.",
+      description: "FRED series id, e.g. DGS10 (the free listing names those held).",
       example: "DGS10",
     }),
 });
 
 export const economySeriesQuery = z
   .object({
-    start: isoDate.optional().meta({ description: "First observation date, inclusive (YYYY-MM-DD). Default: the first one held." }),
-    end: isoDate.optional().meta({ description: "Last observation date, inclusive (YYYY-MM-DD). Default: the last one held." }),
+    start: isoDate.optional().meta({ description: "First observation date, inclusive." }),
+    end: isoDate.optional().meta({ description: "Last observation date, inclusive." }),
     as_of: isoDate.optional().meta({
-      description:
-        "Point in time: the values as they were known on this date (ALFRED vintages), so later revisions stay out. A date no held vintage " +
-        "answers for is refused (403 not_included, nothing charged) rather than answered with today's values.",
+      description: "Values as known on this date (ALFRED vintages); 403 where no vintage is held, never today's values.",
     }),
-    limit: queryInt(1, 10000).default(1000).meta({ description: "Maximum observations returned (has_more says when more are in the window)." }),
-    sort: z.enum(["asc", "desc"]).default("asc").meta({ description: "asc: oldest first; desc: newest first (with limit, the latest observations)." }),
+    limit: queryInt(1, 10000).default(1000).meta({ description: "Maximum observations (has_more)." }),
+    sort: z.enum(["asc", "desc"]).default("asc").meta({ description: "asc oldest first, desc newest first." }),
   })
   .refine((q) => !q.start || !q.end || q.start <= q.end, { message: "end must be on or after start", path: ["end"] });
 
@@ -38,13 +36,10 @@ const observation = z.object({
     .number()
     .nullable()
     .meta({ description: "In the series' units; null where FRED lists the date without a value (a market holiday, a release that did not happen)." }),
-  published: z
-    .string()
-    .nullable()
-    .meta({
-      description:
-        "The day this value was published or last revised (ALFRED's realtime_start), where the data says it; null where publication dates are not held (never guessed).",
-    }),
+  published: z.string().nullable().meta({
+    description:
+      "The day this value was published or last revised (ALFRED's realtime_start), where the data says it; null where publication dates are not held (never guessed).",
+  }),
 });
 
 export const economySeriesResponse = z.object({
@@ -69,12 +64,10 @@ export const economySeriesResponse = z.object({
   realtime: z.object({
     as_of: z.string().nullable().meta({ description: "The as_of asked, or null for the latest values." }),
     vintage_date: z.string().nullable().meta({ description: "The vintage answering: the last one on or before as_of (null for the latest values)." }),
-    basis: z
-      .enum(["latest", "alfred_vintage", "snapshot", "live"])
-      .meta({
-        description:
-          "latest: the newest snapshot held; alfred_vintage: a vintage of ALFRED's real-time window; snapshot: the whole series as seen on that day; live: FRED/BLS now.",
-      }),
+    basis: z.enum(["latest", "alfred_vintage", "snapshot", "live"]).meta({
+      description:
+        "latest: the newest snapshot held; alfred_vintage: a vintage of ALFRED's real-time window; snapshot: the whole series as seen on that day; live: FRED/BLS now.",
+    }),
   }),
   coverage: z
     .object({ first_date: z.string(), last_date: z.string() })
@@ -95,12 +88,11 @@ export const contract = {
   method: "GET",
   path: "/api/v1/economy/series/{series_id}",
   upstreamPath: "/economy/series/{series_id}",
-  summary: "US economic series: fed funds, Treasury yields (3-month, 2-year, 10-year, 30-year), CPI, unemployment, payrolls, GDP, debt",
+  summary: "US economic series: fed funds, Treasury yields (10-year and more), CPI, unemployment, payrolls, GDP, public debt",
   description:
-    "Observations of one US economic series between two dates, from its publisher (Federal Reserve, BLS, BEA, Treasury) as " +
-    "distributed by FRED: the Fed funds rate, Treasury yields, CPI inflation, the unemployment rate, nonfarm payrolls, nominal and " +
-    "real GDP, total public debt. Each answer states units, frequency, seasonal adjustment and source; `as_of` answers with the " +
-    "values as they were known on a past date (ALFRED vintages) so a backtest sees no later revision. Free list of series: GET /api/v1/economy/series.",
+    "Observations of a US economic series (rates, yields, prices, jobs, output, debt) between two dates, as its agency (Federal Reserve, BLS, " +
+    "BEA, Treasury) published it and FRED distributes it, with units, frequency, seasonal adjustment and source; as_of answers as known on a " +
+    "past date (ALFRED vintages).",
   pathParams: economySeriesPath,
   query: economySeriesQuery,
   response: economySeriesResponse,
@@ -108,22 +100,14 @@ export const contract = {
     "fred",
     "alfred",
     "macro",
-    "economic",
-    "fed funds",
-    "interest rate",
-    "yield",
-    "10-year",
-    "treasury",
-    "cpi",
     "inflation",
-    "unemployment",
-    "payrolls",
-    "nonfarm",
     "jobs",
-    "gdp",
-    "debt",
+    "treasury yield",
     "vintage",
-    "point-in-time",
-    "revisions",
+    "debt",
+    "public debt",
+    "national debt",
+    "federal debt",
+    "government debt",
   ],
 } satisfies OperationContract;
