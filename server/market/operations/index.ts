@@ -95,6 +95,30 @@ export function operationExamples(key: string): { request: string; refusal?: str
   }
 }
 
+/**
+ * What every data operation holds, offline and live, in catalog order (the console's coverage page): the same coverage
+ * discovery states, for both provider kinds whichever this instance runs. Null where an operation's coverage failed.
+ */
+export function coverageOfOperations(): {
+  key: string;
+  method: string;
+  path: string;
+  summary: string;
+  service: string;
+  embedded: OperationCoverage | null;
+  live: OperationCoverage | null;
+}[] {
+  return operationsInCatalogOrder().map((op) => ({
+    key: op.key,
+    method: op.contract.method,
+    path: op.contract.path,
+    summary: op.contract.summary,
+    service: op.service,
+    embedded: operationCoverage(op.key, "embedded"),
+    live: operationCoverage(op.key, "live"),
+  }));
+}
+
 // An upstream path template compiled once per operation object: `{name}` captures one path segment.
 const upstreamMatchers = new WeakMap<DataOperation, { regex: RegExp; names: string[] }>();
 function upstreamMatcher(op: DataOperation): { regex: RegExp; names: string[] } {
