@@ -13,7 +13,7 @@
 //         (the MCP renderer is one function per outcome, whatever the operation).
 import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
-import { expect, test, chromium, type APIRequestContext } from "@playwright/test";
+import { chromium, expect, test, type APIRequestContext, type Browser } from "@playwright/test";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
@@ -26,14 +26,13 @@ import { McpClient } from "mppx/mcp/client";
 import { createPublicClient, erc20Abi, http } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { base } from "viem/chains";
-import { anvilPrivateKey } from "../../scripts/lib/local-chain";
 import { TEST_ENV } from "../../scripts/test/test-env";
 import { callToolWithX402 } from "../../server/testing/x402-mcp-client";
 import { query, stackEnv } from "../stack";
 
 const USDC = "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913";
-// anvil account 8: a demo payer wallet no other spec pays with (public test key).
-const PAYER = anvilPrivateKey(8);
+// anvil default account 8: a demo payer wallet no other spec pays with (a public test key).
+const PAYER = "0xdbda1821b80551c9d65939329250298aa3472ba22feea921c0cf5d620ea67b97";
 const payerAddress = privateKeyToAccount(PAYER).address;
 const chain = () => createPublicClient({ chain: base, transport: http(stackEnv().RPC_URL) });
 const usdc = () => chain().readContract({ address: USDC, abi: erc20Abi, functionName: "balanceOf", args: [payerAddress] });
@@ -98,18 +97,22 @@ async function creditedBearer(baseURL: string): Promise<string> {
   return token;
 }
 
+let browser: Browser | undefined;
+test.afterAll(() => browser?.close());
+
 /** A hosted card checkout: the agent opens it from the 402, a person pays it on the page, the agent retries. */
 async function payByCard(baseURL: string, path: string): Promise<Paid> {
   const challenge = await (await fetch(`${baseURL}${path}`)).json();
   const opened = await (
     await fetch(challenge.card.payUrl, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ checkout: true }) })
   ).json();
-  const browser = await chromium.launch({
+  // One browser for every card payment of the run (launching it is most of a card payment's time).
+  browser ??= await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
     args: ["--disable-background-networking", "--no-first-run"],
   });
+  const page = await browser.newPage();
   try {
-    const page = await browser.newPage();
     await page.goto(opened.checkout.url);
     await page.getByLabel("Card number").fill("4242 4242 4242 4242");
     await page.getByLabel("Expiry (MM / YY)").fill("12 / 34");
@@ -117,7 +120,7 @@ async function payByCard(baseURL: string, path: string): Promise<Paid> {
     await page.getByTestId("pay-button").click();
     await expect(page.getByTestId("checkout-complete")).toBeVisible();
   } finally {
-    await browser.close();
+    await page.close();
   }
   await expect.poll(async () => (await (await fetch(challenge.card.statusUrl)).json()).card.status).toBe("complete");
   return paidOf(await fetch(`${baseURL}${path}`, { headers: { "svc-payment-id": challenge.payment.id } }));
@@ -141,7 +144,7 @@ const ledger = (paymentId: string) =>
 
 let jwks: ReturnType<typeof createRemoteJWKSet>;
 
-/** 200, a receipt that verifies over the body received and names this payment and price, and exactly one charge. */
+/** 200, a receipt that verifies over the body received and names this payment and price, and exactly one ledger row. */
 async function expectPaidOnce(p: Paid, op: Op, rail: string, path: string) {
   const what = `${op.key} on ${rail}: ${p.body.toString("utf8").slice(0, 300)}`;
   expect(p.status, what).toBe(200);
@@ -156,7 +159,9 @@ async function expectPaidOnce(p: Paid, op: Op, rail: string, path: string) {
     body_sha256: createHash("sha256").update(p.body).digest("base64url"),
     request: { method: op.method, path: path.split("?")[0] },
   });
-  await expect.poll(() => ledger(p.paymentId!), what).toEqual([{ kind: "charge", n: 1, amount: String(op.priceMicros) }]);
+  // One ledger row: the charge, or for plan credit the draw on the credit bought before.
+  const kind = rail === "credits" ? "draw" : "charge";
+  await expect.poll(() => ledger(p.paymentId!), what).toEqual([{ kind, n: 1, amount: String(op.priceMicros) }]);
 }
 
 let ops: Op[] = [];
