@@ -303,6 +303,7 @@ const PAGES: { name: string; path: string; heading: string }[] = [
   { name: "prices", path: "/console/prices", heading: "Prices" },
   { name: "plans", path: "/console/plans", heading: "Plans and meters" },
   { name: "archive", path: "/console/archive", heading: "Archive coverage" },
+  { name: "coverage", path: "/console/coverage", heading: "Data coverage" },
   { name: "identity", path: "/console/identity", heading: "Identity providers" },
   { name: "audit", path: "/console/audit", heading: "Audit log" },
   { name: "settings", path: "/console/settings", heading: "Settings" },

@@ -41,6 +41,7 @@ function fred() {
   writeJson("data/recorded/fred/series-observations-UNRATE-20260330.json", reply("2026-03-30", "2025-06-01"));
   writeJson("data/recorded/fred/series-observations-UNRATE-realtime-20260102.json", reply("2026-01-02", "2025-06-01"));
   alfredWindow();
+  fredSeriesMeta();
   writeJson("data/recorded/fred/error-series-does-not-exist.json", { error_code: 400, error_message: "Bad Request.  The series does not exist." });
   writeJson("data/recorded/fred/error-api-key-not-registered.json", {
     error_code: 400,
@@ -82,6 +83,34 @@ function alfredWindow() {
     limit: 100000,
     observations,
   });
+}
+
+// FRED's `series` reply (metadata) for UNRATE and PAYEMS as of their retrieval day, from economy/catalog.json (FRED's
+// series-page metadata). The keys FRED documents that no shipped file holds (the *_short forms, last_updated,
+// popularity, notes) are left out rather than guessed.
+function fredSeriesMeta() {
+  const catalog = JSON.parse(readFileSync(path.join(repoRoot, "data/economy/catalog.json"), "utf8")) as Record<string, string>[];
+  for (const id of ["UNRATE", "PAYEMS"]) {
+    const c = catalog.find((x) => x.id === id)!;
+    const day = c.retrieved!;
+    writeJson(`data/recorded/fred/series-${id}.json`, {
+      realtime_start: day,
+      realtime_end: day,
+      seriess: [
+        {
+          id,
+          realtime_start: day,
+          realtime_end: day,
+          title: c.title,
+          observation_start: c.observation_start,
+          observation_end: c.observation_end,
+          frequency: c.frequency,
+          units: c.units,
+          seasonal_adjustment: c.seasonal_adjustment,
+        },
+      ],
+    });
+  }
 }
 
 const MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"];

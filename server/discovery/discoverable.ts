@@ -4,7 +4,7 @@
 import type { Catalog } from "../catalog/catalog";
 import type { OperationContract } from "../contracts/operations";
 import { PLATFORM_CONTRACTS, PLATFORM_SERVICE } from "../contracts/platform";
-import { getContract, operationCoverage } from "../market/operations";
+import { getContract, operationCoverage, operationExamples } from "../market/operations";
 import type { OperationCoverage } from "../market/operations/operation";
 import { getMarketProviders } from "../market/providers/get-market-providers";
 
@@ -22,6 +22,8 @@ export type DiscoverableOperation = {
   contract: OperationContract | undefined;
   /** What a data operation holds with the providers this instance runs (stated before anyone pays); null otherwise. */
   coverage: OperationCoverage | null;
+  /** A data operation's example call (answers 200 offline) and refused call (never charged), if it declares one; null otherwise. */
+  examples: { request: string; refusal?: string } | null;
   /** JSON Schema parameters stored on catalog operations without a built-in contract. */
   storedParameters: unknown;
 };
@@ -41,6 +43,7 @@ export function listDiscoverable(catalog: Catalog): DiscoverableOperation[] {
       meter: o.meter ? { key: o.meter.key, priceMicros: o.meter.priceMicros ?? 0n, includedUnits: o.meter.includedUnits } : null,
       contract: getContract(o.key),
       coverage: operationCoverage(o.key, kind),
+      examples: operationExamples(o.key),
       storedParameters: o.parameters,
     }));
   const platform: DiscoverableOperation[] = PLATFORM_CONTRACTS.map((c) => ({
@@ -54,6 +57,7 @@ export function listDiscoverable(catalog: Catalog): DiscoverableOperation[] {
     meter: null,
     contract: c,
     coverage: null,
+    examples: null,
     storedParameters: [],
   }));
   return [...sold, ...platform];

@@ -1,27 +1,31 @@
 // GET /llms.txt: the storefront for a language model to read (llmstxt.org: a title, a one-paragraph summary, then
 // sections of links). What is sold at what price, how to pay on each rail, how to connect over MCP, where the
 // machine-readable documents are. Generated from the same price table as OpenAPI, the manifest, /.well-known/x402 and
-// the MCP tool list; one line per priced operation, in a fixed form a test reads back.
+// the MCP tool list; one line per priced operation (and per free data operation), in fixed forms a test reads back.
 import type { Catalog } from "../catalog/catalog";
 import { planPurchaseTerms } from "../catalog/plan-purchase-terms";
 import { RAILS } from "../payments/rails";
 import { FREE_TOOLS, listTools, TOOL_PRICE_META_KEY } from "./mcp-tools";
-import { pricedOperations } from "./price-table";
+import { listDiscoverable, type DiscoverableOperation } from "./discoverable";
+import { pricedOperations, type PaymentInfo } from "./price-table";
 
 /** One priced operation's line: `- [GET /path](link): summary. 0.020000 USD per request, meter `m`, rails: a, b; MCP tool `t``. */
 export const LLMS_OPERATION_LINE =
   /^- \[(GET|POST|PUT|PATCH|DELETE) (\S+)\]\(\S+\): .* (\d+\.\d{6}) USD per request, meter `([^`]+)`, rails: ([a-z0-9, ]+); MCP tool `([^`]*)`$/;
+/** One free data operation's line (a $0 meter: served without payment): `- [GET /path](link): summary. Free, meter `m`; MCP tool `t``. */
+export const LLMS_FREE_OPERATION_LINE = /^- \[(GET|POST|PUT|PATCH|DELETE) (\S+)\]\(\S+\): .* Free, no payment, meter `([^`]+)`; MCP tool `([^`]*)`$/;
 
 // Markdown link text and table cells must not be broken by what a seller typed.
 const oneLine = (s: string) => s.replace(/\s+/g, " ").trim();
 
 export function buildLlmsTxt(catalog: Catalog, origin: string): string {
   const priced = pricedOperations(catalog);
+  const free = listDiscoverable(catalog).filter((op) => op.kind === "data" && op.meter?.priceMicros === 0n);
   const tools = listTools(catalog);
   const toolOf = new Map(tools.data.map((t) => [t.operation.key, t.name]));
   const services = new Map(catalog.services.map((s) => [s.slug, s]));
-  const bySlug = new Map<string, typeof priced>();
-  for (const p of priced) bySlug.set(p.op.service.slug, [...(bySlug.get(p.op.service.slug) ?? []), p]);
+  const bySlug = new Map<string, { op: DiscoverableOperation; info: PaymentInfo | null }[]>();
+  for (const p of [...priced, ...free.map((op) => ({ op, info: null }))]) bySlug.set(p.op.service.slug, [...(bySlug.get(p.op.service.slug) ?? []), p]);
 
   const lines: string[] = [
     `# ${oneLine(catalog.seller.name)}`,
@@ -42,8 +46,10 @@ export function buildLlmsTxt(catalog: Catalog, origin: string): string {
     for (const { op, info } of ops) {
       const link = `${origin}/openapi.json?path=${encodeURIComponent(op.path)}`;
       lines.push(
-        `- [${op.method} ${op.path}](${link}): ${oneLine(op.summary)}. ${info.amount} USD per request, meter \`${info.meter}\`, ` +
-          `rails: ${info.protocols.join(", ")}; MCP tool \`${toolOf.get(op.key) ?? ""}\``,
+        info
+          ? `- [${op.method} ${op.path}](${link}): ${oneLine(op.summary)}. ${info.amount} USD per request, meter \`${info.meter}\`, ` +
+              `rails: ${info.protocols.join(", ")}; MCP tool \`${toolOf.get(op.key) ?? ""}\``
+          : `- [${op.method} ${op.path}](${link}): ${oneLine(op.summary)}. Free, no payment, meter \`${op.meter!.key}\`; MCP tool \`${toolOf.get(op.key) ?? ""}\``,
       );
     }
     lines.push("");

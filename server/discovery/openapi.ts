@@ -161,6 +161,7 @@ function operationObject(op: DiscoverableOperation, score: number | undefined, p
     ...(paymentInfo(op) ? { "x-payment-info": paymentInfo(op) } : {}),
     "x-service": op.service.slug,
     ...(op.coverage ? { "x-coverage": op.coverage } : {}),
+    ...(op.examples ? { "x-example": op.examples } : {}),
     ...(PLAN_OPERATIONS.has(op.key) ? { "x-plans": plans } : {}),
     ...(score !== undefined ? { "x-search-score": score } : {}),
   };

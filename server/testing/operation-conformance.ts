@@ -6,7 +6,9 @@
 //  - each value the contract refuses (just past a bound, or malformed) answers 400 naming the parameter, unpaid;
 //  - seeded random values answer 4xx, never 5xx, unpaid and (those that pass validation) paid with plan credit;
 //  - its example answers 200 with a body the contract accepts and the common envelope (`source`, `as_of`, `ticker`);
-//  - its archive feed, if it declares one, is captured and read back as the operation's own answer.
+//  - its archive feed, if it declares one, is captured and read back as the operation's own answer;
+//  - its refused call, if it declares one, answers 403 or 404 unpaid and paid, and OpenAPI's x-example states both calls.
+// An operation priced at $0 (a free listing) is held to the same, served where a priced one answers 402.
 // Cheap by design: the documents are read once, no chain, a few hundred milliseconds per operation.
 import { randomBytes } from "node:crypto";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -21,14 +23,14 @@ import * as openapiRoute from "../../app/openapi.json/route";
 import { seedMarketSeller } from "../../prisma/seed";
 import { anvilAddress } from "../../scripts/lib/local-chain";
 import { db } from "../db/client";
-import { LLMS_OPERATION_LINE } from "../discovery/llms-txt";
+import { LLMS_FREE_OPERATION_LINE, LLMS_OPERATION_LINE } from "../discovery/llms-txt";
 import { env, resetEnvForTests } from "../env";
 import { newId } from "../lib/ids";
 import { microsToUsd } from "../lib/money";
 import { findArchiveDay } from "../market/archive/archive.queries";
 import { captureArchive } from "../market/archive/capture-archive";
 import type { FeedDef } from "../market/archive/feed";
-import { archiveFeeds, OPERATIONS } from "../market/operations";
+import { archiveFeeds, exampleRequest, OPERATIONS } from "../market/operations";
 import type { DataOperation } from "../market/operations/operation";
 import { getMarketProviders } from "../market/providers/get-market-providers";
 import { callGateway } from "./gateway";
@@ -48,7 +50,16 @@ const FUZZ_ROUNDS = 16;
 const PAID_CALLS = 6;
 
 export function describeOperationConformance(): void {
-  const s = { host: "", bearer: "", openapi: new Map<string, Json>(), manifest: {} as Json, tools: new Map<string, Json>(), llms: "", feeds: [] as FeedDef[] };
+  const s = {
+    host: "",
+    bearer: "",
+    grantId: "",
+    openapi: new Map<string, Json>(),
+    manifest: {} as Json,
+    tools: new Map<string, Json>(),
+    llms: "",
+    feeds: [] as FeedDef[],
+  };
   const clientLimit = process.env.RATE_LIMIT_CLIENT_PER_MINUTE;
   const route = (handler: unknown, path: string) =>
     (handler as Handler)(new Request(`http://${s.host}${path}`, { headers: { host: s.host } }), { params: Promise.resolve({}) });
@@ -64,7 +75,7 @@ export function describeOperationConformance(): void {
       ...{ slug: tag, name: `Operations ${tag}`, hosts: [s.host], email: `${tag}@ops.test`, password: "pw-12345678" },
       ...{ payTo: anvilAddress(10), signingSecret: env().MARKET_UPSTREAM_SECRET },
     });
-    s.bearer = await creditedBearer(sellerId, s.host);
+    ({ token: s.bearer, grantId: s.grantId } = await creditedBearer(sellerId, s.host));
     for (let url: string | null = "/openapi.json"; url;) {
       const doc = (await (await route(openapiRoute.GET, url)).json()) as Json;
       for (const ops of Object.values(doc.paths as Json)) for (const o of Object.values(ops as Json)) s.openapi.set(o.operationId, o);
@@ -102,6 +113,9 @@ export function describeOperationConformance(): void {
     const params = paramsOf(c);
     const example = () => op.example({ feeds: s.feeds });
     const coverage = () => op.coverage(getMarketProviders().kind, { feeds: archiveFeeds() });
+    // A free operation is served without payment where a priced one answers 402 (the gateway's `free` path).
+    const free = op.meter.priceMicros === 0n;
+    const unpaidServed = (a: Answer) => (free ? a.status === 200 : a.status === 402);
 
     it("its contract, OpenAPI, the MCP tool, the manifest and llms.txt agree, price and coverage included", () => {
       const o = s.openapi.get(op.key);
@@ -115,6 +129,11 @@ export function describeOperationConformance(): void {
       expect(o!.responses["200"].content["application/json"].schema).toEqual(response);
       const price = { amountMicros: op.meter.priceMicros.toString(), meter: op.meter.key };
       expect(o!["x-payment-info"]).toMatchObject(price);
+      // Discovery states the example for every archived feed (the battery's own calls use the feeds it captured).
+      expect(o!["x-example"]).toEqual({
+        request: exampleRequest(c, op.example({ feeds: archiveFeeds() })),
+        ...(op.refusal ? { refusal: exampleRequest(c, op.refusal({ feeds: archiveFeeds() })) } : {}),
+      });
       // The contract's envelope: every data answer says where it comes from and when.
       expect(Object.keys((c.response as z.ZodObject).shape)).toEqual(expect.arrayContaining(["source", "as_of"]));
 
@@ -122,7 +141,8 @@ export function describeOperationConformance(): void {
       expect(tool, "an MCP tool").toBeDefined();
       expect(Object.keys(tool!.inputSchema.properties)).toEqual(params.map((p) => p.name));
       expect(tool!.inputSchema.required ?? []).toEqual(params.filter((p) => p.required).map((p) => p.name));
-      expect(tool!._meta["x-payment-info"]).toMatchObject(price);
+      if (free) expect([tool!._meta, tool!.description.includes(" Free. ")]).toEqual([undefined, true]);
+      else expect(tool!._meta["x-payment-info"]).toMatchObject(price);
       expect(tool!.description).toContain(`Coverage: ${coverage().summary}`);
 
       const service = (s.manifest.services as Json[]).find((x) => x.slug === op.service);
@@ -133,8 +153,13 @@ export function describeOperationConformance(): void {
       });
       expect((s.manifest.meters as Json[]).find((m) => m.key === op.meter.key)).toMatchObject({ title: op.meter.title, priceMicros: price.amountMicros });
       expect((s.manifest.plans as Json[]).find((p) => p.slug === "research-credits")!.meters).toContain(op.meter.key);
-      const line = s.llms.split("\n").find((l) => LLMS_OPERATION_LINE.exec(l)?.[2] === c.path);
-      expect(LLMS_OPERATION_LINE.exec(line ?? "")?.slice(3, 5)).toEqual([microsToUsd(op.meter.priceMicros), op.meter.key]);
+      if (free) {
+        const line = s.llms.split("\n").find((l) => LLMS_FREE_OPERATION_LINE.exec(l)?.[2] === c.path);
+        expect(LLMS_FREE_OPERATION_LINE.exec(line ?? "")?.slice(3, 5)).toEqual([op.meter.key, op.key]);
+      } else {
+        const line = s.llms.split("\n").find((l) => LLMS_OPERATION_LINE.exec(l)?.[2] === c.path);
+        expect(LLMS_OPERATION_LINE.exec(line ?? "")?.slice(3, 5)).toEqual([microsToUsd(op.meter.priceMicros), op.meter.key]);
+      }
     });
 
     it("the guide recommends it for its goal", async () => {
@@ -161,17 +186,17 @@ export function describeOperationConformance(): void {
         .flatMap((p) => onBounds(p).map((v) => [r.next(), requestFor(c, example(), { [p.name]: v })] as const))
         .sort((a, b) => a[0] - b[0])
         .map(([, path]) => path);
-      for (const path of bounds) expect((await call(path)).status, path).toBe(402);
+      for (const path of bounds) expect(unpaidServed(await call(path)), path).toBe(true);
       const accepted: string[] = [];
       for (let i = 0; i < FUZZ_ROUNDS && params.length; i++) {
         const p = r.pick(params);
         const path = requestFor(c, example(), { [p.name]: fuzzValue(r, p) });
         const a = await call(path);
-        expect(a.status === 402 || refused(a), `seed ${seed} round ${i}: ${path} answered ${a.status}`).toBe(true);
-        if (a.status === 402) accepted.push(path);
+        expect(unpaidServed(a) || refused(a), `seed ${seed} round ${i}: ${path} answered ${a.status}`).toBe(true);
+        if (unpaidServed(a)) accepted.push(path);
       }
       // A parameter the contract does not name is ignored, as the contract's object schemas do.
-      expect((await call(requestFor(c, example(), { zz_unknown: "1" }))).status).toBe(402);
+      expect(unpaidServed(await call(requestFor(c, example(), { zz_unknown: "1" })))).toBe(true);
       const paid = [...bounds.slice(0, PAID_CALLS / 2), ...accepted.slice(0, PAID_CALLS / 2)];
       for (const path of paid) {
         const a = await call(path, true);
@@ -189,6 +214,21 @@ export function describeOperationConformance(): void {
       expect(a.body!.as_of === null || !Number.isNaN(Date.parse(a.body!.as_of)), `as_of ${a.body!.as_of}`).toBe(true);
       if (ex.path?.ticker) expect(a.body!.ticker).toBe(ex.path.ticker);
     });
+
+    // Only an operation that declares a refused call has this test: unpaid it asks for payment (a priced operation cannot
+    // know the answer before it is paid) or is refused (free); paid, it is refused and the plan credit is untouched.
+    if (op.refusal)
+      it("answers its refused call with 403 or 404 and charges nothing for it", async () => {
+        const path = requestFor(c, op.refusal!({ feeds: s.feeds }));
+        const unpaid = await call(path);
+        if (free) expect([403, 404]).toContain(unpaid.status);
+        else expect(unpaid.status, path).toBe(402);
+        const before = await creditLeft(s.grantId);
+        const paid = await call(path, true);
+        expect([403, 404], `${path}: ${JSON.stringify(paid.body)}`).toContain(paid.status);
+        expect(typeof paid.body?.error).toBe("string");
+        expect(await creditLeft(s.grantId)).toBe(before);
+      });
 
     // Only an operation that declares a feed has this test (none is reported skipped for the others).
     if (op.feed)
@@ -211,8 +251,10 @@ export function describeOperationConformance(): void {
   });
 }
 
-/** An agent's bearer holding $100 of credit on the seller's research-credits plan (every data meter). */
-async function creditedBearer(sellerId: string, host: string): Promise<string> {
+const creditLeft = async (grantId: string) => (await db.creditGrant.findUniqueOrThrow({ where: { id: grantId } })).remainingMicros;
+
+/** An agent's bearer holding $100 of credit on the seller's research-credits plan (every data meter), and its grant. */
+async function creditedBearer(sellerId: string, host: string): Promise<{ token: string; grantId: string }> {
   const agent = await registerAnonymous(routedStore(host));
   const plan = await db.plan.findFirstOrThrow({ where: { sellerId, slug: "research-credits" } });
   const amountMicros = 100_000_000n;
@@ -224,13 +266,13 @@ async function creditedBearer(sellerId: string, host: string): Promise<string> {
       ...{ operationKey: "plan_purchase", amountMicros, credentialId: agent.credentialId, expiresAt },
     },
   });
-  await db.creditGrant.create({
+  const grant = await db.creditGrant.create({
     data: {
       ...{ id: newId("grt"), sellerId, planId: plan.id, credentialId: agent.credentialId, sourcePaymentId: source.id },
       ...{ amountMicros, remainingMicros: amountMicros, expiresAt },
     },
   });
-  return agent.token;
+  return { token: agent.token, grantId: grant.id };
 }
 
 /** The MCP tool list, through the /mcp route handler in process. */

@@ -3,6 +3,7 @@ import { analyticsRouter } from "./routers/analytics";
 import { archiveRouter } from "./routers/archive";
 import { auditRouter } from "./routers/audit";
 import { catalogRouter } from "./routers/catalog";
+import { coverageRouter } from "./routers/coverage";
 import { customersRouter } from "./routers/customers";
 import { identityRouter } from "./routers/identity";
 import { paymentsRouter } from "./routers/payments";
@@ -15,6 +16,7 @@ export const appRouter = router({
   archive: archiveRouter,
   audit: auditRouter,
   catalog: catalogRouter,
+  coverage: coverageRouter,
   customers: customersRouter,
   identity: identityRouter,
   payments: paymentsRouter,

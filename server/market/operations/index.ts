@@ -5,7 +5,7 @@
 import { ADVISOR_CONTRACTS, type OperationContract } from "../../contracts/operations";
 import type { FeedDef } from "../archive/feed";
 import type { ProviderKind } from "../providers/types";
-import type { DataOperation, OperationCoverage } from "./operation";
+import type { DataOperation, OperationCoverage, OperationExample } from "./operation";
 import { registered } from "./registered";
 import * as registry from "./registry";
 import { SERVICES, type Service } from "./services";
@@ -67,6 +67,56 @@ export function operationCoverage(key: string, kind: ProviderKind): OperationCov
     // A data file that cannot be read is the operation's 403 to give, not discovery's 500.
     return null;
   }
+}
+
+/** A call as an agent writes it: the path with its parameters filled in, then the query (the example's values). */
+export function exampleRequest(contract: OperationContract, example: OperationExample): string {
+  const values: Record<string, string> = { ...example.path, ...example.query };
+  const pathNames = new Set(Object.keys(contract.pathParams?.shape ?? {}));
+  const path = contract.path.replace(/\{([a-zA-Z_][a-zA-Z0-9_]*)\}/g, (_m, name: string) => encodeURIComponent(values[name] ?? ""));
+  const query = new URLSearchParams(Object.entries(values).filter(([k]) => !pathNames.has(k)));
+  return query.size ? `${path}?${query}` : path;
+}
+
+/**
+ * `key`'s example call (answers 200 offline) and, where it declares one, a call the offline data refuses (403/404,
+ * never charged), as OpenAPI's `x-example` states them; null for an operation that is not a data operation.
+ */
+export function operationExamples(key: string): { request: string; refusal?: string } | null {
+  const op = getOperation(key);
+  if (!op) return null;
+  try {
+    const ctx = { feeds: archiveFeeds() };
+    const refusal = op.refusal?.(ctx);
+    return { request: exampleRequest(op.contract, op.example(ctx)), ...(refusal ? { refusal: exampleRequest(op.contract, refusal) } : {}) };
+  } catch {
+    // A data file that cannot be read is the operation's 403 to give, not discovery's 500 (as for coverage).
+    return null;
+  }
+}
+
+/**
+ * What every data operation holds, offline and live, in catalog order (the console's coverage page): the same coverage
+ * discovery states, for both provider kinds whichever this instance runs. Null where an operation's coverage failed.
+ */
+export function coverageOfOperations(): {
+  key: string;
+  method: string;
+  path: string;
+  summary: string;
+  service: string;
+  embedded: OperationCoverage | null;
+  live: OperationCoverage | null;
+}[] {
+  return operationsInCatalogOrder().map((op) => ({
+    key: op.key,
+    method: op.contract.method,
+    path: op.contract.path,
+    summary: op.contract.summary,
+    service: op.service,
+    embedded: operationCoverage(op.key, "embedded"),
+    live: operationCoverage(op.key, "live"),
+  }));
 }
 
 // An upstream path template compiled once per operation object: `{name}` captures one path segment.

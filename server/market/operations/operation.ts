@@ -53,6 +53,12 @@ export type OperationSpec<C extends OperationContract = OperationContract> = {
    * holding a captured day, for the operations that read the archive.
    */
   example(ctx: { feeds: readonly FeedDef[] }): OperationExample;
+  /**
+   * Optional: a call the offline data does not hold (a 403 `not_included` or a 404, never charged), stated beside the
+   * example in OpenAPI (`x-example.refusal`) so an agent sees what a refusal looks like, and paid for by the paid e2e spec
+   * to show nothing is charged.
+   */
+  refusal?(ctx: { feeds: readonly FeedDef[] }): OperationExample;
   /** What it holds with providers of this kind (never throws; read per discovery document). */
   coverage(kind: ProviderKind, ctx: { feeds: readonly FeedDef[] }): OperationCoverage;
   /** The answer to a call whose parameters the contract has validated. Errors are AppErrors (4xx for the caller's part). */

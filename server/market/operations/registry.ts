@@ -8,6 +8,8 @@ export { avgInterestRates } from "./avg-interest-rates";
 export { backtest } from "./backtest";
 export { basis } from "./basis";
 export { congressTrades } from "./congress-trades";
+export { economySeries } from "./economy-series";
+export { economySeriesList } from "./economy-series-list";
 export { energyPrices } from "./energy-prices";
 export { forexRates } from "./forex-rates";
 export { secFilings } from "./sec-filings";

@@ -5,6 +5,12 @@ export const SERVICES = [
   { slug: "market-archive", title: "Market archive", description: "Point-in-time daily snapshots of live feeds, captured once per UTC day and never changed." },
   { slug: "us-macro-rates", title: "US macro rates", description: "US Treasury average interest rates on federal debt." },
   {
+    slug: "us-economy",
+    title: "US economic series",
+    description:
+      "FRED's series from the Federal Reserve, BLS, BEA and the Treasury (fed funds, Treasury yields, CPI, unemployment, payrolls, GDP, public debt), with point-in-time vintages.",
+  },
+  {
     slug: "screeners-scores-research",
     title: "Screeners, scores and research",
     description: "Strategy backtests with PNG reports, and the equity vs perpetual basis screener.",

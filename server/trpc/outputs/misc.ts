@@ -22,6 +22,28 @@ export const archiveCoverageOutput = z.object({
   ),
 });
 
+const coverageOutput = z
+  .object({
+    summary: z.string(),
+    entities: z.array(z.object({ name: z.string(), first_date: z.string().optional(), last_date: z.string().optional() })).optional(),
+  })
+  .nullable();
+
+export const operationsCoverageOutput = z.object({
+  running: z.enum(["embedded", "live"]),
+  operations: z.array(
+    z.object({
+      key: z.string(),
+      method: z.string(),
+      path: z.string(),
+      summary: z.string(),
+      service: z.string(),
+      embedded: coverageOutput,
+      live: coverageOutput,
+    }),
+  ),
+});
+
 export const auditFilterOptionsOutput = z.object({
   actions: z.array(z.object({ action: z.string(), label: z.string(), target: z.string() })),
   actors: z.array(z.object({ id: z.string(), email: z.string() })),

@@ -28,6 +28,7 @@ export const NAV: { group: string; items: { href: string; label: string }[] }[] 
     group: "Platform",
     items: [
       { href: "/console/archive", label: "Archive coverage" },
+      { href: "/console/coverage", label: "Data coverage" },
       { href: "/console/identity", label: "Identity providers" },
       { href: "/console/webhooks", label: "Webhooks and alerts" },
     ],
