@@ -15,7 +15,6 @@ import { anvilAddress } from "../../scripts/lib/local-chain";
 import { changeMeterPrice } from "../catalog/change-meter-price";
 import { getSellerOverview } from "../catalog/get-seller-overview";
 import { db } from "../db/client";
-import { OPERATIONS } from "../market/operations";
 import { parseUsd } from "../lib/money";
 import { OPERATIONS } from "../market/operations";
 import { LLMS_OPERATION_LINE } from "./llms-txt";

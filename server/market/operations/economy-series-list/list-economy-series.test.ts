@@ -16,7 +16,11 @@ describe("the listing", () => {
     expect(economySeriesListResponse.safeParse(all).error).toBeUndefined();
     expect(all.count).toBe(catalog.length);
     for (const c of catalog) {
-      const rows = fs.readFileSync(path.join(process.cwd(), "data/economy", String(c.file)), "utf8").trim().split("\n").slice(1);
+      const rows = fs
+        .readFileSync(path.join(process.cwd(), "data/economy", String(c.file)), "utf8")
+        .trim()
+        .split("\n")
+        .slice(1);
       expect(all.series.find((s) => s.series_id === c.id)).toMatchObject({
         title: c.title,
         units: c.units,

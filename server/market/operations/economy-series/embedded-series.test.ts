@@ -66,7 +66,12 @@ describe("the window", () => {
     const a = await ask("DGS10", { start: "2026-03-02", end: "2026-03-06" });
     expect(a.observations.map((o) => o.date)).toEqual(["2026-03-02", "2026-03-03", "2026-03-04", "2026-03-05", "2026-03-06"]);
     const latest = await ask("PAYEMS", { sort: "desc", limit: "2" });
-    expect(latest.observations.map((o) => [o.date, o.value])).toEqual(csv("series/PAYEMS.csv").slice(-2).reverse().map(([d, v]) => [d, num(v)]));
+    expect(latest.observations.map((o) => [o.date, o.value])).toEqual(
+      csv("series/PAYEMS.csv")
+        .slice(-2)
+        .reverse()
+        .map(([d, v]) => [d, num(v)]),
+    );
     expect(latest).toMatchObject({ count: 2, has_more: true, sort: "desc" });
   });
 
@@ -101,7 +106,10 @@ describe("as_of: the values as known on a past date", () => {
     for (const v of vintages) {
       const a = await ask(id, { as_of: v });
       const rows = window.filter((r) => r[0] === id && r[1] === v);
-      expect(a.observations.map((o) => [o.date, o.value]), v).toEqual(rows.map(([, , d, val]) => [d, num(val)]));
+      expect(
+        a.observations.map((o) => [o.date, o.value]),
+        v,
+      ).toEqual(rows.map(([, , d, val]) => [d, num(val)]));
       expect(a).toMatchObject({ as_of: v, realtime: { as_of: v, vintage_date: v, basis: "alfred_vintage" }, publication_dates: { held: true } });
     }
   });

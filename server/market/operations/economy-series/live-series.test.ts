@@ -110,7 +110,14 @@ describe("FRED", () => {
     });
     expect(a.observations.map((o) => [o.date, o.value])).toEqual(fileRows("UNRATE.csv", "2025-06-01"));
     const obs = seen.find((s) => s.path === "/fred/series/observations")!.query;
-    expect(Object.fromEntries(obs)).toEqual({ series_id: "UNRATE", api_key: KEY, file_type: "json", observation_start: "2015-06-01", sort_order: "asc", limit: "1000" });
+    expect(Object.fromEntries(obs)).toEqual({
+      series_id: "UNRATE",
+      api_key: KEY,
+      file_type: "json",
+      observation_start: "2015-06-01",
+      sort_order: "asc",
+      limit: "1000",
+    });
     expect(seen.map((s) => s.path).sort()).toEqual(["/fred/series", "/fred/series/observations"]);
   });
 

@@ -9,7 +9,11 @@ const catalog = JSON.parse(fs.readFileSync(path.join(process.cwd(), "data/econom
 const vintages = fs.readdirSync(path.join(process.cwd(), "data/economy/vintages"));
 
 it.each(catalog.map((c) => [c.id!, c] as const))("README: %s", (id, c) => {
-  const rows = fs.readFileSync(path.join(process.cwd(), "data/economy", c.file!), "utf8").trim().split("\n").slice(1);
+  const rows = fs
+    .readFileSync(path.join(process.cwd(), "data/economy", c.file!), "utf8")
+    .trim()
+    .split("\n")
+    .slice(1);
   const [first, last] = [rows[0]!.split(",")[0], rows.at(-1)!.split(",")[0]];
   const row = readme.split("\n").find((l) => l.startsWith(`| ${id} |`));
   expect(row).toBe(
