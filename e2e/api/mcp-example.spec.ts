@@ -24,7 +24,7 @@ test(`${FILE}: lists the priced tools, calls a free one, reads the challenge, pa
   expect(run.stderr).toBe("");
   expect(run.code).toBe(0);
   expect(run.stdout).toMatch(/^tool guide: free$/m);
-  expect(run.stdout).toMatch(/^tool aggregates: 0\.020000 USD per call \(meter aggregates; x402, mpp, credits\)$/m);
+  expect(run.stdout).toMatch(/^tool aggregates: 0\.020000 USD per call \(meter aggregates; x402, x402-batch, mpp, credits\)$/m);
   expect(run.stdout).toMatch(/^guide recommends: aggregates at 0\.020000 USD$/m);
   expect(run.stdout).toMatch(/^payment required: payment pay_[\w.-]+$/m);
   expect(run.stdout).toMatch(/^ {2}mpp evm charge: 20000 \(USDC base units\)$/m);
