@@ -6,6 +6,8 @@
 //  - each value the contract refuses (just past a bound, or malformed) answers 400 naming the parameter, unpaid;
 //  - seeded random values answer 4xx, never 5xx, unpaid and (those that pass validation) paid with plan credit;
 //  - its example answers 200 with a body the contract accepts and the common envelope (`source`, `as_of`, `ticker`);
+//    a live-only operation on offline providers instead answers every call 403 not_included (live_only) with no payment
+//    asked: no 402, no payment row, the plan credit untouched;
 //  - its archive feed, if it declares one, is captured and read back as the operation's own answer.
 // Cheap by design: the documents are read once, no chain, a few hundred milliseconds per operation.
 import { randomBytes } from "node:crypto";
@@ -48,7 +50,17 @@ const FUZZ_ROUNDS = 16;
 const PAID_CALLS = 6;
 
 export function describeOperationConformance(): void {
-  const s = { host: "", bearer: "", openapi: new Map<string, Json>(), manifest: {} as Json, tools: new Map<string, Json>(), llms: "", feeds: [] as FeedDef[] };
+  const s = {
+    host: "",
+    sellerId: "",
+    bearer: "",
+    grantId: "",
+    openapi: new Map<string, Json>(),
+    manifest: {} as Json,
+    tools: new Map<string, Json>(),
+    llms: "",
+    feeds: [] as FeedDef[],
+  };
   const clientLimit = process.env.RATE_LIMIT_CLIENT_PER_MINUTE;
   const route = (handler: unknown, path: string) =>
     (handler as Handler)(new Request(`http://${s.host}${path}`, { headers: { host: s.host } }), { params: Promise.resolve({}) });
@@ -64,7 +76,8 @@ export function describeOperationConformance(): void {
       ...{ slug: tag, name: `Operations ${tag}`, hosts: [s.host], email: `${tag}@ops.test`, password: "pw-12345678" },
       ...{ payTo: anvilAddress(10), signingSecret: env().MARKET_UPSTREAM_SECRET },
     });
-    s.bearer = await creditedBearer(sellerId, s.host);
+    s.sellerId = sellerId;
+    ({ token: s.bearer, grantId: s.grantId } = await creditedBearer(sellerId, s.host));
     for (let url: string | null = "/openapi.json"; url;) {
       const doc = (await (await route(openapiRoute.GET, url)).json()) as Json;
       for (const ops of Object.values(doc.paths as Json)) for (const o of Object.values(ops as Json)) s.openapi.set(o.operationId, o);
@@ -102,6 +115,9 @@ export function describeOperationConformance(): void {
     const params = paramsOf(c);
     const example = () => op.example({ feeds: s.feeds });
     const coverage = () => op.coverage(getMarketProviders().kind, { feeds: archiveFeeds() });
+    // A live-only operation on offline providers: every valid call is refused before the 402.
+    const liveOnlyOffline = !!op.liveOnly && getMarketProviders().kind === "embedded";
+    const unpaidStatus = () => (liveOnlyOffline ? 403 : 402);
 
     it("its contract, OpenAPI, the MCP tool, the manifest and llms.txt agree, price and coverage included", () => {
       const o = s.openapi.get(op.key);
@@ -161,17 +177,17 @@ export function describeOperationConformance(): void {
         .flatMap((p) => onBounds(p).map((v) => [r.next(), requestFor(c, example(), { [p.name]: v })] as const))
         .sort((a, b) => a[0] - b[0])
         .map(([, path]) => path);
-      for (const path of bounds) expect((await call(path)).status, path).toBe(402);
+      for (const path of bounds) expect((await call(path)).status, path).toBe(unpaidStatus());
       const accepted: string[] = [];
       for (let i = 0; i < FUZZ_ROUNDS && params.length; i++) {
         const p = r.pick(params);
         const path = requestFor(c, example(), { [p.name]: fuzzValue(r, p) });
         const a = await call(path);
         expect(a.status === 402 || refused(a), `seed ${seed} round ${i}: ${path} answered ${a.status}`).toBe(true);
-        if (a.status === 402) accepted.push(path);
+        if (a.status === 402 || (liveOnlyOffline && a.body?.reason === "live_only")) accepted.push(path);
       }
       // A parameter the contract does not name is ignored, as the contract's object schemas do.
-      expect((await call(requestFor(c, example(), { zz_unknown: "1" }))).status).toBe(402);
+      expect((await call(requestFor(c, example(), { zz_unknown: "1" }))).status).toBe(unpaidStatus());
       const paid = [...bounds.slice(0, PAID_CALLS / 2), ...accepted.slice(0, PAID_CALLS / 2)];
       for (const path of paid) {
         const a = await call(path, true);
@@ -180,15 +196,29 @@ export function describeOperationConformance(): void {
       }
     });
 
-    it("answers its example with 200, a body its contract accepts and the common envelope", async () => {
-      const ex = example();
-      const a = await call(requestFor(c, ex), true);
-      expect(a.status, JSON.stringify(a.body)).toBe(200);
-      expect(c.response.safeParse(a.body).error).toBeUndefined();
-      expect(a.body!.source).toBe(op.source);
-      expect(a.body!.as_of === null || !Number.isNaN(Date.parse(a.body!.as_of)), `as_of ${a.body!.as_of}`).toBe(true);
-      if (ex.path?.ticker) expect(a.body!.ticker).toBe(ex.path.ticker);
-    });
+    // Either the example's 200, or (a live-only operation offline) the refusal before any payment: one test, never skipped.
+    if (liveOnlyOffline)
+      it("offline, refuses its example before any payment: 403 live_only, no 402, no payment, the credit untouched", async () => {
+        expect(coverage().summary.toLowerCase(), "the coverage says it is live-only").toContain("live-only");
+        const path = requestFor(c, example());
+        const unpaid = await call(path);
+        expect([unpaid.status, unpaid.body?.error, unpaid.body?.reason, unpaid.body?.payment]).toEqual([403, "not_included", "live_only", undefined]);
+        const before = await db.creditGrant.findUniqueOrThrow({ where: { id: s.grantId } });
+        const paid = await call(path, true);
+        expect([paid.status, paid.body?.error, paid.body?.reason]).toEqual([403, "not_included", "live_only"]);
+        expect((await db.creditGrant.findUniqueOrThrow({ where: { id: s.grantId } })).remainingMicros).toBe(before.remainingMicros);
+        expect(await db.payment.count({ where: { sellerId: s.sellerId, operationKey: op.key } })).toBe(0);
+      });
+    else
+      it("answers its example with 200, a body its contract accepts and the common envelope", async () => {
+        const ex = example();
+        const a = await call(requestFor(c, ex), true);
+        expect(a.status, JSON.stringify(a.body)).toBe(200);
+        expect(c.response.safeParse(a.body).error).toBeUndefined();
+        expect(a.body!.source).toBe(op.source);
+        expect(a.body!.as_of === null || !Number.isNaN(Date.parse(a.body!.as_of)), `as_of ${a.body!.as_of}`).toBe(true);
+        if (ex.path?.ticker) expect(a.body!.ticker).toBe(ex.path.ticker);
+      });
 
     // Only an operation that declares a feed has this test (none is reported skipped for the others).
     if (op.feed)
@@ -211,8 +241,8 @@ export function describeOperationConformance(): void {
   });
 }
 
-/** An agent's bearer holding $100 of credit on the seller's research-credits plan (every data meter). */
-async function creditedBearer(sellerId: string, host: string): Promise<string> {
+/** An agent's bearer holding $100 of credit on the seller's research-credits plan (every data meter), and the grant. */
+async function creditedBearer(sellerId: string, host: string): Promise<{ token: string; grantId: string }> {
   const agent = await registerAnonymous(routedStore(host));
   const plan = await db.plan.findFirstOrThrow({ where: { sellerId, slug: "research-credits" } });
   const amountMicros = 100_000_000n;
@@ -224,13 +254,13 @@ async function creditedBearer(sellerId: string, host: string): Promise<string> {
       ...{ operationKey: "plan_purchase", amountMicros, credentialId: agent.credentialId, expiresAt },
     },
   });
-  await db.creditGrant.create({
+  const grant = await db.creditGrant.create({
     data: {
       ...{ id: newId("grt"), sellerId, planId: plan.id, credentialId: agent.credentialId, sourcePaymentId: source.id },
       ...{ amountMicros, remainingMicros: amountMicros, expiresAt },
     },
   });
-  return agent.token;
+  return { token: agent.token, grantId: grant.id };
 }
 
 /** The MCP tool list, through the /mcp route handler in process. */

@@ -5,7 +5,9 @@
 import { ADVISOR_CONTRACTS, type OperationContract } from "../../contracts/operations";
 import type { FeedDef } from "../archive/feed";
 import type { ProviderKind } from "../providers/types";
-import type { DataOperation, OperationCoverage } from "./operation";
+import type { AppError } from "../../errors";
+import { getMarketProviders } from "../providers/get-market-providers";
+import { liveOnlyRefusal, type DataOperation, type OperationCoverage } from "./operation";
 import { registered } from "./registered";
 import * as registry from "./registry";
 import { SERVICES, type Service } from "./services";
@@ -67,6 +69,17 @@ export function operationCoverage(key: string, kind: ProviderKind): OperationCov
     // A data file that cannot be read is the operation's 403 to give, not discovery's 500.
     return null;
   }
+}
+
+/**
+ * The refusal a call to `key` gets before any payment is asked, or null: a live-only operation while this instance's
+ * providers are the embedded ones, when the service's upstream is this app's own (`upstreamUrl` a path: another
+ * deployment's upstream has providers of its own).
+ */
+export function refusalBeforePayment(key: string, upstreamUrl: string): AppError | null {
+  const op = getOperation(key);
+  if (!op?.liveOnly || !upstreamUrl.startsWith("/") || getMarketProviders().kind !== "embedded") return null;
+  return liveOnlyRefusal(op);
 }
 
 // An upstream path template compiled once per operation object: `{name}` captures one path segment.
