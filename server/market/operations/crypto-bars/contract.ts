@@ -41,8 +41,8 @@ export const cryptoBarsResponse = z.object({
   provenance: z.string().meta({ description: "How the bars were made and where they came from." }),
   coverage: z.object({ first_date: z.string(), last_date: z.string() }).nullable().meta({ description: "Days held offline; null for live data." }),
   count: z.number(),
-  truncated: z.boolean().meta({ description: "true when `limit` cut the window short." }),
-  next_start: z.string().nullable().meta({ description: "With `start`: the day to ask from for the rest of the window; null when complete." }),
+  truncated: z.boolean().meta({ description: "true when more bars follow: `limit` cut the window short, or (start without end) days are held after it." }),
+  next_start: z.string().nullable().meta({ description: "With `start`: the day to ask from for the rest; null when nothing follows." }),
   bars: z.array(cryptoBar),
   partial_days: z
     .array(z.object({ date: z.string(), candles: z.number().nullable(), note: z.string() }))

@@ -1,7 +1,7 @@
 // One crypto bars answer: the window the query asks for (start/end/limit, below), the source's bars in it, what is
 // partial or missing in it, and the envelope. Windows:
 //   start and end  the bars from start to end, the first `limit` of them (next_start continues)
-//   start only     the first `limit` bars from start
+//   start only     the bars of the `limit` days from start (next_start continues while days are held after them)
 //   end only       the last `limit` bars up to end
 //   neither        the last `limit` bars up to the latest day (offline: the last day held; live: today, UTC)
 import type { z } from "zod";
@@ -49,6 +49,8 @@ export async function getCryptoBars(rawSymbol: string, q: Query, deps: { provide
   const inWindow = from <= to ? await source.bars(symbol, from, to) : [];
   const bars = q.start ? inWindow.slice(0, q.limit) : inWindow.slice(-q.limit);
   const truncated = bars.length < inWindow.length;
+  // With start: the rest of the window, or (no end asked) of the days held after the `limit` days read, continues there.
+  const nextStart = !q.start ? null : truncated ? addDays(bars.at(-1)!.date, 1) : !q.end && to < last ? addDays(to, 1) : null;
   const span = bars.length ? daysBetween(bars[0]!.date, bars.at(-1)!.date) : [];
   const have = new Set(bars.map((b) => b.date));
   const answered = new Set(span);
@@ -62,8 +64,8 @@ export async function getCryptoBars(rawSymbol: string, q: Query, deps: { provide
     provenance: held.provenance,
     coverage: cov ? { first_date: cov.first, last_date: cov.last } : null,
     count: bars.length,
-    truncated,
-    next_start: truncated && q.start ? addDays(bars.at(-1)!.date, 1) : null,
+    truncated: truncated || nextStart !== null,
+    next_start: nextStart,
     bars,
     partial_days: held.partialDays.filter((p) => answered.has(p.date)),
     missing_days: span.filter((d) => !have.has(d)),
