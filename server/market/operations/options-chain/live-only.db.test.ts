@@ -30,7 +30,8 @@ const payments = () => db.payment.count({ where: { sellerId, operationKey: "opti
 
 describe("options chain offline, as an agent sees it", () => {
   it("HTTP: 403 live_only, no 402 and no challenge, with or without a payment proof; a bad parameter is still a 400", async () => {
-    for (const headers of [{}, { "payment-signature": "eyJ4NDAyVmVyc2lvbiI6Mn0" }, { authorization: "Bearer not-a-token" }]) {
+    const proofs: Record<string, string>[] = [{}, { "payment-signature": "eyJ4NDAyVmVyc2lvbiI6Mn0" }, { authorization: "Bearer not-a-token" }];
+    for (const headers of proofs) {
       const res = await callGateway(host, "/api/v1/options/AAPL/chain?contract_type=call", { headers });
       expect(res.status).toBe(403);
       expect(res.headers.get("payment-required")).toBeNull();
