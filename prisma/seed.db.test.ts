@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { db } from "../server/db/client";
+import { OPERATIONS, operationsByService } from "../server/market/operations";
 import { seedMarketSeller } from "./seed";
 
 describe("seedMarketSeller", () => {
@@ -25,7 +26,10 @@ describe("seedMarketSeller", () => {
     const again = await seedMarketSeller(db, input);
     expect(again.sellerId).toBe(first.sellerId);
     expect(await counts()).toEqual(before);
-    expect(before).toMatchObject({ services: 5, operations: 9, meters: 8, prices: 8 });
+    // The registry's services, operations and meters, and the free advisor's service, two operations and meter (the
+    // shelf grows by one folder and one line; these follow).
+    const meters = new Set(OPERATIONS.map((o) => o.meter.key)).size + 1;
+    expect(before).toMatchObject({ services: operationsByService().length + 1, operations: OPERATIONS.length + 2, meters, prices: meters });
 
     const prices = await db.price.findMany({ where: { sellerId: first.sellerId }, include: { meter: true } });
     const byMeter = Object.fromEntries(prices.map((p) => [p.meter.key, p.amountMicros]));

@@ -11,10 +11,15 @@ import { anvilAddress } from "../../scripts/lib/local-chain";
 import { changeMeterPrice } from "../catalog/change-meter-price";
 import { getSellerOverview } from "../catalog/get-seller-overview";
 import { db } from "../db/client";
+import { OPERATIONS } from "../market/operations";
 import { LLMS_OPERATION_LINE } from "./llms-txt";
 
 type Handler = (req: Request, ctx: { params: Promise<Record<string, string>> }) => Promise<Response>;
 const PAY_TO = anvilAddress(10);
+// The registry's operations at their default prices: the shelf grows by one folder and one line, and these follow.
+const PRICED = OPERATIONS.filter((o) => o.meter.priceMicros > 0n)
+  .map((o) => o.key)
+  .sort();
 
 function get(handler: Handler, host: string, path: string, headers: Record<string, string> = {}): Promise<Response> {
   return handler(new Request(`http://${host}${path}`, { headers: { ...headers, host } }), { params: Promise.resolve({}) });
@@ -50,7 +55,7 @@ describe("/.well-known/x402", () => {
     expect(res.headers.get("content-type")).toContain("application/json");
     const doc = (await res.json()) as { x402Version: number; items: X402Item[] };
     expect(doc.x402Version).toBe(2);
-    expect(doc.items).toHaveLength(14); // 7 priced operations x (http, mcp)
+    expect(doc.items).toHaveLength(2 * PRICED.length); // every priced operation x (http, mcp)
     const http = doc.items.find((i) => i.type === "http" && i.resource.url.endsWith("/api/v1/aggregates/:ticker"))!;
     expect(http).toMatchObject({
       resource: { url: `http://${s.host}/api/v1/aggregates/:ticker`, mimeType: "application/json", serviceName: "stock-quotes" },
@@ -95,7 +100,7 @@ describe("/llms.txt", () => {
       .split("\n")
       .map((l) => LLMS_OPERATION_LINE.exec(l))
       .filter((m) => m !== null);
-    expect(ops.map((m) => m[6]).sort()).toEqual(["aggregates", "archive_catalog", "archive_day", "archive_range", "avg_interest_rates", "backtest", "basis"]);
+    expect(ops.map((m) => m[6]).sort()).toEqual(PRICED);
     const backtest = ops.find((m) => m[2] === "/api/v1/backtest/{ticker}")!;
     expect([backtest[1], backtest[3], backtest[4], backtest[5]]).toEqual(["GET", "0.500000", "backtest", "x402, mpp, card, credits"]);
     for (const section of ["## How to pay", "## MCP", "## Discovery", "## Plans (prepaid credit)"]) expect(text).toContain(section);
