@@ -75,7 +75,7 @@ export const contract = {
   method: "GET",
   path: "/api/v1/aggregates/{ticker}",
   upstreamPath: "/aggregates/{ticker}",
-  summary: "OHLCV price bars for a US-listed ticker",
+  summary: "OHLCV price bars for a US-listed stock or ETF",
   description:
     "Open, high, low, close, volume, VWAP and trade count bars over a date range, in multiplier x timespan buckets " +
     "(minute to year) in America/New_York time. Stocks and ETFs. Polygon aggregates semantics: buckets are whole calendar " +
@@ -83,5 +83,21 @@ export const contract = {
   pathParams: aggregatesPath,
   query: aggregatesQuery,
   response: aggregatesResponse,
-  keywords: ["stock", "price", "history", "candles", "ohlc", "daily", "intraday", "equity", "etf", "quote", "msft", "spy", "goog", "sector etf"],
+  keywords: [
+    "stock",
+    "stock prices",
+    "price",
+    "history",
+    "candles",
+    "ohlc",
+    "daily",
+    "intraday",
+    "equity",
+    "etf",
+    "quote",
+    "msft",
+    "spy",
+    "goog",
+    "sector etf",
+  ],
 } satisfies OperationContract;

@@ -8,7 +8,7 @@ import type { OperationContract } from "../../../contracts/operations";
 export const backtestPath = z.object({
   ticker: ticker.meta({
     description:
-      "A US-listed ticker (AAPL), or a series of the shelf by name: BTC-USD, ETH-USD (Coinbase), WTI-OIL, BRENT-OIL, HENRY-HUB (EIA spot), EUR-USD, GBP-USD, USD-JPY, USD-CNY, USD-CAD, USD-KRW, USD-MXN (Fed H.10), UST-3M, UST-2Y, UST-10Y, UST-30Y, TBILL-3M, FED-FUNDS (Fed H.15). Coverage lists the days each holds.",
+      "A US-listed ticker (AAPL), or a daily series of the shelf by the name the coverage lists (BTC-USD, WTI-OIL, UST-10Y, ...), with the days each holds.",
   }),
 });
 export const backtestQuery = z.object({
@@ -97,8 +97,8 @@ export const contract = {
     "rsi_reversion buys when RSI (Wilder) closes below `lower` and sells when it closes above `upper`. " +
     "Indicators run over all the history before the window, so their values on a day do not depend on `years`; " +
     "data.warmup says when that history is too short. `years` counts calendar years back from the last bar; data.window states the window used. " +
-    "Besides stocks and ETFs it runs over every daily series the shelf holds, by name: crypto (BTC-USD, ETH-USD: fractional coins, fills at the next open), " +
-    "and close-only series (crude oil, natural gas, exchange rates, Treasury yields, Fed funds), whose trades fill at the next close; data.series says which.",
+    "Besides stocks and ETFs it runs over every daily series the shelf holds, by the name its coverage lists: crypto pairs (fractional coins, " +
+    "fills at the next open) and close-only series (spot prices, reference rates, yields), whose trades fill at the next close; data.series says which.",
   pathParams: backtestPath,
   query: backtestQuery,
   response: backtestResponse,

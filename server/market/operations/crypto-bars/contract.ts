@@ -56,7 +56,7 @@ export const contract = {
   method: "GET",
   path: "/api/v1/crypto/{symbol}/bars",
   upstreamPath: "/crypto/{symbol}/bars",
-  summary: "Bitcoin and Ethereum daily price bars (Coinbase BTC-USD, ETH-USD)",
+  summary: "Crypto daily price bars: Bitcoin and Ethereum (Coinbase BTC-USD, ETH-USD)",
   description:
     "Daily open, high, low, close and volume of bitcoin and ether against the US dollar on Coinbase Exchange, one bar per UTC day " +
     "(volume in coins), between two dates or the latest days. Days the source covers only in part are flagged, days it lacks are " +

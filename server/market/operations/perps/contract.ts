@@ -70,6 +70,8 @@ export const contract = {
   response: perpsResponse,
   keywords: [
     "perpetual",
+    "perpetual futures",
+    "perpetual swaps",
     "perp",
     "perps",
     "funding",

@@ -20,27 +20,29 @@ export const SORT_COLUMNS = [
   "name",
 ] as const;
 
+// Short descriptions on purpose: the rule they share (inclusive bounds; a member without the figure is left out) is said
+// once, in the operation's description.
 const range = (what: string, unit: string, bounds: { min: number; max: number }) => ({
   min: queryNumber(bounds)
     .optional()
-    .meta({ description: `Only members whose ${what} is at least this (${unit}). Members without a value are left out.` }),
+    .meta({ description: `Minimum ${what} (${unit}).` }),
   max: queryNumber(bounds)
     .optional()
-    .meta({ description: `Only members whose ${what} is at most this (${unit}). Members without a value are left out.` }),
+    .meta({ description: `Maximum ${what} (${unit}).` }),
 });
-const marketCap = range("market capitalisation", "USD", { min: 0, max: 1e14 });
+const marketCap = range("market cap", "USD", { min: 0, max: 1e14 });
 const pe = range("trailing P/E", "ratio", { min: 0, max: 1e6 });
-const dividend = range("dividend yield", "a fraction: 0.02 is 2 %", { min: 0, max: 1 });
+const dividend = range("dividend yield", "0.02 is 2 %", { min: 0, max: 1 });
 const price = range("price", "USD", { min: 0, max: 1e7 });
 const eps = range("trailing EPS", "USD per share", { min: -1e5, max: 1e5 });
 const pb = range("price to book", "ratio", { min: -1e6, max: 1e6 });
-const ps = range("price to sales (trailing 12 months)", "ratio", { min: 0, max: 1e6 });
+const ps = range("price to sales", "ratio", { min: 0, max: 1e6 });
 
 export const screenerQuery = z.object({
-  search: z.string().min(1).max(60).optional().meta({ description: "Case-insensitive text found in the symbol or the company name (AAPL, apple, bank)." }),
+  search: z.string().min(1).max(60).optional().meta({ description: "Text in the symbol or company name (any case)." }),
   sub_industry: z.string().min(1).max(100).optional().meta({
     description:
-      "Case-insensitive text found in the member's GICS sub-industry as held (e.g. semiconductors, banks, reit). The 11 GICS sectors are not held: the source's sector column is the sub-industry.",
+      "Text in the GICS sub-industry as held (any case), e.g. semiconductors. The source's sector column is the sub-industry; the 11 GICS sectors are not held.",
   }),
   min_market_cap: marketCap.min,
   max_market_cap: marketCap.max,
@@ -104,13 +106,16 @@ export const contract = {
   upstreamPath: "/screener/sp500",
   summary: "S&P 500 stock screener: market cap, P/E, dividend yield, EPS, 52-week range",
   description:
-    "Screens the S&P 500 members on their fundamentals: market cap, trailing P/E, dividend yield, trailing EPS, 52-week low and high, " +
-    "EBITDA, price to sales and price to book, with the GICS sub-industry. Filter by ranges, sub-industry and name or symbol; " +
-    "sort by any column ascending or descending; page with limit and offset. The answer dates the figures and names their origin.",
+    "A stock screener over the S&P 500 members and their fundamentals: market cap, trailing P/E, dividend yield, trailing EPS, 52-week low and high, " +
+    "EBITDA, price to sales and price to book, with the GICS sub-industry. The screener filters by ranges (inclusive; a member without that figure is left out), sub-industry and name or symbol; " +
+    "sorts by any column ascending or descending; pages with limit and offset. The answer dates the figures and names their origin.",
   query: screenerQuery,
   response: screenerResponse,
   keywords: [
     "screener",
+    "stock screener",
+    "fundamental screener",
+    "equity screener",
     "screen",
     "stocks",
     "fundamentals",
