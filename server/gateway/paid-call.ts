@@ -7,7 +7,7 @@ import type { SellerRow } from "../catalog/catalog.queries";
 import { AppError } from "../errors";
 import type { RouteContext } from "../http/route";
 import { canonicalQuery } from "../lib/canonical-query";
-import { getContract } from "../market/operations";
+import { getContract, refusalBeforePayment } from "../market/operations";
 import type { PaidCall } from "../payments/paid-call";
 import { requestBinding } from "../payments/request-binding";
 import { parseQuery, parseWith } from "../validation";
@@ -58,12 +58,17 @@ export function matchRequest(catalog: Catalog, req: Request, url: URL): Matched 
   return { op: m.operation, pathParams: m.pathParams, method };
 }
 
-/** Bad parameters are refused before any charge: a 400 naming the parameter and the bound. */
+/**
+ * Bad parameters are refused before any charge: a 400 naming the parameter and the bound. So is a call the upstream
+ * cannot serve at all (a live-only operation on an offline instance: 403 not_included), so no payment is ever asked for it.
+ */
 function validateParameters(m: Matched, url: URL): void {
   const contract = getContract(m.op.key);
   if (!contract) return;
   if (contract.pathParams) parseWith(contract.pathParams, m.pathParams);
   if (contract.query) parseQuery(contract.query, url.searchParams);
+  const refusal = refusalBeforePayment(m.op.key, m.op.service.upstreamUrl);
+  if (refusal) throw refusal;
 }
 
 /** A data call's price and delivery: its upstream, signed with the seller's secret. */

@@ -6,6 +6,8 @@
 //  - each value the contract refuses (just past a bound, or malformed) answers 400 naming the parameter, unpaid;
 //  - seeded random values answer 4xx, never 5xx, unpaid and (those that pass validation) paid with plan credit;
 //  - its example answers 200 with a body the contract accepts and the common envelope (`source`, `as_of`, `ticker`);
+//    a live-only operation on offline providers instead answers every call 403 not_included (live_only) with no payment
+//    asked: no 402, no payment row, the plan credit untouched;
 //  - its archive feed, if it declares one, is captured and read back as the operation's own answer;
 //  - its refused call, if it declares one, answers 403 or 404 unpaid and paid, and OpenAPI's x-example states both calls.
 // An operation priced at $0 (a free listing) is held to the same, served where a priced one answers 402.
@@ -52,6 +54,7 @@ const PAID_CALLS = 6;
 export function describeOperationConformance(): void {
   const s = {
     host: "",
+    sellerId: "",
     bearer: "",
     grantId: "",
     openapi: new Map<string, Json>(),
@@ -75,6 +78,7 @@ export function describeOperationConformance(): void {
       ...{ slug: tag, name: `Operations ${tag}`, hosts: [s.host], email: `${tag}@ops.test`, password: "pw-12345678" },
       ...{ payTo: anvilAddress(10), signingSecret: env().MARKET_UPSTREAM_SECRET },
     });
+    s.sellerId = sellerId;
     ({ token: s.bearer, grantId: s.grantId } = await creditedBearer(sellerId, s.host));
     for (let url: string | null = "/openapi.json"; url;) {
       const doc = (await (await route(openapiRoute.GET, url)).json()) as Json;
@@ -113,9 +117,12 @@ export function describeOperationConformance(): void {
     const params = paramsOf(c);
     const example = () => op.example({ feeds: s.feeds });
     const coverage = () => op.coverage(getMarketProviders().kind, { feeds: archiveFeeds() });
-    // A free operation is served without payment where a priced one answers 402 (the gateway's `free` path).
+    // A free operation is served without payment where a priced one answers 402 (the gateway's `free` path); a
+    // live-only operation on offline providers refuses every valid call before any 402 (403 live_only).
     const free = op.meter.priceMicros === 0n;
-    const unpaidServed = (a: Answer) => (free ? a.status === 200 : a.status === 402);
+    const liveOnlyOffline = !!op.liveOnly && getMarketProviders().kind === "embedded";
+    const unpaidServed = (a: Answer) =>
+      liveOnlyOffline ? a.status === 403 && a.body?.reason === "live_only" : free ? a.status === 200 : a.status === 402;
 
     it("its contract, OpenAPI, the MCP tool, the manifest and llms.txt agree, price and coverage included", () => {
       const o = s.openapi.get(op.key);
@@ -205,15 +212,29 @@ export function describeOperationConformance(): void {
       }
     });
 
-    it("answers its example with 200, a body its contract accepts and the common envelope", async () => {
-      const ex = example();
-      const a = await call(requestFor(c, ex), true);
-      expect(a.status, JSON.stringify(a.body)).toBe(200);
-      expect(c.response.safeParse(a.body).error).toBeUndefined();
-      expect(a.body!.source).toBe(op.source);
-      expect(a.body!.as_of === null || !Number.isNaN(Date.parse(a.body!.as_of)), `as_of ${a.body!.as_of}`).toBe(true);
-      if (ex.path?.ticker) expect(a.body!.ticker).toBe(ex.path.ticker);
-    });
+    // Either the example's 200, or (a live-only operation offline) the refusal before any payment: one test, never skipped.
+    if (liveOnlyOffline)
+      it("offline, refuses its example before any payment: 403 live_only, no 402, no payment, the credit untouched", async () => {
+        expect(coverage().summary.toLowerCase(), "the coverage says it is live-only").toContain("live-only");
+        const path = requestFor(c, example());
+        const unpaid = await call(path);
+        expect([unpaid.status, unpaid.body?.error, unpaid.body?.reason, unpaid.body?.payment]).toEqual([403, "not_included", "live_only", undefined]);
+        const before = await db.creditGrant.findUniqueOrThrow({ where: { id: s.grantId } });
+        const paid = await call(path, true);
+        expect([paid.status, paid.body?.error, paid.body?.reason]).toEqual([403, "not_included", "live_only"]);
+        expect((await db.creditGrant.findUniqueOrThrow({ where: { id: s.grantId } })).remainingMicros).toBe(before.remainingMicros);
+        expect(await db.payment.count({ where: { sellerId: s.sellerId, operationKey: op.key } })).toBe(0);
+      });
+    else
+      it("answers its example with 200, a body its contract accepts and the common envelope", async () => {
+        const ex = example();
+        const a = await call(requestFor(c, ex), true);
+        expect(a.status, JSON.stringify(a.body)).toBe(200);
+        expect(c.response.safeParse(a.body).error).toBeUndefined();
+        expect(a.body!.source).toBe(op.source);
+        expect(a.body!.as_of === null || !Number.isNaN(Date.parse(a.body!.as_of)), `as_of ${a.body!.as_of}`).toBe(true);
+        if (ex.path?.ticker) expect(a.body!.ticker).toBe(ex.path.ticker);
+      });
 
     // Only an operation that declares a refused call has this test: unpaid it asks for payment (a priced operation cannot
     // know the answer before it is paid) or is refused (free); paid, it is refused and the plan credit is untouched.

@@ -5,7 +5,9 @@
 import { ADVISOR_CONTRACTS, type OperationContract } from "../../contracts/operations";
 import type { FeedDef } from "../archive/feed";
 import type { ProviderKind } from "../providers/types";
-import type { DataOperation, OperationCoverage, OperationExample } from "./operation";
+import type { AppError } from "../../errors";
+import { getMarketProviders } from "../providers/get-market-providers";
+import { liveOnlyRefusal, type DataOperation, type OperationCoverage, type OperationExample } from "./operation";
 import { registered } from "./registered";
 import * as registry from "./registry";
 import { SERVICES, type Service } from "./services";
@@ -117,6 +119,17 @@ export function coverageOfOperations(): {
     embedded: operationCoverage(op.key, "embedded"),
     live: operationCoverage(op.key, "live"),
   }));
+}
+
+/**
+ * The refusal a call to `key` gets before any payment is asked, or null: a live-only operation while this instance's
+ * providers are the embedded ones, when the service's upstream is this app's own (`upstreamUrl` a path: another
+ * deployment's upstream has providers of its own).
+ */
+export function refusalBeforePayment(key: string, upstreamUrl: string): AppError | null {
+  const op = getOperation(key);
+  if (!op?.liveOnly || !upstreamUrl.startsWith("/") || getMarketProviders().kind !== "embedded") return null;
+  return liveOnlyRefusal(op);
 }
 
 // An upstream path template compiled once per operation object: `{name}` captures one path segment.

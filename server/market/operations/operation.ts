@@ -4,6 +4,7 @@
 // registry, ./index.ts); nothing else names an operation. How to add one: docs/operations.md.
 import type { z } from "zod";
 import type { OperationContract } from "../../contracts/operations";
+import { AppError } from "../../errors";
 import type { FeedDef } from "../archive/feed";
 import type { Clock } from "../lib/envelope";
 import type { MarketProviders, ProviderKind } from "../providers/types";
@@ -65,6 +66,12 @@ export type OperationSpec<C extends OperationContract = OperationContract> = {
   run(params: { path: ParamsOf<C["pathParams"]>; query: ParamsOf<C["query"]> }, ctx: OperationContext): Promise<z.output<C["response"]>>;
   /** Archived once per UTC day, as a feed named after the operation, when present. */
   feed?: Omit<FeedDef, "feed">;
+  /**
+   * Holds nothing offline (no data with a usable licence can be shipped): with the embedded providers every call is
+   * refused with `liveOnlyRefusal` before any payment is asked (the gateway checks it right after the parameters), its
+   * coverage says so, and its `example` is a call that answers 200 live (the battery asserts the uncharged refusal offline).
+   */
+  liveOnly?: boolean;
 };
 
 export type DataOperation = OperationSpec & { key: string };
@@ -72,4 +79,13 @@ export type DataOperation = OperationSpec & { key: string };
 /** An operation folder's export: its spec, typed against its own contract, keyed by the contract's key. */
 export function defineOperation<C extends OperationContract>(spec: OperationSpec<C>): DataOperation {
   return { key: spec.contract.key, ...(spec as unknown as OperationSpec) };
+}
+
+/** The refusal of a live-only operation's call when this instance runs offline: 403 not_included, reason live_only. */
+export function liveOnlyRefusal(op: { key: string; contract: { path: string } }): AppError {
+  return new AppError("not_included", {
+    reason: "live_only",
+    detail: `${op.contract.path} is live-only: no data for it is held offline (MARKET_PROVIDER=embedded); nothing was charged`,
+    extra: { operation: op.key },
+  });
 }

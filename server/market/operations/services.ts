@@ -1,7 +1,7 @@
 // The catalog's services: how operations are grouped for sale, in catalog order. One entry per service; an operation
 // names its service by slug. A new service is one more entry here.
 export const SERVICES = [
-  { slug: "stock-quotes", title: "Stock quotes", description: "US stock and ETF price history (OHLCV bars)." },
+  { slug: "stock-quotes", title: "Stock quotes", description: "US stock and ETF price history (OHLCV bars), and options chain snapshots (live)." },
   { slug: "market-archive", title: "Market archive", description: "Point-in-time daily snapshots of live feeds, captured once per UTC day and never changed." },
   { slug: "us-macro-rates", title: "US macro rates", description: "US Treasury average interest rates on federal debt." },
   {
@@ -13,7 +13,12 @@ export const SERVICES = [
   {
     slug: "screeners-scores-research",
     title: "Screeners, scores and research",
-    description: "Strategy backtests with PNG reports, and the equity vs perpetual basis screener.",
+    description: "Strategy backtests with PNG reports, the S&P 500 screener and value scores, and the equity vs perpetual basis screener.",
+  },
+  {
+    slug: "crypto-markets",
+    title: "Crypto markets",
+    description: "Bitcoin and ether daily bars (Coinbase), and perpetual futures funding, open interest and marks (Hyperliquid).",
   },
   {
     slug: "forex",

@@ -3,7 +3,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { embeddedDailySeries, embeddedSeriesInfo } from "./embedded-daily-series";
+import { basisLabel, embeddedDailySeries, embeddedSeriesInfo } from "./embedded-daily-series";
 
 const read = (rel: string) => fs.readFileSync(path.join(process.cwd(), rel), "utf8");
 
@@ -18,6 +18,11 @@ describe("documented embedded coverage", () => {
     const row = dataReadme.split("\n").find((l) => l.startsWith(`| ${ticker} `));
     expect(row).toContain(`| ${first} .. ${last}, ${bars.length.toLocaleString("en-US")} sessions |`);
     expect(readme).toMatch(new RegExp(`${first}\\.\\.${last} \\(${bars.length.toLocaleString("en-US")} sessions[,)]`));
+  });
+
+  it.each(embeddedSeriesInfo().map((s) => [s.ticker, s.basis] as const))("%s: its adjustment basis", (ticker, basis) => {
+    const row = dataReadme.split("\n").find((l) => l.startsWith(`| ${ticker} `));
+    expect(row).toContain(`(${basisLabel(basis)})`);
   });
 
   it("Treasury: the record dates and rows per date", () => {

@@ -3,16 +3,32 @@
 // bar. An operation's own embedded source lives in its folder and is built here by `family`.
 import { AppError } from "../../errors";
 import { bucketDailyBars, bucketSpan } from "./bucket-daily-bars";
-import { EMBEDDED_TICKERS, embeddedCoverage, embeddedDailySeries } from "./embedded-daily-series";
-import type { AggregatesProvider, MarketProviders, ProviderFamily } from "./types";
+import { embeddedCoverage, embeddedDailySeries, embeddedSeriesBasis, embeddedTickers } from "./embedded-daily-series";
+import type { AggregatesProvider, BarsSeriesInfo, MarketProviders, ProviderFamily } from "./types";
 
 export { resetEmbeddedCache } from "./data-file";
 
 function unknownTicker(ticker: string): AppError {
   return new AppError("unknown_ticker", {
-    detail: `${ticker} is not in this provider's dataset (embedded data covers ${EMBEDDED_TICKERS.join(", ")})`,
+    detail: `${ticker} is not in this provider's dataset (embedded data covers ${embeddedTickers().join(", ")})`,
     extra: { ticker },
   });
+}
+
+/** What the answer says about the file behind `ticker`: its basis and the days held on the basis asked. */
+function seriesOf(ticker: string, adjusted: boolean): BarsSeriesInfo {
+  const b = embeddedSeriesBasis(ticker)!;
+  const cov = embeddedCoverage(ticker, adjusted)!;
+  return {
+    name: b.name,
+    kind: b.kind,
+    file_source: b.source,
+    prices: adjusted ? b.adjusted : b.as_traded,
+    dividend_adjusted: adjusted && b.dividend_adjusted,
+    volume: b.volume,
+    first_date: cov.first,
+    last_date: cov.last,
+  };
 }
 
 export const embeddedAggregates: AggregatesProvider = {
@@ -20,7 +36,15 @@ export const embeddedAggregates: AggregatesProvider = {
   coverage: (ticker) => embeddedCoverage(ticker),
   async getAggregates(p) {
     const series = embeddedDailySeries(p.ticker, p.adjusted);
-    if (!series) throw unknownTicker(p.ticker);
+    if (series === undefined) throw unknownTicker(p.ticker);
+    const basis = embeddedSeriesBasis(p.ticker)!;
+    // A dividend-adjusted file holds no as-traded price: refused, never served as if it were one.
+    if (series === null)
+      throw new AppError("not_included", {
+        reason: "unadjusted_not_included",
+        detail: `${p.ticker} as traded (adjusted=false) is not included: the embedded file is ${basis.adjusted}; ask with adjusted=true`,
+        extra: { ticker: p.ticker, adjustment: basis.adjusted },
+      });
     if (p.timespan === "minute" || p.timespan === "hour") {
       throw new AppError("not_included", {
         reason: "timespan_not_included",
@@ -29,7 +53,7 @@ export const embeddedAggregates: AggregatesProvider = {
       });
     }
     const q = { ...p, timespan: p.timespan };
-    const cov = embeddedCoverage(p.ticker)!;
+    const cov = embeddedCoverage(p.ticker, p.adjusted)!;
     // Buckets are whole periods (a week asked from a Wednesday starts on its Sunday), so what must meet the
     // coverage is the span of the buckets, not the bare from..to.
     const span = bucketSpan(q);
@@ -40,7 +64,7 @@ export const embeddedAggregates: AggregatesProvider = {
         extra: { ticker: p.ticker, coverage: { first_date: cov.first, last_date: cov.last } },
       });
     }
-    return { bars: bucketDailyBars(series, q), adjusted: p.adjusted };
+    return { bars: bucketDailyBars(series, q), adjusted: p.adjusted, series: seriesOf(p.ticker, p.adjusted) };
   },
   async getDailyBars(ticker, from, to) {
     const series = embeddedDailySeries(ticker, true);

@@ -33,10 +33,25 @@ export type AggregatesParams = {
   limit: number;
 };
 
+/** What a bars answer says about the series behind it (the embedded files; a live vendor states none). */
+export type BarsSeriesInfo = {
+  name: string;
+  kind: "stock" | "etf" | "index";
+  /** Where the file came from. */
+  file_source: string;
+  /** What the prices served are: the basis `adjusted` asked for. */
+  prices: string;
+  dividend_adjusted: boolean;
+  volume: string;
+  /** The days held on that basis. */
+  first_date: string;
+  last_date: string;
+};
+
 export interface AggregatesProvider {
   readonly name: string;
   /** Bars in Polygon semantics (buckets, limit on base bars, sort). Throws unknown_ticker / not_included. */
-  getAggregates(p: AggregatesParams): Promise<{ bars: PriceBar[]; adjusted: boolean }>;
+  getAggregates(p: AggregatesParams): Promise<{ bars: PriceBar[]; adjusted: boolean; series?: BarsSeriesInfo }>;
   /** Split-adjusted daily bars with from <= date <= to, oldest first. */
   getDailyBars(ticker: string, from: string, to: string): Promise<DailyBar[]>;
   /** First and last day the provider holds for `ticker` (null: open-ended, i.e. a live vendor). */

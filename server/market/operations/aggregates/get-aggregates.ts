@@ -8,6 +8,12 @@ export type AggregatesResponse = z.infer<typeof aggregatesResponse>;
 
 export async function getAggregates(p: AggregatesParams, deps: { providers?: MarketProviders; now?: Clock } = {}): Promise<AggregatesResponse> {
   const providers = deps.providers ?? getMarketProviders();
-  const { bars, adjusted } = await providers.aggregates.getAggregates(p);
-  return { ticker: p.ticker, source: MARKET_SOURCE, as_of: (deps.now ?? systemClock)().toISOString(), data: { bars, count: bars.length, adjusted } };
+  const { bars, adjusted, series } = await providers.aggregates.getAggregates(p);
+  return {
+    ticker: p.ticker,
+    source: MARKET_SOURCE,
+    as_of: (deps.now ?? systemClock)().toISOString(),
+    ...(series ? { series } : {}),
+    data: { bars, count: bars.length, adjusted },
+  };
 }

@@ -2,7 +2,7 @@
 // or Massive live). Archived daily: the last two weeks of bars of each archived ticker.
 import { addDays } from "../../lib/dates";
 import { MARKET_SOURCE } from "../../lib/envelope";
-import { embeddedSeriesInfo } from "../../providers/embedded-daily-series";
+import { embeddedSeriesGroups, embeddedSeriesInfo } from "../../providers/embedded-daily-series";
 import { defineOperation } from "../operation";
 import { contract } from "./contract";
 import { getAggregates } from "./get-aggregates";
@@ -26,10 +26,12 @@ export const aggregates = defineOperation({
           "as far back as this storefront's data plan reaches; what the plan does not include answers 403 not_included, an unknown ticker 404 unknown_ticker.",
       };
     const series = embeddedSeriesInfo().filter((s) => s.coverage);
+    const groups = embeddedSeriesGroups().map((g) => `${g.tickers.join(", ")} ${g.first}..${g.last} (${g.label})`);
     return {
       summary:
-        `Offline data: daily bars of ${series.map((s) => `${s.ticker} ${s.coverage!.first}..${s.coverage!.last}`).join(" and ")} ` +
-        "(day, week, month, quarter and year buckets). Another ticker answers 404 unknown_ticker; minute and hour bars, and a window outside those days, 403 not_included.",
+        `Offline data: daily bars (day, week, month, quarter and year buckets) of ${groups.join("; ")}. ` +
+        "Another ticker answers 404 unknown_ticker; minute and hour bars, and a window outside those days, 403 not_included; " +
+        "adjusted=false on a dividend-adjusted file, 403 not_included (reason unadjusted_not_included). The answer's `series` states the file's basis.",
       entities: series.map((s) => ({ name: s.ticker, first_date: s.coverage!.first, last_date: s.coverage!.last })),
     };
   },

@@ -5,7 +5,12 @@ import { z } from "zod";
 import { envelope, queryInt, queryNumber, ticker } from "../../../contracts/common";
 import type { OperationContract } from "../../../contracts/operations";
 
-export const backtestPath = z.object({ ticker });
+export const backtestPath = z.object({
+  ticker: ticker.meta({
+    description:
+      "A US-listed ticker (AAPL), or a daily series of the shelf by the name the coverage lists (BTC-USD, WTI-OIL, UST-10Y, ...), with the days each holds.",
+  }),
+});
 export const backtestQuery = z.object({
   strategy: z.enum(["sma_cross", "rsi_reversion"]).default("sma_cross"),
   fast: queryInt(1, 200).default(50).meta({ description: "Fast SMA length (sma_cross)." }),
@@ -58,6 +63,22 @@ export const backtestResponse = z.object({
         note: z.string().nullable().meta({ description: "Why the warm-up is short (or limited by the data vendor), and what it means; null when it is not." }),
       })
       .meta({ description: "Indicators run over all the history before the window, so their values do not depend on `years`." }),
+    series: z
+      .object({
+        id: z.string(),
+        name: z.string(),
+        kind: z.string().meta({ description: "stock, etf, index, us_listed (live), crypto, commodity, fx or rate." }),
+        source: z.string().meta({ description: "Where the history came from." }),
+        units: z.string(),
+        prices: z.string().meta({ description: "What the prices are: the adjustment basis, or what one value a day means." }),
+        fills: z
+          .enum(["next_open", "next_close"])
+          .meta({ description: "How signals are filled: at the next open, or the next close for a series with closes only." }),
+        units_traded: z.enum(["whole", "fractional"]).meta({ description: "whole shares for stocks; fractional units for coins and shelf series." }),
+        bars_per_year: z.number().meta({ description: "Bars a year used to annualise volatility and Sharpe (252 trading days; 365 for every-day series)." }),
+        note: z.string().nullable(),
+      })
+      .meta({ description: "The series the backtest ran over, its source, basis and how trades were filled." }),
   }),
   disclaimer: z.string(),
 });
@@ -75,7 +96,9 @@ export const contract = {
     "(fast already above slow when the window opens is not a signal); it sells when fast crosses below slow the same way. " +
     "rsi_reversion buys when RSI (Wilder) closes below `lower` and sells when it closes above `upper`. " +
     "Indicators run over all the history before the window, so their values on a day do not depend on `years`; " +
-    "data.warmup says when that history is too short. `years` counts calendar years back from the last bar; data.window states the window used.",
+    "data.warmup says when that history is too short. `years` counts calendar years back from the last bar; data.window states the window used. " +
+    "Besides stocks and ETFs it runs over every daily series the shelf holds, by the name its coverage lists: crypto pairs (fractional coins, " +
+    "fills at the next open) and close-only series (spot prices, reference rates, yields), whose trades fill at the next close; data.series says which.",
   pathParams: backtestPath,
   query: backtestQuery,
   response: backtestResponse,

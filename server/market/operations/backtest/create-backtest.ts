@@ -10,6 +10,7 @@ import { deleteExpiredArtifacts, insertArtifact } from "../../artifacts/artifact
 import { MARKET_SOURCE, systemClock, type Clock } from "../../lib/envelope";
 import { getMarketProviders } from "../../providers/get-market-providers";
 import type { MarketProviders } from "../../providers/types";
+import { optionsOf, type BacktestSeries } from "./backtest-series";
 import { loadBacktestHistory } from "./load-backtest-history";
 import { renderEquityChartPng } from "./render-equity-chart";
 import { runBacktest, summariseTrades, type StrategySpec } from "./run-backtest";
@@ -19,6 +20,13 @@ export type BacktestResponse = z.infer<typeof backtestResponse>;
 
 export const BACKTEST_DISCLAIMER =
   "Hypothetical results on historical daily data: fills at the next open, whole shares, no fees, slippage, dividends or taxes. Past performance does not predict future results. Not investment advice.";
+
+/** The disclaimer of a backtest over `series`: the stocks' own, or the fills and units a shelf series trades with. */
+export function disclaimerFor(series: BacktestSeries): string {
+  if (series.units_traded === "whole" && series.fills === "next_open") return BACKTEST_DISCLAIMER;
+  const fills = series.fills === "next_open" ? "fills at the next open" : "fills at the next close (the series has closes only)";
+  return `Hypothetical results on historical daily data: ${fills}, fractional units, no fees, slippage, funding or taxes. Past performance does not predict future results. Not investment advice.`;
+}
 
 export function strategyOf(q: BacktestQuery): { spec: StrategySpec; label: string; params: Record<string, number> } {
   if (q.strategy === "sma_cross") {
@@ -42,8 +50,8 @@ export async function createBacktest(
   const now = (deps.now ?? systemClock)();
   const { spec, label, params } = strategyOf(q);
 
-  const { bars, window, warmup } = await loadBacktestHistory(ticker, { years: q.years, spec, label }, providers, now);
-  const result = runBacktest(bars, window.from, spec, q.capital);
+  const { bars, window, warmup, series } = await loadBacktestHistory(ticker, { years: q.years, spec, label }, providers, now);
+  const result = runBacktest(bars, window.from, spec, q.capital, optionsOf(series));
 
   const ttlMs = env().MARKET_ARTIFACT_TTL_SECONDS * 1000;
   const id = newId("art");
@@ -77,7 +85,8 @@ export async function createBacktest(
       trades: summariseTrades(result.trades),
       window,
       warmup,
+      series,
     },
-    disclaimer: BACKTEST_DISCLAIMER,
+    disclaimer: disclaimerFor(series),
   };
 }

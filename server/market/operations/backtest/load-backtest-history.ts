@@ -13,14 +13,15 @@
 // response says so. Too little history before the window is said in `warmup.note`, never hidden.
 import { AppError, isAppError } from "../../../errors";
 import { addCalendarYears, addDays, newYorkClock } from "../../lib/dates";
-import type { DailyBar, MarketProviders } from "../../providers/types";
-import { warmupBarsNeeded, type StrategySpec } from "./run-backtest";
+import type { MarketProviders } from "../../providers/types";
+import { warmupBarsNeeded, type BacktestBar, type StrategySpec } from "./run-backtest";
+import { describeSeries, shelfHistory, type BacktestSeries } from "./backtest-series";
 
 export const LIVE_HISTORY_YEARS = 10;
 
 export type BacktestWindow = { years: number; from: string; to: string };
 export type BacktestWarmup = { bars: number; from: string | null; needed: number; sufficient: boolean; note: string | null };
-export type BacktestHistory = { bars: DailyBar[]; window: BacktestWindow; warmup: BacktestWarmup };
+export type BacktestHistory = { bars: BacktestBar[]; window: BacktestWindow; warmup: BacktestWarmup; series: BacktestSeries };
 
 /** The first day of the window: `years` calendar years back from `lastBar` (see the rule above). */
 export function windowStart(lastBar: string, years: number): string {
@@ -34,20 +35,27 @@ export async function loadBacktestHistory(
   providers: MarketProviders,
   now: Date,
 ): Promise<BacktestHistory> {
-  const aggs = providers.aggregates;
-  const coverage = aggs.coverage(ticker);
-  const end = coverage?.last ?? newYorkClock(now).date;
   const needed = warmupBarsNeeded(q.spec);
+  // A series of the shelf's namespace (BTC-USD, WTI-OIL, EUR-USD, UST-10Y, ...) is read from its file; a ticker from
+  // the shared bars source.
+  const shelf = shelfHistory(ticker);
   let limitedByVendor = false;
-  let bars: DailyBar[];
-  try {
-    bars = await aggs.getDailyBars(ticker, coverage?.first ?? addCalendarYears(end, -LIVE_HISTORY_YEARS), end);
-  } catch (err) {
-    if (coverage || !isAppError(err) || err.code !== "not_included") throw err;
-    // Trading days -> calendar days for the shorter request, with room for holidays.
-    limitedByVendor = true;
-    bars = await aggs.getDailyBars(ticker, addDays(windowStart(end, q.years), -(Math.ceil(needed * 1.5) + 10)), end);
+  let bars: BacktestBar[];
+  if (shelf) bars = shelf.bars;
+  else {
+    const aggs = providers.aggregates;
+    const coverage = aggs.coverage(ticker);
+    const end = coverage?.last ?? newYorkClock(now).date;
+    try {
+      bars = await aggs.getDailyBars(ticker, coverage?.first ?? addCalendarYears(end, -LIVE_HISTORY_YEARS), end);
+    } catch (err) {
+      if (coverage || !isAppError(err) || err.code !== "not_included") throw err;
+      // Trading days -> calendar days for the shorter request, with room for holidays.
+      limitedByVendor = true;
+      bars = await aggs.getDailyBars(ticker, addDays(windowStart(end, q.years), -(Math.ceil(needed * 1.5) + 10)), end);
+    }
   }
+  const end = bars.at(-1)?.date ?? newYorkClock(now).date;
   if (bars.length === 0) throw new AppError("not_included", { reason: "no_history", detail: `no daily history for ${ticker} up to ${end}`, extra: { ticker } });
 
   const last = bars[bars.length - 1]!.date;
@@ -71,6 +79,7 @@ export async function loadBacktestHistory(
   }
   return {
     bars,
+    series: shelf?.series ?? describeSeries(ticker, providers),
     window: { years: q.years, from, to: last },
     warmup: { bars: warmupBars, from: warmupBars > 0 ? bars[0]!.date : null, needed, sufficient, note: notes.length ? notes.join(" ") : null },
   };

@@ -1,6 +1,7 @@
 // The backtest engine: pure, over daily bars, with no lookahead. A signal is computed on a bar's close and
-// filled at the next bar's open; long only; all-in with whole shares (leftover cash stays cash, earns
-// nothing); no fees or slippage. Buy-and-hold buys whole shares at the first window bar's open.
+// filled at the next bar's open (the next close for a series with closes only); long only; all-in with whole shares
+// (leftover cash stays cash, earns nothing), or fractional units of a divisible asset; no fees or slippage.
+// Buy-and-hold buys the same way at the first window bar's open (or close).
 //
 // Rules (stated in the OpenAPI description too, server/contracts/operations.ts):
 // - sma_cross buys on a crossover only: the fast SMA above the slow one on a close, at or below it on the close
@@ -9,8 +10,18 @@
 // - rsi_reversion buys when RSI(period) closes below `lower` and sells when it closes above `upper`.
 // Indicators run over every bar passed in, warm-up included, so a value on a given day does not depend on
 // where the window starts.
-import type { DailyBar } from "../../providers/types";
 import { rsiWilder, sma } from "./indicators";
+
+/** A day of history: a stock's daily bar, or a close-only series' value (open null). */
+export type BacktestBar = { date: string; open: number | null; close: number };
+
+/**
+ * How trades are filled: at the next bar's open (bars with an open), or at the next close for a series that has only
+ * closes (a spot price, a reference rate, a yield). Statistics annualise with `barsPerYear` bars (252 trading days; 365
+ * for a series with a value every calendar day).
+ */
+export type BacktestOptions = { fill: "open" | "close"; barsPerYear: number; wholeUnits: boolean };
+const STOCK_OPTIONS: BacktestOptions = { fill: "open", barsPerYear: 252, wholeUnits: true };
 
 export type StrategySpec = { kind: "sma_cross"; fast: number; slow: number } | { kind: "rsi_reversion"; period: number; lower: number; upper: number };
 
@@ -57,7 +68,7 @@ export function warmupBarsNeeded(s: StrategySpec): number {
 const r2 = (n: number) => Math.round(n * 100) / 100;
 const r4 = (n: number) => Math.round(n * 10_000) / 10_000;
 
-export function computeStats(dates: string[], equity: number[], exposureBars: number, initial: number): Stats {
+export function computeStats(dates: string[], equity: number[], exposureBars: number, initial: number, barsPerYear = 252): Stats {
   const n = equity.length;
   const final = n ? equity[n - 1]! : initial;
   const years = n > 1 ? (Date.parse(dates[n - 1]!) - Date.parse(dates[0]!)) / (365.25 * 86_400_000) : 0;
@@ -75,8 +86,8 @@ export function computeStats(dates: string[], equity: number[], exposureBars: nu
     total_return_percent: r4((final / initial - 1) * 100),
     cagr_percent: years > 0 && final > 0 ? r4(((final / initial) ** (1 / years) - 1) * 100) : 0,
     max_drawdown_percent: r4(maxDd * 100),
-    volatility_percent: r4(sd * Math.sqrt(252) * 100),
-    sharpe: sd > 0 ? r4((mean / sd) * Math.sqrt(252)) : 0,
+    volatility_percent: r4(sd * Math.sqrt(barsPerYear) * 100),
+    sharpe: sd > 0 ? r4((mean / sd) * Math.sqrt(barsPerYear)) : 0,
     exposure_percent: n ? r4((exposureBars / n) * 100) : 0,
     final_equity: r2(final),
   };
@@ -86,7 +97,18 @@ export function computeStats(dates: string[], equity: number[], exposureBars: nu
  * `bars` is the full history oldest first (warm-up included); trading and statistics cover the bars with
  * date >= windowStart.
  */
-export function runBacktest(bars: readonly DailyBar[], windowStart: string, spec: StrategySpec, capital: number): BacktestResult {
+export function runBacktest(
+  bars: readonly BacktestBar[],
+  windowStart: string,
+  spec: StrategySpec,
+  capital: number,
+  opts: BacktestOptions = STOCK_OPTIONS,
+): BacktestResult {
+  // The price a fill gets on a bar; a series without opens fills at the close. Nothing is bought at a price <= 0 (a
+  // series such as WTI in April 2020 or a yield at 0 has no share count to buy).
+  const fillAt = (b: BacktestBar) => (opts.fill === "open" && b.open !== null ? b.open : b.close);
+  // Whole shares for stocks; a divisible asset (a coin, a series' notional) buys fractional units with all the cash.
+  const unitsFor = (cash: number, px: number) => (px <= 0 ? 0 : opts.wholeUnits ? Math.floor(cash / px) : cash / px);
   const closes = bars.map((b) => b.close);
   let signal: (i: number, long: boolean) => "buy" | "sell" | null;
   if (spec.kind === "sma_cross") {
@@ -122,30 +144,32 @@ export function runBacktest(bars: readonly DailyBar[], windowStart: string, spec
   let pending: "buy" | "sell" | null = null;
   let open: { date: string; price: number; index: number; cost: number } | null = null;
   let exposed = 0;
-  const bhShares = Math.floor(capital / bars[start]!.open);
-  const bhCash = capital - bhShares * bars[start]!.open;
+  const first = fillAt(bars[start]!);
+  const bhShares = unitsFor(capital, first);
+  const bhCash = capital - bhShares * first;
 
   for (let i = start; i < bars.length; i++) {
     const bar = bars[i]!;
-    // Fill yesterday's signal at today's open.
+    // Fill yesterday's signal at today's open (or close).
+    const px = fillAt(bar);
     if (pending === "buy" && shares === 0) {
-      const qty = Math.floor(cash / bar.open);
+      const qty = unitsFor(cash, px);
       if (qty > 0) {
         shares = qty;
-        cash -= qty * bar.open;
-        open = { date: bar.date, price: bar.open, index: i, cost: qty * bar.open };
+        cash -= qty * px;
+        open = { date: bar.date, price: px, index: i, cost: qty * px };
       }
     } else if (pending === "sell" && shares > 0 && open) {
-      const proceeds = shares * bar.open;
+      const proceeds = shares * px;
       cash += proceeds;
       trades.push({
         entry_date: open.date,
         entry_price: open.price,
         exit_date: bar.date,
-        exit_price: bar.open,
+        exit_price: px,
         shares,
         pnl: r2(proceeds - open.cost),
-        return_percent: r4((bar.open / open.price - 1) * 100),
+        return_percent: r4((px / open.price - 1) * 100),
         bars_held: i - open.index,
         status: "closed",
       });
@@ -181,8 +205,8 @@ export function runBacktest(bars: readonly DailyBar[], windowStart: string, spec
     strategyEquity,
     buyHoldEquity,
     trades,
-    strategy: computeStats(dates, strategyEquity, exposed, capital),
-    buyHold: computeStats(dates, buyHoldEquity, bhShares > 0 ? dates.length : 0, capital),
+    strategy: computeStats(dates, strategyEquity, exposed, capital, opts.barsPerYear),
+    buyHold: computeStats(dates, buyHoldEquity, bhShares > 0 ? dates.length : 0, capital, opts.barsPerYear),
   };
 }
 

@@ -8,6 +8,7 @@ import { AppError } from "../../../errors";
 import { addDays, newYorkClock } from "../../lib/dates";
 import { cached, dataFile, dataFileIfPresent } from "../../providers/data-file";
 import { fetchJson } from "../../providers/http";
+import { readAssetContexts } from "../../providers/hyperliquid";
 import type { AggregatesProvider, LiveConfig, ProviderFamily } from "../../providers/types";
 
 export type EquityQuote = { price: number; prev_close: number; as_of: string };
@@ -73,28 +74,18 @@ export const equityPerpTickers = () =>
 
 /** Hyperliquid's metaAndAssetCtxs answer for one dex -> contexts of the perps that are US stocks. */
 export function equityPerpContexts(dex: string, doc: unknown, equities: Set<string>): PerpContext[] {
-  if (!Array.isArray(doc) || doc.length < 2)
-    throw new AppError("upstream_unavailable", { reason: "invalid_response", detail: `hyperliquid metaAndAssetCtxs for ${dex} has an unexpected shape` });
-  const universe = (doc[0] as { universe?: { name: string; isDelisted?: boolean }[] })?.universe ?? [];
-  const ctxs = doc[1] as Record<string, unknown>[];
-  const num = (v: unknown) => (v === null || v === undefined || v === "" || !Number.isFinite(Number(v)) ? null : Number(v));
-  const out: PerpContext[] = [];
-  universe.forEach((u, i) => {
-    const name = u.name.includes(":") ? u.name.slice(u.name.indexOf(":") + 1) : u.name;
-    if (u.isDelisted || !equities.has(name)) return;
-    const c = ctxs[i] ?? {};
-    out.push({
+  return readAssetContexts(dex, doc)
+    .filter((c) => !c.isDelisted && equities.has(c.name))
+    .map((c) => ({
       dex,
-      symbol: u.name,
-      name,
-      markPx: num(c.markPx),
-      oraclePx: num(c.oraclePx),
-      funding: num(c.funding),
-      openInterest: num(c.openInterest),
-      dayNtlVlm: num(c.dayNtlVlm),
-    });
-  });
-  return out;
+      symbol: c.symbol,
+      name: c.name,
+      markPx: c.markPx,
+      oraclePx: c.oraclePx,
+      funding: c.funding,
+      openInterest: c.openInterest,
+      dayNtlVlm: c.dayNtlVlm,
+    }));
 }
 
 export const embeddedPerps: PerpsProvider = {
