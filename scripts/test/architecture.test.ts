@@ -52,6 +52,7 @@ describe("the checker", () => {
       [RULES[4]!.name, RULES[6]!.name],
     );
     expect(broken(graph("app/page.tsx", ["@/server/payments/payments.queries", "server/payments/payments.queries.ts"]))).toEqual([RULES[7]!.name]);
+    expect(broken(graph("server/rate-limits/rate-limit.ts", ["../gateway/paid-call", "server/gateway/paid-call.ts"]))).toEqual([RULES[8]!.name]);
   });
 
   it("allows what the rules allow", () => {
@@ -67,6 +68,9 @@ describe("the checker", () => {
     expect(broken(graph("server/payments/x.ts", ["./rails/rail", "server/payments/rails/rail.ts"]))).toEqual([]);
     expect(broken(graph("server/trpc/routers/catalog.ts", ["@trpc/server", null]))).toEqual([]);
     expect(broken(graph("app/api/route.ts", ["@/server/http/route", "server/http/route.ts"]))).toEqual([]);
+    expect(
+      broken(graph("server/rate-limits/rate-limit.ts", ["../env", "server/env.ts"], ["./rate-limit.queries", "server/rate-limits/rate-limit.queries.ts"])),
+    ).toEqual([]);
   });
 
   it("flags a payment state written into SQL outside the state module", () => {

@@ -142,6 +142,17 @@ export const RULES: Rule[] = [
     check: (f, i) =>
       f.file.startsWith("app/") && !isTestOrTooling(f.file) && !!i.target && (i.target.startsWith("server/db/") || i.target.endsWith(".queries.ts")),
   },
+  {
+    // One floor below everything that asks it (the paid pipeline, identity, sign-in): it can never import what asks it.
+    name: "server/rate-limits imports only settings (server/env), errors (server/errors), the database client (its queries) and itself",
+    check: (f, i) =>
+      f.file.startsWith("server/rate-limits/") &&
+      !isTestOrTooling(f.file) &&
+      !!i.target &&
+      !["server/env.ts", "server/errors.ts"].includes(i.target) &&
+      !i.target.startsWith("server/db/") &&
+      !i.target.startsWith("server/rate-limits/"),
+  },
 ];
 
 export function findViolations(graph: SourceFile[], rules: Rule[] = RULES): Violation[] {

@@ -8,7 +8,7 @@
 // Runs at start-up and every SETTLEMENT_RECONCILE_INTERVAL_MS; safe on many instances at once (every step is
 // state-guarded and leased).
 import { env } from "../env";
-import { deleteOldRateLimitWindows } from "../gateway/rate-limit.queries";
+import { deleteOldRateLimitWindows } from "../rate-limits/rate-limit.queries";
 import { observeReconcilerRun } from "../observability/metrics";
 import { claimSettlement, findAbandonedPayments, findDueSettlements } from "./payments.queries";
 import { RAILS, railFor } from "./rails";
