@@ -70,6 +70,23 @@ const schema = z.object({
    * is served again, never charged again (docs/paying.md). 0 turns it off (a retry is `payment_consumed`).
    */
   PAYMENT_REPLAY_HOURS: z.coerce.number().min(0).max(720).default(24),
+  /**
+   * A replay is served the answer that was paid for, kept for PAYMENT_REPLAY_HOURS (docs/paying.md): the largest answer
+   * kept (body and headers, bytes). A larger one is delivered once and its replay refused (`answer_not_kept`). 0 keeps none.
+   */
+  DELIVERED_ANSWER_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(64 * 1024 * 1024)
+    .default(2 * 1024 * 1024),
+  /** Bytes of kept answers one seller may hold at once; past it new answers are not kept (their replays are refused) until older ones expire. */
+  DELIVERED_ANSWERS_MAX_BYTES_PER_SELLER: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(64 * 1024 * 1024 * 1024)
+    .default(512 * 1024 * 1024),
   /** How often the settlement reconciler scans for pending settlements and abandoned payments. */
   SETTLEMENT_RECONCILE_INTERVAL_MS: z.coerce.number().int().min(200).max(3_600_000).default(15_000),
   /** Requests per minute per payer wallet (paid calls), shared by all instances through PostgreSQL. 0 disables. */
