@@ -103,7 +103,10 @@ const schema = z.object({
   GATEWAY_FAULT: z.enum(["none", "exit_after_lock", "exit_after_outbox"]).default("none"),
 
   // --- card payments (server/payments/rails/card) ---
-  /** Stripe secret key (sk_test_... or sk_live_...). Unset: the built-in test processor (Stripe test card numbers, no real money). */
+  /**
+   * Stripe secret key (sk_test_... or sk_live_...). Unset: card payments go to the built-in test processor only when
+   * CARD_TEST_PROCESSOR names it; otherwise the card rail is not offered.
+   */
   STRIPE_SECRET_KEY: z
     .string()
     .regex(/^(sk|rk)_(test|live)_[0-9A-Za-z]+$/, "must be a Stripe secret or restricted key (sk_test_..., sk_live_...)")
@@ -117,6 +120,12 @@ const schema = z.object({
   STRIPE_API_URL: z.url().optional(),
   /** The Stripe profile (networkId) the MPP card method's shared payment tokens are scoped to; unset with Stripe: the method is not offered. */
   STRIPE_NETWORK_ID: z.string().min(1).max(255).optional(),
+  /**
+   * The built-in test processor (Stripe test card numbers, no real money; its checkout page says it is a test), when
+   * STRIPE_SECRET_KEY is unset. The demo and the tests turn it on; off and without Stripe, the card rail is not offered
+   * (no card offer in a 402 or in discovery, card proofs refused) and start-up says so. Never on with real buyers.
+   */
+  CARD_TEST_PROCESSOR: bool.default(false),
   /** How long a hosted card checkout stays open (Stripe accepts 30 minutes to 24 hours and gets a value clamped into that range). */
   CARD_CHECKOUT_TTL_SECONDS: z.coerce.number().int().min(60).max(86_400).default(1800),
   /** A paid checkout the agent never retries within this window is refunded in full by the reconciler. */

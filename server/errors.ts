@@ -23,6 +23,9 @@ export const ERROR_STATUS = {
   payment_provider_unavailable: 503,
   payment_invalid: 402,
   payment_in_progress: 409,
+  // not named by the spec: no card processor is configured here (neither Stripe nor the test processor), so the card
+  // rail is not offered and its endpoints answer this
+  card_payments_unavailable: 501,
   // the console's refund of a payment not in a refundable state (settled or consumed); names the state
   payment_not_refundable: 409,
   // --- bad request (part 7) ---

@@ -31,6 +31,7 @@ export const ERROR_EXPLANATIONS: Record<ErrorCode, Explanation> = {
   payment_unknown: { meaning: "The payment id matches no payment of this storefront.", payerCanDo: "Check the id, or request a fresh 402." },
   payment_provider_unavailable: { meaning: "The card processor or chain could not be reached.", payerCanDo: "Retry the same request later, with backoff." },
   payment_invalid: { meaning: "The payment proof was refused.", payerCanDo: "Answer a fresh 402 with a proof made for it." },
+  card_payments_unavailable: { meaning: "This storefront takes no card payments (no card processor is configured).", payerCanDo: "Pay with a wallet rail." },
   payment_in_progress: { meaning: "Another request is using this payment right now.", payerCanDo: "Wait for that request; do not send the proof twice." },
   payment_not_refundable: { meaning: "The payment is not in a refundable state.", payerCanDo: "Nothing: this is the seller's refund, not the payer's." },
   invalid_request: { meaning: "The request was malformed (a parameter, the body, or two payment proofs at once).", payerCanDo: FIX_REQUEST },
