@@ -18,6 +18,10 @@ import { chargeServedPayment, scheduleCharge } from "../payments/settle-payment"
 import { awaitDelivery, markDeliveryInFlight } from "../payments/delivered-answers/await-delivery";
 import { findKeptAnswer } from "../payments/delivered-answers/find-kept-answer";
 import { keepAnswer, type AnswerSent } from "../payments/delivered-answers/keep-answer";
+import { countPendingChargeAsDelivered } from "../payments/exposure.queries";
+import { DEFAULT_SELLER_UNSETTLED_CAP_MICROS, DEFAULT_UNSETTLED_CAP_MICROS } from "../settings/unsettled-cap";
+
+const EXPOSURE_DEFAULTS = { payerCapMicros: DEFAULT_UNSETTLED_CAP_MICROS, sellerCapMicros: DEFAULT_SELLER_UNSETTLED_CAP_MICROS };
 import type { Delivered, ServedOutcome } from "./paid-outcome";
 import type { UpstreamResult } from "./proxy-upstream";
 import { parseUsageHeader } from "./usage-header";
@@ -168,8 +172,22 @@ async function serveHeld(
       },
     };
   if (settled.type === "failed") return { type: "settlement_failed", call, rail, hold, reason: settled.reason };
-  // Served; the charge did not confirm in time. The outbox row stays pending and the reconciler finishes it.
-  if (settled.type !== "settled") return { type: "settlement_pending", call, rail, hold, delivered, units };
+  if (settled.type !== "settled") {
+    // The charge did not confirm in time; the outbox row stays pending and the reconciler finishes it. Answering now is
+    // answering before inclusion, so it counts against the same caps (per wallet, across wallets); past them the answer
+    // waits: kept, and served to a retry of this proof once the charge lands (never charged twice).
+    if (settled.type === "pending" && hold.payment.payer && !(await countPendingChargeAsDelivered(hold.payment.id, EXPOSURE_DEFAULTS)))
+      return {
+        type: "refused",
+        rail,
+        freshChallenge: false,
+        error: new AppError("payment_provider_unavailable", {
+          detail: "the payment is being settled and its answer waits for that; retry this same request with the same proof shortly (it is never charged twice)",
+          extra: { payment_id: hold.payment.id },
+        }),
+      };
+    return { type: "settlement_pending", call, rail, hold, delivered, units };
+  }
   return {
     type: "charged",
     call,
