@@ -13,15 +13,26 @@ const schema = z.object({
   PORT: z.coerce.number().int().min(1).max(65535).default(3000),
   /** Master secret; sub-keys (402 challenges, sessions, token encryption) are derived from it with HKDF. */
   APP_SECRET: z.string().min(32, "must be at least 32 characters"),
-  /** Public origin used in links (payUrl, verification_uri, x-next). Default: the request's own origin. */
-  PUBLIC_URL: z.url().optional(),
-  /** Trust X-Forwarded-Host/Proto from a reverse proxy when resolving the seller and building links. */
+  /**
+   * Public origin of every link (payUrl, verification_uri, x-next, emails): its scheme and port, with the storefront host
+   * a request addressed once that host resolved to a storefront (server/http/public-origin.ts). Required in production;
+   * only a development server builds links from the request's own Host.
+   */
+  PUBLIC_URL: z.url({ protocol: /^https?$/, error: "must be an http(s):// URL" }).optional(),
+  /** Trust X-Forwarded-Host/Proto from a reverse proxy when resolving the seller and building links; off, a client's are dropped. */
   TRUST_PROXY: bool.default(false),
   /**
    * gzip route answers and pages in this process (read by next.config.ts at start-up). Off behind a proxy or CDN that
    * compresses: Next.js compresses every route handler's answer through its own zlib stream, whatever its size.
    */
   HTTP_COMPRESSION: bool.default(true),
+  /** A request body must arrive within this (408 request_timeout otherwise); bodies are also bounded in bytes per route. */
+  HTTP_BODY_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(120_000).default(10_000),
+  /**
+   * The server's own bound on receiving a whole request, headers and body, read or not (Node's requestTimeout; its
+   * headersTimeout is the smaller of this and 20 s). Node's default is 300 s: a slow sender held a connection that long.
+   */
+  HTTP_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(5_000).max(300_000).default(30_000),
 
   // --- market data upstream (served by this app under /upstream/market/v1) ---
   /** The secret the built-in market data upstream accepts gateway signatures with (the demo seller's signing secret). */
@@ -209,6 +220,9 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
   if (env.FACILITATOR === "remote" && !env.FACILITATOR_URL) throw new EnvError(["FACILITATOR_URL: required when FACILITATOR=remote"]);
   if (env.STRIPE_SECRET_KEY && !env.STRIPE_WEBHOOK_SECRET) throw new EnvError(["STRIPE_WEBHOOK_SECRET: required when STRIPE_SECRET_KEY is set"]);
   if (env.MARKET_PROVIDER === "live" && !env.MASSIVE_API_KEY) throw new EnvError(["MASSIVE_API_KEY: required when MARKET_PROVIDER=live"]);
+  // Links are built from configuration: a production server never takes its public origin from a request's Host.
+  if (env.NODE_ENV === "production" && !env.PUBLIC_URL)
+    throw new EnvError(["PUBLIC_URL: required in production (the public origin links are built from, e.g. https://data.example.com)"]);
   return env;
 }
 

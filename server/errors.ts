@@ -91,7 +91,11 @@ export const ERROR_STATUS = {
   unauthorized: 401,
   forbidden: 403,
   method_not_allowed: 405,
+  // a request body that did not arrive within HTTP_BODY_TIMEOUT_MS
+  request_timeout: 408,
   payload_too_large: 413,
+  // a request target long enough to bloat an answer's headers (a 402 repeats it): refused before any work
+  uri_too_long: 414,
   unsupported_media_type: 415,
   rate_limit_exceeded: 429,
   internal_error: 500,

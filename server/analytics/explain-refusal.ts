@@ -31,6 +31,8 @@ export const ERROR_EXPLANATIONS: Record<ErrorCode, Explanation> = {
   payment_unknown: { meaning: "The payment id matches no payment of this storefront.", payerCanDo: "Check the id, or request a fresh 402." },
   payment_provider_unavailable: { meaning: "The card processor or chain could not be reached.", payerCanDo: "Retry the same request later, with backoff." },
   payment_invalid: { meaning: "The payment proof was refused.", payerCanDo: "Answer a fresh 402 with a proof made for it." },
+  request_timeout: { meaning: "The request's body did not arrive in time.", payerCanDo: "Send the request again, whole." },
+  uri_too_long: { meaning: "The request's URL is too long.", payerCanDo: "Shorten the path or query." },
   card_payments_unavailable: { meaning: "This storefront takes no card payments (no card processor is configured).", payerCanDo: "Pay with a wallet rail." },
   payment_in_progress: { meaning: "Another request is using this payment right now.", payerCanDo: "Wait for that request; do not send the proof twice." },
   payment_not_refundable: { meaning: "The payment is not in a refundable state.", payerCanDo: "Nothing: this is the seller's refund, not the payer's." },

@@ -10,6 +10,7 @@
 // state-guarded and leased).
 import { env } from "../env";
 import { deleteOldRateLimitWindows } from "../rate-limits/rate-limit.queries";
+import { deleteIdleFailures, SIGN_IN_IDLE_SECONDS } from "../rate-limits/sign-in-limit";
 import { observeReconcilerRun } from "../observability/metrics";
 import { purgeExpiredAnswers } from "./delivered-answers/delivered-answers.queries";
 import { claimSettlement, findAbandonedPayments, findDueSettlements } from "./payments.queries";
@@ -59,6 +60,7 @@ export async function reconcileOnce(): Promise<ReconcileReport> {
     }
   }
   await deleteOldRateLimitWindows(new Date(Date.now() - 10 * 60_000));
+  await deleteIdleFailures(SIGN_IN_IDLE_SECONDS);
   // Answers kept for re-delivery leave with their replay window, and give their bytes back to the seller's allowance.
   report.purgedAnswers = await purgeExpiredAnswers(1_000);
   return report;

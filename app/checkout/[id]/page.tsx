@@ -136,7 +136,7 @@ export default async function CheckoutPage({ params, searchParams }: { params: P
     // Back from Stripe Checkout: ask Stripe how it went rather than wait for the webhook.
     view = await getCheckoutView(catalog, id, { sync: query.returned === "1" });
   } catch (e) {
-    if (isAppError(e) && e.code === "seller_not_found") notFound();
+    if (isAppError(e) && (e.code === "seller_not_found" || e.code === "invalid_request")) notFound();
     throw e;
   }
   // An unknown id, or another storefront's payment: the same 404.
