@@ -159,6 +159,11 @@ const schema = z.object({
   /** SMTP server for human sign-in emails (smtp://user:pass@host:port); unset with the outbox off: email sign-in is unavailable. */
   IDENTITY_SMTP_URL: z.url().optional(),
   IDENTITY_MAIL_FROM: z.string().default("Storefront <no-reply@localhost>"),
+  /**
+   * Let a trusted identity provider's JWKS URL be http or reach private, loopback and reserved addresses (tests and local
+   * providers only). Off: fetched over https from public addresses only, checked on the address connected to.
+   */
+  IDENTITY_ALLOW_PRIVATE_JWKS_URLS: bool.default(false),
 
   // --- operations: logs, metrics, webhooks, alerts (docs/operating.md) ---
   /** pino level of the JSON log lines (one access line per request at info; errors carry the request id). */

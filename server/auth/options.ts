@@ -43,6 +43,20 @@ process.env.AUTH_TRUST_HOST ??= "1";
 /** Extra providers and callbacks contributed by other domains (the identity work adds human sign-in here). */
 export const extraProviders: NextAuthOptions["providers"] = [];
 
+/**
+ * Session cookies are Secure wherever the site is https, and in production everywhere but this machine's own demo
+ * (PUBLIC_URL on a loopback host over http, where browsers would drop a Secure cookie): a production session never
+ * travels over plain http, whatever PUBLIC_URL's scheme says.
+ */
+export function secureCookies(e = env()): boolean {
+  if (!e.PUBLIC_URL) return e.NODE_ENV === "production";
+  const url = new URL(e.PUBLIC_URL);
+  if (url.protocol === "https:") return true;
+  const host = url.hostname.replace(/^\[|\]$/g, "");
+  const loopback = host === "localhost" || host.endsWith(".localhost") || /^127\./.test(host) || host === "::1";
+  return e.NODE_ENV === "production" && !loopback;
+}
+
 let cached: NextAuthOptions | undefined;
 
 export function authOptions(): NextAuthOptions {
@@ -59,8 +73,7 @@ export function authOptions(): NextAuthOptions {
     },
     // A malformed session cookie is one short line, not a stack trace per request (auth-logger.ts).
     logger: authLogger,
-    // Secure cookies in production (a session never travels over plain http there) and wherever the site is https.
-    useSecureCookies: env().NODE_ENV === "production" || (env().PUBLIC_URL ?? "").startsWith("https://"),
+    useSecureCookies: secureCookies(),
     providers: [
       CredentialsProvider({
         id: "seller",
