@@ -36,11 +36,13 @@ export type Handler = (ctx: RouteContext) => Promise<Response> | Response;
 type NextHandler = (req: Request, segment: { params: Promise<Record<string, string | string[]>> }) => Promise<Response>;
 
 /**
- * Longest request target (path and query) taken: a 402 repeats the resource in its headers (PAYMENT-REQUIRED, the MPP
- * challenge), and a target of several KiB grew them past what Node clients and common proxies accept. No operation
- * needs more: a longer one is 414 before any work.
+ * Longest request target (path and query) any route takes, the request line within the 8 KiB common proxies allow.
+ * The longest a free route's bounds allow is the guide's `goal` (500 characters, 4.5 KB when each is a percent-encoded
+ * three-byte character); a longer target that still fits reaches its route, which names the parameter past its bound
+ * in a 400 (an OpenAPI `q` of 5,000 characters, say). A 402 repeats its request in its headers, so a priced route has
+ * a tighter bound (MAX_PAID_TARGET in server/gateway/paid-call.ts).
  */
-export const MAX_REQUEST_TARGET = 2048;
+export const MAX_REQUEST_TARGET = 8192;
 
 /** The seller host of a request (X-Forwarded-Host only with TRUST_PROXY), validated: 400 when it is not a host. */
 function sellerHost(addressed: Addressed): string {
