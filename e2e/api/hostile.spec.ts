@@ -213,10 +213,14 @@ test.describe("bodies, headers and targets", () => {
     expect(long.status).toBe(414);
     expect((await long.json()).error).toBe("uri_too_long");
     expect(long.headers.get("payment-required")).toBeNull();
-    const longest = await fetch(`${BASE}/api/v1/backtest/AAPL?years=1&x=${"a".repeat(440)}`);
+    // At the bound (512 bytes of path and query) a 402; one byte more, a 414.
+    const at = (n: number) => `${BASE}/api/v1/backtest/AAPL?years=1&x=${"a".repeat(n - "/api/v1/backtest/AAPL?years=1&x=".length)}`;
+    expect((await fetch(at(513))).status).toBe(414);
+    const longest = await fetch(at(512));
     expect(longest.status).toBe(402);
     let size = 0;
     longest.headers.forEach((v, k) => (size += k.length + v.length + 4));
+    test.info().annotations.push({ type: "figures", description: `a 402 for a 512-byte target: ${size} bytes of headers` });
     expect(size).toBeLessThan(10 * 1024);
   });
 
@@ -329,6 +333,17 @@ test.describe("a second production instance, with no card processor chosen and n
     expect(ok.status).toBe(200);
     const { id } = (await ok.json()).result.data.json.endpoint;
     expect((await trpcPost(app.url, s.cookie!, "webhooks.deleteEndpoint", { id })).status).toBe(200);
+  });
+
+  test("a NUL in the console's search is a 400 in our words, never the database's", async () => {
+    const s = await signIn(app.url, COUNTED, { "x-forwarded-for": "203.0.113.7" });
+    expect(s.cookie).toBeTruthy();
+    const input = encodeURIComponent(JSON.stringify({ json: { q: "pay_\u0000x" } }));
+    const res = await fetch(`${app.url}/api/trpc/search.global?input=${input}`, { headers: { cookie: s.cookie! } });
+    expect(res.status).toBe(400);
+    const text = await res.text();
+    expect(text).not.toMatch(/invalid byte sequence|PostgreSQL|prisma|22021|0x00/i);
+    expect(JSON.parse(text).error.json.data.appError).toMatchObject({ reason: "invalid_characters" });
   });
 
   test("59 wrong passwords then the right one: locked out with backoff, the right password refused while locked", async () => {
