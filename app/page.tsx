@@ -21,7 +21,8 @@ async function seller(): Promise<{ name: string; merchant: MerchantInfo } | null
     const { catalog } = await storefrontOfHeaders(await headers());
     return { name: catalog.seller.name, merchant: await getMerchantInfo(catalog.seller.id) };
   } catch (e) {
-    if (isAppError(e) && e.code === "seller_not_found") return null;
+    // No storefront here, or a Host that is not a host at all.
+    if (isAppError(e) && (e.code === "seller_not_found" || e.code === "invalid_request")) return null;
     throw e;
   }
 }

@@ -28,7 +28,8 @@ export async function query<Row extends Record<string, unknown>>(text: string, p
  */
 export async function startAppInstance(port: number, env: Record<string, string> = {}): Promise<{ url: string; stop: () => void }> {
   const child: ChildProcess = spawn(process.execPath, ["node_modules/next/dist/bin/next", "start", "-p", String(port), "-H", "127.0.0.1"], {
-    env: { ...process.env, ...TEST_ENV, ...stackEnv(), NODE_ENV: "production", PORT: String(port), ...env },
+    // Production requires PUBLIC_URL: this instance's own address, unless the spec names another.
+    env: { ...process.env, ...TEST_ENV, ...stackEnv(), NODE_ENV: "production", PORT: String(port), PUBLIC_URL: `http://127.0.0.1:${port}`, ...env },
     stdio: "ignore",
   });
   const url = `http://127.0.0.1:${port}`;

@@ -42,6 +42,8 @@ async function main() {
     RATE_LIMIT_DISABLED: "1",
     // As in production: the block-time rows deliver before inclusion, the instant-mining rows wait (the chain is fast).
     DELIVER_BEFORE_INCLUSION: "auto",
+    // Production requires it (links come from configuration).
+    PUBLIC_URL: `http://127.0.0.1:${port}`,
   };
   const server = startNextServer({ port, env, quiet: true });
   const baseUrl = `http://127.0.0.1:${port}`;

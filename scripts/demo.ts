@@ -40,7 +40,8 @@ async function main() {
     port,
     env: {
       ...stack.env,
-      PUBLIC_URL: process.env.PUBLIC_URL ?? "",
+      // Production requires it (links come from configuration): this machine, unless the operator says otherwise.
+      PUBLIC_URL: process.env.PUBLIC_URL ?? `http://localhost:${port}`,
       LOG_FORMAT: process.env.LOG_FORMAT ?? "pretty",
       METRICS_TOKEN: metricsToken,
       WEBHOOK_ALLOW_PRIVATE_URLS: process.env.WEBHOOK_ALLOW_PRIVATE_URLS ?? "on",

@@ -74,7 +74,12 @@ async function main() {
   // Where the specs find the stack (its chain, its database): playwright.config.ts names the file for both sides.
   const stackFile = process.env.E2E_STACK_FILE ?? path.join(dir, "stack.json");
   fs.writeFileSync(stackFile, JSON.stringify(stack.env));
-  const server = startNextServer({ port, env: { ...TEST_ENV, ...E2E_OPERATIONS_ENV, ...stack.env, E2E_STACK_FILE: stackFile }, quiet: false });
+  // Production requires PUBLIC_URL: the address the specs call; other storefronts' hosts keep their own names in links.
+  const server = startNextServer({
+    port,
+    env: { ...TEST_ENV, ...E2E_OPERATIONS_ENV, ...stack.env, PUBLIC_URL: `http://127.0.0.1:${port}`, E2E_STACK_FILE: stackFile },
+    quiet: false,
+  });
   const stop = async () => {
     server.kill("SIGTERM");
     await stack.stop();

@@ -32,4 +32,13 @@ describe("env", () => {
     expect(() => parseEnv({ ...base, FACILITATOR: "remote" })).toThrow(/FACILITATOR_URL/);
     expect(() => parseEnv({ ...base, MARKET_PROVIDER: "live" })).toThrow(/MASSIVE_API_KEY/);
   });
+  it("requires PUBLIC_URL in production, an http(s) origin", () => {
+    expect(() => parseEnv({ ...base, NODE_ENV: "production" })).toThrow(/PUBLIC_URL: required in production/);
+    expect(parseEnv({ ...base, NODE_ENV: "production", PUBLIC_URL: "https://data.example.com" }).PUBLIC_URL).toBe("https://data.example.com");
+    expect(() => parseEnv({ ...base, PUBLIC_URL: "javascript:alert(1)" })).toThrow(/PUBLIC_URL/);
+  });
+  it("turns the card test processor on only when named", () => {
+    expect(parseEnv(base).CARD_TEST_PROCESSOR).toBe(false);
+    expect(parseEnv({ ...base, CARD_TEST_PROCESSOR: "on" }).CARD_TEST_PROCESSOR).toBe(true);
+  });
 });

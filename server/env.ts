@@ -13,15 +13,26 @@ const schema = z.object({
   PORT: z.coerce.number().int().min(1).max(65535).default(3000),
   /** Master secret; sub-keys (402 challenges, sessions, token encryption) are derived from it with HKDF. */
   APP_SECRET: z.string().min(32, "must be at least 32 characters"),
-  /** Public origin used in links (payUrl, verification_uri, x-next). Default: the request's own origin. */
-  PUBLIC_URL: z.url().optional(),
-  /** Trust X-Forwarded-Host/Proto from a reverse proxy when resolving the seller and building links. */
+  /**
+   * Public origin of every link (payUrl, verification_uri, x-next, emails): its scheme and port, with the storefront host
+   * a request addressed once that host resolved to a storefront (server/http/public-origin.ts). Required in production;
+   * only a development server builds links from the request's own Host.
+   */
+  PUBLIC_URL: z.url({ protocol: /^https?$/, error: "must be an http(s):// URL" }).optional(),
+  /** Trust X-Forwarded-Host/Proto from a reverse proxy when resolving the seller and building links; off, a client's are dropped. */
   TRUST_PROXY: bool.default(false),
   /**
    * gzip route answers and pages in this process (read by next.config.ts at start-up). Off behind a proxy or CDN that
    * compresses: Next.js compresses every route handler's answer through its own zlib stream, whatever its size.
    */
   HTTP_COMPRESSION: bool.default(true),
+  /** A request body must arrive within this (408 request_timeout otherwise); bodies are also bounded in bytes per route. */
+  HTTP_BODY_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(120_000).default(10_000),
+  /**
+   * The server's own bound on receiving a whole request, headers and body, read or not (Node's requestTimeout; its
+   * headersTimeout is the smaller of this and 20 s). Node's default is 300 s: a slow sender held a connection that long.
+   */
+  HTTP_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(5_000).max(300_000).default(30_000),
 
   // --- market data upstream (served by this app under /upstream/market/v1) ---
   /** The secret the built-in market data upstream accepts gateway signatures with (the demo seller's signing secret). */
@@ -70,6 +81,23 @@ const schema = z.object({
    * is served again, never charged again (docs/paying.md). 0 turns it off (a retry is `payment_consumed`).
    */
   PAYMENT_REPLAY_HOURS: z.coerce.number().min(0).max(720).default(24),
+  /**
+   * A replay is served the answer that was paid for, kept for PAYMENT_REPLAY_HOURS (docs/paying.md): the largest answer
+   * kept (body and headers, bytes). A larger one is delivered once and its replay refused (`answer_not_kept`). 0 keeps none.
+   */
+  DELIVERED_ANSWER_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(64 * 1024 * 1024)
+    .default(2 * 1024 * 1024),
+  /** Bytes of kept answers one seller may hold at once; past it new answers are not kept (their replays are refused) until older ones expire. */
+  DELIVERED_ANSWERS_MAX_BYTES_PER_SELLER: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(64 * 1024 * 1024 * 1024)
+    .default(512 * 1024 * 1024),
   /** How often the settlement reconciler scans for pending settlements and abandoned payments. */
   SETTLEMENT_RECONCILE_INTERVAL_MS: z.coerce.number().int().min(200).max(3_600_000).default(15_000),
   /** Requests per minute per payer wallet (paid calls), shared by all instances through PostgreSQL. 0 disables. */
@@ -86,7 +114,10 @@ const schema = z.object({
   GATEWAY_FAULT: z.enum(["none", "exit_after_lock", "exit_after_outbox"]).default("none"),
 
   // --- card payments (server/payments/rails/card) ---
-  /** Stripe secret key (sk_test_... or sk_live_...). Unset: the built-in test processor (Stripe test card numbers, no real money). */
+  /**
+   * Stripe secret key (sk_test_... or sk_live_...). Unset: card payments go to the built-in test processor only when
+   * CARD_TEST_PROCESSOR names it; otherwise the card rail is not offered.
+   */
   STRIPE_SECRET_KEY: z
     .string()
     .regex(/^(sk|rk)_(test|live)_[0-9A-Za-z]+$/, "must be a Stripe secret or restricted key (sk_test_..., sk_live_...)")
@@ -100,6 +131,12 @@ const schema = z.object({
   STRIPE_API_URL: z.url().optional(),
   /** The Stripe profile (networkId) the MPP card method's shared payment tokens are scoped to; unset with Stripe: the method is not offered. */
   STRIPE_NETWORK_ID: z.string().min(1).max(255).optional(),
+  /**
+   * The built-in test processor (Stripe test card numbers, no real money; its checkout page says it is a test), when
+   * STRIPE_SECRET_KEY is unset. The demo and the tests turn it on; off and without Stripe, the card rail is not offered
+   * (no card offer in a 402 or in discovery, card proofs refused) and start-up says so. Never on with real buyers.
+   */
+  CARD_TEST_PROCESSOR: bool.default(false),
   /** How long a hosted card checkout stays open (Stripe accepts 30 minutes to 24 hours and gets a value clamped into that range). */
   CARD_CHECKOUT_TTL_SECONDS: z.coerce.number().int().min(60).max(86_400).default(1800),
   /** A paid checkout the agent never retries within this window is refunded in full by the reconciler. */
@@ -122,6 +159,11 @@ const schema = z.object({
   /** SMTP server for human sign-in emails (smtp://user:pass@host:port); unset with the outbox off: email sign-in is unavailable. */
   IDENTITY_SMTP_URL: z.url().optional(),
   IDENTITY_MAIL_FROM: z.string().default("Storefront <no-reply@localhost>"),
+  /**
+   * Let a trusted identity provider's JWKS URL be http or reach private, loopback and reserved addresses (tests and local
+   * providers only). Off: fetched over https from public addresses only, checked on the address connected to.
+   */
+  IDENTITY_ALLOW_PRIVATE_JWKS_URLS: bool.default(false),
 
   // --- operations: logs, metrics, webhooks, alerts (docs/operating.md) ---
   /** pino level of the JSON log lines (one access line per request at info; errors carry the request id). */
@@ -183,6 +225,9 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
   if (env.FACILITATOR === "remote" && !env.FACILITATOR_URL) throw new EnvError(["FACILITATOR_URL: required when FACILITATOR=remote"]);
   if (env.STRIPE_SECRET_KEY && !env.STRIPE_WEBHOOK_SECRET) throw new EnvError(["STRIPE_WEBHOOK_SECRET: required when STRIPE_SECRET_KEY is set"]);
   if (env.MARKET_PROVIDER === "live" && !env.MASSIVE_API_KEY) throw new EnvError(["MASSIVE_API_KEY: required when MARKET_PROVIDER=live"]);
+  // Links are built from configuration: a production server never takes its public origin from a request's Host.
+  if (env.NODE_ENV === "production" && !env.PUBLIC_URL)
+    throw new EnvError(["PUBLIC_URL: required in production (the public origin links are built from, e.g. https://data.example.com)"]);
   return env;
 }
 

@@ -23,6 +23,9 @@ export const ERROR_STATUS = {
   payment_provider_unavailable: 503,
   payment_invalid: 402,
   payment_in_progress: 409,
+  // not named by the spec: no card processor is configured here (neither Stripe nor the test processor), so the card
+  // rail is not offered and its endpoints answer this
+  card_payments_unavailable: 501,
   // the console's refund of a payment not in a refundable state (settled or consumed); names the state
   payment_not_refundable: 409,
   // --- bad request (part 7) ---
@@ -88,7 +91,11 @@ export const ERROR_STATUS = {
   unauthorized: 401,
   forbidden: 403,
   method_not_allowed: 405,
+  // a request body that did not arrive within HTTP_BODY_TIMEOUT_MS
+  request_timeout: 408,
   payload_too_large: 413,
+  // a request target long enough to bloat an answer's headers (a 402 repeats it): refused before any work
+  uri_too_long: 414,
   unsupported_media_type: 415,
   rate_limit_exceeded: 429,
   internal_error: 500,

@@ -1,5 +1,6 @@
 import { startAlertLoop } from "./alerts/start-alert-loop";
 import { env, EnvError } from "./env";
+import { describeCardProcessor } from "./payments/rails";
 import { startWebhookWorker } from "./webhooks/start-webhook-worker";
 
 /** Validate the environment once at start-up; a bad setting stops the process with its name. */
@@ -18,6 +19,8 @@ export function checkEnvironmentOrExit(): void {
 /** This instance's share of the operations work: webhook delivery and the alert checks (each can be switched off). */
 export function startOperations(): void {
   const e = env();
+  // One line on which card processor takes payments (or that none does: the card rail is then not offered).
+  console.info(`[startup] ${describeCardProcessor()}`);
   if (e.WEBHOOK_DELIVERY) startWebhookWorker();
   if (e.ALERTS) startAlertLoop();
 }

@@ -1,6 +1,6 @@
-// The console's Settings, in Chromium against the built app: the per-wallet cap on value answered before settlement is
-// typed, reviewed in the money confirmation (before and after, what paying agents see), changed only on Confirm, and
-// back to the default when emptied.
+// The console's Settings, in Chromium against the built app: the per-wallet cap on value answered before settlement (and
+// the one across all wallets) is typed, reviewed in the money confirmation (before and after, what paying agents see),
+// changed only on Confirm, and back to the default when emptied.
 import { expect, test } from "@playwright/test";
 import { SECOND, signIn } from "./sellers";
 
@@ -48,4 +48,23 @@ test("the unsettled cap: typed, confirmed, saved and audited; cancel changes not
   await review.click();
   await page.getByTestId("unsettled-cap-dialog-confirm").click();
   await expect(current).toContainText("Now $0.50 (the default)");
+});
+
+test("the cap across all wallets: its own field, confirmed before it is saved, back to the default when emptied", async ({ page }) => {
+  await signIn(page, SECOND);
+  await page.goto("/console/settings");
+  const input = page.getByTestId("settings-seller-unsettled-cap");
+  const current = page.getByTestId("settings-seller-unsettled-cap-current");
+  await expect(current).toContainText("Now $5.00 (the default)");
+  await input.fill("12");
+  await page.getByTestId("settings-seller-unsettled-cap-review").click();
+  await expect(page.getByTestId("seller-unsettled-cap-dialog-changes")).toContainText("$12.00");
+  await page.getByTestId("seller-unsettled-cap-dialog-confirm").click();
+  await expect(current).toContainText("Now $12.00.");
+  // The per-wallet cap is untouched.
+  await expect(page.getByTestId("settings-unsettled-cap-current")).toContainText("(the default)");
+  await input.fill("");
+  await page.getByTestId("settings-seller-unsettled-cap-review").click();
+  await page.getByTestId("seller-unsettled-cap-dialog-confirm").click();
+  await expect(current).toContainText("Now $5.00 (the default)");
 });

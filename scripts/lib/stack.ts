@@ -80,6 +80,8 @@ export async function startStack(opts: { dataDir: string; persistent: boolean; l
       MARKET_UPSTREAM_SECRET: secrets.MARKET_UPSTREAM_SECRET,
       // Offline demo: human sign-in emails land in the local outbox page (/outbox) instead of SMTP.
       IDENTITY_DEV_OUTBOX: process.env.IDENTITY_DEV_OUTBOX ?? "1",
+      // Offline demo: card payments through the built-in test processor (its checkout page says so), unless Stripe is set.
+      CARD_TEST_PROCESSOR: process.env.CARD_TEST_PROCESSOR ?? (process.env.STRIPE_SECRET_KEY ? "off" : "on"),
       ...(chain?.env ?? {}),
     },
     summary,

@@ -72,6 +72,7 @@ describe("the checker", () => {
     expect(broken(graph("server/gateway/x.ts", ["../market/operations/basis", "server/market/operations/basis/index.ts"]))).toEqual([RULES[13]!.name]);
     expect(broken(graph("server/market/providers/x.ts", ["../operations", "server/market/operations/index.ts"]))).toEqual([RULES[14]!.name]);
     expect(broken(graph("server/market/archive/x.ts", ["../operations/operation", "server/market/operations/operation.ts"]))).toEqual([RULES[14]!.name]);
+    expect(broken(graph("server/rate-limits/rate-limit.ts", ["../gateway/paid-call", "server/gateway/paid-call.ts"]))).toEqual([RULES[15]!.name]);
   });
 
   it("allows what the rules allow", () => {
@@ -112,6 +113,9 @@ describe("the checker", () => {
     expect(broken(graph("server/testing/operations.ts", ["../market/operations/registered", "server/market/operations/registered.ts"]))).toEqual([]);
     expect(broken(graph("server/discovery/x.ts", ["../market/operations", "server/market/operations/index.ts"]))).toEqual([]);
     expect(broken(graph("app/x/page.tsx", ["@/server/market/operations/basis/contract", "server/market/operations/basis/contract.ts"]))).toEqual([]);
+    expect(
+      broken(graph("server/rate-limits/rate-limit.ts", ["../env", "server/env.ts"], ["./rate-limit.queries", "server/rate-limits/rate-limit.queries.ts"])),
+    ).toEqual([]);
   });
 
   it("flags a payment state written into SQL outside the state module", () => {

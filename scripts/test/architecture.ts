@@ -218,6 +218,17 @@ export const RULES: Rule[] = [
     name: "the shared market floors (server/market/lib, providers, archive, artifacts) never import the operations",
     check: (f, i) => MARKET_SHARED.some((p) => f.file.startsWith(p)) && !isTestOrTooling(f.file) && !!i.target?.startsWith(OPERATIONS_DIR),
   },
+  {
+    // One floor below everything that asks it (the paid pipeline, identity, sign-in): it can never import what asks it.
+    name: "server/rate-limits imports only settings (server/env), errors (server/errors), the database client (its queries) and itself",
+    check: (f, i) =>
+      f.file.startsWith("server/rate-limits/") &&
+      !isTestOrTooling(f.file) &&
+      !!i.target &&
+      !["server/env.ts", "server/errors.ts"].includes(i.target) &&
+      !i.target.startsWith("server/db/") &&
+      !i.target.startsWith("server/rate-limits/"),
+  },
 ];
 
 export function findViolations(graph: SourceFile[], rules: Rule[] = RULES): Violation[] {

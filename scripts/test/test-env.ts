@@ -12,6 +12,8 @@ export const TEST_ENV = {
   // Paid calls wait for inclusion, whatever the load does to the local chain's timings: a test that means to deliver
   // first says so (setInclusionEstimateForTests); the bench's block-time rows run with auto.
   DELIVER_BEFORE_INCLUSION: "off",
+  // Card payments through the built-in test processor (test cards, no real money): chosen explicitly, never a default.
+  CARD_TEST_PROCESSOR: "on",
 } as const;
 
 /** What the end-to-end server adds for the operations specs: /metrics on, webhooks to receivers on loopback. */

@@ -18,6 +18,7 @@ export const AUDIT_ACTIONS = {
   "webhook_endpoint.delete": { target: "webhook_endpoint", label: "Webhook endpoint removed" },
   "webhook_delivery.resend": { target: "webhook_delivery", label: "Webhook delivery resent" },
   "plan.credit_threshold": { target: "plan", label: "Credit alert threshold changed" },
+  "account.password_reset": { target: "seller_user", label: "Password reset by email" },
 } as const;
 
 export type AuditAction = keyof typeof AUDIT_ACTIONS;

@@ -1,7 +1,10 @@
 import { db } from "../db/client";
 
 export async function findSellerUserByEmail(email: string) {
-  return db.sellerUser.findUnique({ where: { email: email.toLowerCase() }, select: { id: true, email: true, name: true, sellerId: true, passwordHash: true } });
+  return db.sellerUser.findUnique({
+    where: { email: email.toLowerCase() },
+    select: { id: true, email: true, name: true, sellerId: true, passwordHash: true, sessionVersion: true },
+  });
 }
 
 export async function touchSellerUserLogin(id: string) {

@@ -513,7 +513,7 @@ describe("drawing credit", () => {
     const calls = upstream.state.calls;
     const statuses = await concurrentCalls(agent.token, 500);
     expect(statuses.filter((s) => s === 200)).toHaveLength(37);
-    expect(statuses.filter((s) => s !== 200).every((s) => s === 402)).toBe(true);
+    expect(statuses.filter((s) => s !== 200 && s !== 402)).toEqual([]);
     expect(upstream.state.calls - calls).toBe(37);
     expect((await db.creditGrant.findMany({ where: { credentialId: agent.credentialId } })).map((g) => g.remainingMicros)).toEqual([0n, 0n, 0n]);
     await flushCaptures();
@@ -829,7 +829,8 @@ describe("Idempotency-Key on plan credit (resumable delivery)", () => {
       expect(a.status).toBe(409);
       expect((await a.json()).error).toBe("payment_in_progress");
     }
-    expect(upstream.state.calls - callsBefore).toBe(served.length);
+    // Issue 33: the upstream runs once per charge (a replay is served the kept answer); it was once per answer served.
+    expect(upstream.state.calls - callsBefore).toBe(1);
     await flushCaptures();
     expect(await balance(agent.token)).toBe("4.980000");
     expect(await db.payment.count({ where: { credentialId: agent.credentialId, rail: "credits" } })).toBe(1);

@@ -204,8 +204,9 @@ describe("paying with x402", () => {
 
   // Issue 23 changed this rule (resumable delivery): copies arriving after the charge are served again, never charged
   // again, where before they were refused `payment_consumed` ("... are served exactly once", and "replayed after
-  // settlement, it is refused").
-  it("fifty concurrent requests carrying the same proof are charged exactly once; each is served or told to wait", async () => {
+  // settlement, it is refused"). Issue 33 changed it again: a copy is served the answer that was kept, so the upstream
+  // runs once however many copies are served (before: once per copy served, "calls - callsBefore = served.length").
+  it("fifty concurrent requests carrying the same proof are charged exactly once and run the upstream once; each is served or told to wait", async () => {
     const payer = anvilAddress(3);
     const before = await usdc(payer);
     const proof = await proofFor(await call(AAPL), 3);
@@ -220,12 +221,15 @@ describe("paying with x402", () => {
       expect(status).toBe(409);
       expect(code).toBe("payment_in_progress");
     }
-    expect(upstream.state.calls - callsBefore).toBe(served.length);
+    expect(upstream.state.calls - callsBefore).toBe(1);
+    // Every copy got the very bytes of the one answer.
+    expect(new Set(await Promise.all(served.map((r) => r.clone().text()))).size).toBe(1);
     expect(await usdc(payer)).toBe(before - 20_000n);
     // ... and retried after settlement, it is served again: replay=true, the original payment, no second charge.
     const replay = await call(AAPL, { headers: proof });
     expect(replay.status).toBe(200);
     expect(await replay.json()).toMatchObject({ ticker: "AAPL" });
+    expect(upstream.state.calls - callsBefore).toBe(1);
     expect(replay.headers.get("svc-payment-id")).toBe(served[0]!.headers.get("svc-payment-id"));
     expect(replay.headers.get("svc-billing")).toMatch(/status=charged; replay=true; charged_at=.*; tx=0x/);
     expect(await usdc(payer)).toBe(before - 20_000n);

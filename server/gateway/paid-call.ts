@@ -71,12 +71,27 @@ function validateParameters(m: Matched, url: URL): void {
   if (refusal) throw refusal;
 }
 
+/**
+ * Longest path and query a priced request may have: its 402's headers stay under about 9 KiB (about 4 KiB with a short
+ * request), well inside what Node clients (16 KiB) and common proxies accept. The longest request every operation's
+ * contract allows, encoded as URLSearchParams encodes it, is about 340 bytes (an archive range with a 64-character feed
+ * and entity): paid-call.test.ts builds each one and holds it to this bound.
+ */
+export const MAX_PAID_TARGET = 512;
+
 /** A data call's price and delivery: its upstream, signed with the seller's secret. */
 export async function priceDataCall(ctx: RouteContext): Promise<Priced> {
   const seller = await ctx.seller();
   const catalog = await ctx.catalog();
   const matched = matchRequest(catalog, ctx.req, ctx.url);
+  // A parameter past its bound is its 400 first (it names the parameter); what is left long is extra query.
   validateParameters(matched, ctx.url);
+  // A 402 repeats the request in its headers (PAYMENT-REQUIRED, the MPP challenges, the payment id), about ten bytes
+  // of headers for each byte of path and query: a long target of a priced route is refused before any challenge.
+  if (ctx.url.pathname.length + ctx.url.search.length > MAX_PAID_TARGET)
+    throw new AppError("uri_too_long", {
+      detail: `a paid request's path and query are at most ${MAX_PAID_TARGET} bytes (a 402 repeats them in its headers)`,
+    });
   const { op } = matched;
   const price = op.meter?.priceMicros ?? null;
   if (price === null)

@@ -1,7 +1,7 @@
 // Resumable delivery on the wallet rails, in process against real PostgreSQL and a real anvil chain: the same request
 // retried with the same proof of a charged payment is served again and never charged again, for as long as the replay
 // window lasts (the challenge's own few minutes do not matter); a proof rebuilt from what the chain shows does not
-// replay; a replay answers whatever the upstream answers now without releasing or charging anything.
+// replay; a replay is served the answer that was kept, without calling the upstream, releasing or charging anything.
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { anvilAddress } from "../../scripts/lib/local-chain";
 import { db } from "../db/client";
@@ -69,21 +69,27 @@ describe.each(["x402", "mpp"] as const)("resumable delivery, %s", (rail) => {
     });
   });
 
-  it("a replay passes the upstream's answer through, even an error, and neither charges nor releases anything", async () => {
+  // Issue 33 changed this rule: a replay used to call the upstream again and pass whatever it answered through ("a replay
+  // passes the upstream's answer through, even an error"). Now it is served the answer that was paid for, kept when it
+  // was delivered, and the upstream is not called at all, whatever it would answer now.
+  it("a replay is served the kept answer (status, headers, bytes), never the upstream again, and neither charges nor releases anything", async () => {
     const payer = anvilAddress(2);
     const before = await usdc(payer);
     const proof = await payOn(rail, await call(AAPL), 2);
     const first = await call(AAPL, proof);
     expect(first.status).toBe(200);
+    const firstBytes = Buffer.from(await first.arrayBuffer());
     const paymentId = first.headers.get("svc-payment-id")!;
+    const calls = upstream.state.calls;
     upstream.state.mode = { status: 503, body: { error: "down" } };
-    const failed = await call(AAPL, proof);
-    expect(failed.status).toBe(503);
-    expect(await failed.json()).toEqual({ error: "down" });
-    expect(failed.headers.get("svc-billing")).toContain("replay=true");
+    const again = await call(AAPL, proof);
+    expect(again.status).toBe(200);
+    expect(Buffer.from(await again.arrayBuffer()).equals(firstBytes)).toBe(true);
+    expect(again.headers.get("content-type")).toBe(first.headers.get("content-type"));
+    expect(again.headers.get("svc-billing")).toContain("replay=true");
+    expect(again.headers.get("svc-receipt")).toBe(first.headers.get("svc-receipt"));
+    expect(upstream.state.calls).toBe(calls);
     expect((await db.payment.findUniqueOrThrow({ where: { id: paymentId } })).status).toBe("consumed");
-    upstream.state.mode = { status: 200 };
-    expect((await call(AAPL, proof)).status).toBe(200);
     expect(await usdc(payer)).toBe(before - 20_000n);
   });
 

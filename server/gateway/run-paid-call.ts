@@ -18,7 +18,7 @@ import type { PaidCall } from "../payments/paid-call";
 import { readPaymentProof, type PaymentProof } from "../payments/rails";
 import type { Rail } from "../payments/rails/rail";
 import type { OutcomeMeta, PaidOutcome } from "./paid-outcome";
-import { rateLimitError, rateLimits } from "./rate-limit";
+import { rateLimitError, rateLimits } from "../rate-limits/rate-limit";
 import { servePaidCall, type Delivery } from "./serve-paid-call";
 
 export type Priced =

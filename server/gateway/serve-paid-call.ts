@@ -3,8 +3,8 @@
 // got no data), a 5xx, a timeout, an unreachable upstream or usage that cannot be billed releases the hold and charges
 // nothing, as x402's reference middleware does not settle a handler's 400 or above. The decision to charge is written
 // to the outbox before the rail is asked to charge, so a crash at any point ends settled once or released, never both
-// (the reconciler finishes it). The proof that already paid for this very request is served again, never charged
-// again (replayPaidCall). Every charged or re-delivered answer carries a signed receipt over its body (`signed`).
+// (the reconciler finishes it). The proof that already paid for this very request is served the answer it paid for
+// again, kept when it was delivered, never charged again and never run again (replayPaidCall). Every charged or re-delivered answer carries a signed receipt over its body (`signed`).
 // A prepaid hold (a card checkout a human paid before this call) has nothing to charge: success marks it delivered
 // under its lease, and every failure above refunds it in full instead of releasing it.
 import type { CatalogMeter } from "../catalog/catalog";
@@ -15,6 +15,13 @@ import type { PaymentRow } from "../payments/payments.queries";
 import type { HeldPayment, Hold, Rail } from "../payments/rails/rail";
 import { signReceipt } from "../receipts/sign-receipt";
 import { chargeServedPayment, scheduleCharge } from "../payments/settle-payment";
+import { awaitDelivery, markDeliveryInFlight } from "../payments/delivered-answers/await-delivery";
+import { findKeptAnswer } from "../payments/delivered-answers/find-kept-answer";
+import { keepAnswer, type AnswerSent } from "../payments/delivered-answers/keep-answer";
+import { countPendingChargeAsDelivered } from "../payments/exposure.queries";
+import { DEFAULT_SELLER_UNSETTLED_CAP_MICROS, DEFAULT_UNSETTLED_CAP_MICROS } from "../settings/unsettled-cap";
+
+const EXPOSURE_DEFAULTS = { payerCapMicros: DEFAULT_UNSETTLED_CAP_MICROS, sellerCapMicros: DEFAULT_SELLER_UNSETTLED_CAP_MICROS };
 import type { Delivered, ServedOutcome } from "./paid-outcome";
 import type { UpstreamResult } from "./proxy-upstream";
 import { parseUsageHeader } from "./usage-header";
@@ -48,15 +55,37 @@ export async function servePaidCall(call: PaidCall, rail: Rail, proof: unknown, 
       ? new Promise<void>((r) => setImmediate(r)).then(delivery.deliver)
       : null;
   early?.catch(() => {});
-  const accepted = await rail.accept(call, proof);
+  let accepted = await rail.accept(call, proof);
   timings.lap("accept");
+  // A copy of a proof another request is serving right now waits for it (bounded), then asks again: the payment is then
+  // charged (a replay of the kept answer), or ended, or still busy (payment_in_progress, as before). 200 copies of one
+  // proof in flight run the upstream once (../payments/delivered-answers/await-delivery.ts).
+  const busy = accepted.type === "refused" && accepted.error.code === "payment_in_progress" ? accepted.error.extra?.payment_id : undefined;
+  if (typeof busy === "string" && (await awaitDelivery(busy))) {
+    accepted = await rail.accept(call, proof);
+    timings.lap("wait");
+  }
   if (accepted.type === "refused") return { type: "refused", rail, error: accepted.error, freshChallenge: accepted.freshChallenge };
   if (accepted.type === "declined") return { type: "declined", reason: accepted.reason, detail: accepted.detail };
-  if (accepted.type === "replay") {
-    // An early start was for a new reservation; a replay asks the upstream itself, below.
-    return replayPaidCall(call, rail, accepted.payment, early ?? delivery.deliver, timings);
-  }
+  // An early start was for a new reservation; a replay is answered from what was kept, never the upstream.
+  if (accepted.type === "replay") return replayPaidCall(call, rail, accepted.payment);
   const { hold } = accepted;
+  const done = markDeliveryInFlight(hold.payment.id);
+  try {
+    return await serveHeld(call, rail, hold, early, delivery, timings);
+  } finally {
+    done();
+  }
+}
+
+async function serveHeld(
+  call: PaidCall,
+  rail: Rail,
+  hold: Hold,
+  early: Promise<UpstreamResult> | null,
+  delivery: Delivery,
+  timings: Timings,
+): Promise<ServeOutcome> {
   faultPoint("exit_after_lock");
   // Undo the hold: release it (nothing moved), or refund a prepaid one in full. True when refunded.
   const undo = async (reason: string, upstreamStatus?: number): Promise<boolean> => {
@@ -85,7 +114,12 @@ export async function servePaidCall(call: PaidCall, rail: Rail, proof: unknown, 
     return { type: "released", call, rail, hold, delivered, reason: "usage_error", usageError: usage.code, refunded };
   }
   const units = meterKey ? (usage.units.get(meterKey) ?? 1) : 1;
+  // The answer this payment buys is kept before the charge is decided, so a charged payment's replay is served these
+  // bytes, never a second run of the upstream (a purchase's replay answers its grant instead).
+  const keeping =
+    call.purpose === "call" && hold.replayable !== false ? keepAnswer({ paymentId: hold.payment.id, sellerId: call.sellerId }, sent(delivered)) : null;
   if (rail.capture) {
+    await keeping;
     // Reserved before the call; charged off the response path (the reconciler releases it if that never lands). The
     // capture's statement keeps the receipt, so it is signed first.
     const jws = await signJws(call, rail, hold.payment, delivered, null, false);
@@ -99,7 +133,7 @@ export async function servePaidCall(call: PaidCall, rail: Rail, proof: unknown, 
     // over (this one outlived its lease); it must not also serve. The receipt is signed first, so the delivery's
     // statement keeps it.
     const reference = hold.prepaid.reference;
-    const jws = await signJws(call, rail, hold.payment, delivered, reference, false);
+    const [jws] = await Promise.all([signJws(call, rail, hold.payment, delivered, reference, false), keeping]);
     if (!(await rail.prepaid.delivered(hold, jws)))
       return {
         type: "refused",
@@ -112,7 +146,7 @@ export async function servePaidCall(call: PaidCall, rail: Rail, proof: unknown, 
     return { type: "charged", call, rail, hold, delivered, transaction: reference, units, receipt };
   }
   // Whether the answer waits for the charge's inclusion is settlement's decision (settle-payment.ts), made with the outbox row.
-  const scheduled = await scheduleCharge(rail, hold.payment, delivered.status, units, env().PAYMENT_LEASE_SECONDS, call.purpose);
+  const [scheduled] = await Promise.all([scheduleCharge(rail, hold.payment, delivered.status, units, env().PAYMENT_LEASE_SECONDS, call.purpose), keeping]);
   if (!scheduled) return { type: "released", call, rail, hold, delivered, reason: "released_meanwhile" };
   faultPoint("exit_after_outbox");
   timings.lap("schedule");
@@ -138,8 +172,22 @@ export async function servePaidCall(call: PaidCall, rail: Rail, proof: unknown, 
       },
     };
   if (settled.type === "failed") return { type: "settlement_failed", call, rail, hold, reason: settled.reason };
-  // Served; the charge did not confirm in time. The outbox row stays pending and the reconciler finishes it.
-  if (settled.type !== "settled") return { type: "settlement_pending", call, rail, hold, delivered, units };
+  if (settled.type !== "settled") {
+    // The charge did not confirm in time; the outbox row stays pending and the reconciler finishes it. Answering now is
+    // answering before inclusion, so it counts against the same caps (per wallet, across wallets); past them the answer
+    // waits: kept, and served to a retry of this proof once the charge lands (never charged twice).
+    if (settled.type === "pending" && hold.payment.payer && !(await countPendingChargeAsDelivered(hold.payment.id, EXPOSURE_DEFAULTS)))
+      return {
+        type: "refused",
+        rail,
+        freshChallenge: false,
+        error: new AppError("payment_provider_unavailable", {
+          detail: "the payment is being settled and its answer waits for that; retry this same request with the same proof shortly (it is never charged twice)",
+          extra: { payment_id: hold.payment.id },
+        }),
+      };
+    return { type: "settlement_pending", call, rail, hold, delivered, units };
+  }
   return {
     type: "charged",
     call,
@@ -167,60 +215,62 @@ function signJws(call: PaidCall, rail: Rail, payment: HeldPayment, delivered: De
     sellerId: call.sellerId,
     request: { method: call.method, path: call.path, query: call.canonicalQuery },
     upstreamStatus: delivered.status,
-    // What render-outcome sends: no body on 204 and 304.
-    body: delivered.status === 204 || delivered.status === 304 ? null : delivered.body,
+    body: sent(delivered).body,
     settlement,
     replay,
   });
 }
 
-/** The rail's receipt headers plus ours, for a re-delivery: sent, not kept (the charge's receipt is the kept one). */
-async function redeliveryReceipt(
-  call: PaidCall,
-  rail: Rail,
-  payment: HeldPayment,
-  delivered: Delivered,
-  settlement: string | null,
-  railReceipt: Record<string, string>,
-): Promise<Record<string, string>> {
-  return { ...railReceipt, "svc-receipt": await signJws(call, rail, payment, delivered, settlement, true) };
+/** What render-outcome sends: no body on 204 and 304. */
+function sent(delivered: Delivered): AnswerSent {
+  return { status: delivered.status, headers: delivered.headers, body: delivered.status === 204 || delivered.status === 304 ? null : delivered.body };
 }
 
+const NOT_KEPT: Record<string, string> = {
+  too_large: "its answer was larger than this storefront keeps for re-delivery (DELIVERED_ANSWER_MAX_BYTES)",
+  seller_full: "this storefront's room for answers kept for re-delivery was full when it was delivered",
+  expired: "its answer is no longer kept (PAYMENT_REPLAY_HOURS passed)",
+  not_recorded: "no answer was kept for it",
+};
+
 /**
- * Resumable delivery (../payments/replay.ts): the proof that paid for this request, retried. A read is answered again
- * from the upstream, and nothing is charged, released or refunded whatever it answers: the charge stands for the
- * delivery the caller lost. Anything else (a purchase, whose own entry point answers its first result; a request that
- * is not a read, which the upstream might act on twice) stays `payment_consumed`.
+ * Resumable delivery (../payments/replay.ts): the proof that paid for this request, retried. It is served the answer
+ * that was paid for, kept when it was delivered (../payments/delivered-answers): the same status, headers and bytes,
+ * with the receipt the charge kept (it verifies against these very bytes). Never the upstream again, and nothing is
+ * charged, released or refunded. An answer that was not kept (too large, the seller's room full) is refused as such:
+ * `payment_consumed`, reason `answer_not_kept`. A purchase stays `payment_consumed` here (its own entry point answers
+ * its grant).
  */
-async function replayPaidCall(
-  call: PaidCall,
-  rail: Rail,
-  payment: PaymentRow,
-  deliver: (() => Promise<UpstreamResult>) | Promise<UpstreamResult>,
-  timings: Timings,
-): Promise<ServeOutcome> {
+async function replayPaidCall(call: PaidCall, rail: Rail, payment: PaymentRow): Promise<ServeOutcome> {
   const extra = { payment_id: payment.id };
-  if (call.purpose !== "call" || !SAFE_METHODS.has(call.method))
-    return {
-      type: "refused",
-      rail,
-      freshChallenge: false,
-      error: new AppError("payment_consumed", {
-        reason: call.purpose === "call" ? "not_replayable" : undefined,
-        detail: "this payment already bought a response, and only a read (GET) is delivered again; make a fresh unpaid request and pay its 402",
-        extra,
+  const refuse = (error: AppError): ServeOutcome => ({ type: "refused", rail, freshChallenge: false, error });
+  if (call.purpose !== "call")
+    return refuse(new AppError("payment_consumed", { detail: "this payment already bought its purchase; make a fresh unpaid request and pay its 402", extra }));
+  const kept = await findKeptAnswer(payment.id);
+  if (kept.type === "not_kept")
+    return refuse(
+      new AppError("payment_consumed", {
+        reason: "answer_not_kept",
+        detail: `this payment bought one answer, delivered before, and it cannot be delivered again: ${NOT_KEPT[kept.reason]}; make a fresh unpaid request and pay its 402`,
+        extra: { ...extra, not_kept: kept.reason },
       }),
-    };
-  const delivered = await (typeof deliver === "function" ? deliver() : deliver);
-  timings.lap("upstream");
-  // Nothing to undo: the caller keeps the charge's right to a delivery and may retry again.
-  if (delivered.type === "timeout")
-    throw new AppError("upstream_timeout", { detail: "the upstream did not answer in time; this payment stays valid for a retry of this request", extra });
-  if (delivered.type === "unreachable")
-    throw new AppError("upstream_unavailable", { detail: "the upstream could not be reached; this payment stays valid for a retry of this request", extra });
+    );
+  const body = kept.body ?? new Uint8Array();
+  const delivered: Delivered = {
+    type: "response",
+    status: kept.status,
+    headers: new Headers(kept.headers),
+    body: body.buffer.slice(body.byteOffset, body.byteOffset + body.byteLength) as ArrayBuffer,
+    usageHeader: null,
+    ms: 0,
+  };
   const hold: Hold = { rail: rail.name, payment };
   const transaction = payment.transaction;
-  const receipt = await redeliveryReceipt(call, rail, payment, delivered, transaction, rail.charge?.receipt?.(hold, transaction) ?? NO_RECEIPT);
+  const receipt = {
+    ...(rail.charge?.receipt?.(hold, transaction) ?? NO_RECEIPT),
+    // The charge's own receipt: signed over these bytes. Only if its signing had failed is one signed now, saying replay.
+    "svc-receipt": kept.receipt ?? (await signJws(call, rail, payment, delivered, transaction, true)),
+  };
   return {
     type: "charged",
     call,

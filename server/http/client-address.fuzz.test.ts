@@ -6,7 +6,7 @@ import { isIP } from "node:net";
 import { describe, expect, it } from "vitest";
 import { canonicalAddress, clientAddress, forwardedAddress, PEER_HEADER } from "./client-address";
 import { decodableTarget, installIncomingRequestHooks } from "./incoming-request";
-import { clientBudgetKey } from "../gateway/rate-limit";
+import { clientBudgetKey } from "../rate-limits/rate-limit";
 
 function rng(seed: number) {
   let a = seed >>> 0;

@@ -4,9 +4,10 @@ import { randomUUID } from "node:crypto";
 import { getCatalog, type Catalog } from "../catalog/catalog";
 import type { SellerRow } from "../catalog/catalog.queries";
 import { resolveSeller } from "../catalog/resolve-seller";
-import { env } from "../env";
 import { AppError, isAppError } from "../errors";
 import { clientAddress } from "./client-address";
+import { hasControlCharacters, isInvalidTextError } from "./invalid-text";
+import { addressedHost, linkOrigin, type Addressed } from "./public-origin";
 import { observeRequest, routeTemplate } from "../observability/observe-request";
 import { redactHeaders } from "../observability/redact";
 import { ALLOWED_REQUEST_HEADERS, corsHeaders, errorResponse, renderedError } from "./respond";
@@ -22,8 +23,11 @@ export type RouteContext = {
   /** The storefront addressed by the Host header (404 seller_not_found otherwise). Memoised per request. */
   seller(): Promise<SellerRow>;
   catalog(): Promise<Catalog>;
-  /** Public origin for links: PUBLIC_URL, else the request's own scheme and host. */
-  origin: string;
+  /**
+   * Public origin for links: PUBLIC_URL, with the storefront host the request addressed once it resolved to one
+   * (./public-origin.ts); a development server without PUBLIC_URL uses the request's own scheme and host.
+   */
+  readonly origin: string;
   /** The client's IP address (the TCP peer, or per TRUSTED_PROXY_HOPS), for per-client limits; null if unknown. */
   clientAddress: string | null;
 };
@@ -31,29 +35,61 @@ export type RouteContext = {
 export type Handler = (ctx: RouteContext) => Promise<Response> | Response;
 type NextHandler = (req: Request, segment: { params: Promise<Record<string, string | string[]>> }) => Promise<Response>;
 
-function publicOrigin(req: Request, url: URL): string {
-  const e = env();
-  if (e.PUBLIC_URL) return e.PUBLIC_URL.replace(/\/$/, "");
-  const host = (e.TRUST_PROXY && req.headers.get("x-forwarded-host")) || req.headers.get("host") || url.host;
-  const proto = (e.TRUST_PROXY && req.headers.get("x-forwarded-proto")) || url.protocol.replace(":", "");
-  return `${proto}://${host}`;
-}
+/**
+ * Longest request target (path and query) any route takes, the request line within the 8 KiB common proxies allow.
+ * The longest a free route's bounds allow is the guide's `goal` (500 characters, 4.5 KB when each is a percent-encoded
+ * three-byte character); a longer target that still fits reaches its route, which names the parameter past its bound
+ * in a 400 (an OpenAPI `q` of 5,000 characters, say). A 402 repeats its request in its headers, so a priced route has
+ * a tighter bound (MAX_PAID_TARGET in server/gateway/paid-call.ts).
+ */
+export const MAX_REQUEST_TARGET = 8192;
 
-function sellerHost(req: Request): string | null {
-  const e = env();
-  return (e.TRUST_PROXY && req.headers.get("x-forwarded-host")) || req.headers.get("host");
+/** The seller host of a request (X-Forwarded-Host only with TRUST_PROXY), validated: 400 when it is not a host. */
+function sellerHost(addressed: Addressed): string {
+  return addressed.host.host;
 }
 
 /**
- * For pages people open on a storefront's host (the card checkout): the storefront the request's headers address and
- * its public origin, found the way route handlers find them. Unknown host: AppError seller_not_found.
+ * For pages people open on a storefront's host (the card checkout, the claim page): the storefront the request's headers
+ * address and its public origin, found the way route handlers find them. A Host that is not a host: AppError
+ * invalid_request; an unknown host: AppError seller_not_found.
  */
 export async function storefrontOfHeaders(headers: Headers): Promise<{ catalog: Catalog; origin: string }> {
-  const e = env();
-  const host = (e.TRUST_PROXY && headers.get("x-forwarded-host")) || headers.get("host");
-  const catalog = await getCatalog(await resolveSeller(host));
-  const proto = (e.TRUST_PROXY && headers.get("x-forwarded-proto")) || "http";
-  return { catalog, origin: e.PUBLIC_URL ? e.PUBLIC_URL.replace(/\/$/, "") : `${proto}://${host}` };
+  const addressed = addressedHost(headers);
+  const catalog = await getCatalog(await resolveSeller(sellerHost(addressed)));
+  return { catalog, origin: linkOrigin(addressed, true) };
+}
+
+/**
+ * The origin for links in what a page sends (a reset email): the storefront's, when the page's host is one; otherwise
+ * PUBLIC_URL (a development server: the validated Host). Never a client's forwarded headers without TRUST_PROXY.
+ */
+export async function pageOrigin(headers: Headers): Promise<string> {
+  const addressed = addressedHost(headers);
+  try {
+    await resolveSeller(sellerHost(addressed));
+    return linkOrigin(addressed, true);
+  } catch (e) {
+    if (isAppError(e) && e.code === "seller_not_found") return linkOrigin(addressed, false);
+    throw e;
+  }
+}
+
+/**
+ * 414 for a request target longer than MAX_REQUEST_TARGET (the path and query as sent); 400 for a path that decodes to
+ * a NUL or another control character (no id, ticker or name has one).
+ */
+function checkTarget(url: URL): void {
+  if (url.pathname.length + url.search.length > MAX_REQUEST_TARGET)
+    throw new AppError("uri_too_long", { detail: `the request target (path and query) is longer than ${MAX_REQUEST_TARGET} bytes` });
+  let path = url.pathname;
+  try {
+    path = decodeURIComponent(path);
+  } catch {
+    /* taken literally: incoming-request.ts made it decodable */
+  }
+  if (hasControlCharacters(path))
+    throw new AppError("invalid_request", { reason: "invalid_characters", detail: "the path carries a control character (such as NUL)" });
 }
 
 /** `adapter`: a handler that is not one of ours (tRPC's): its answer keeps its own headers (no CORS added), under `adapter.route`. */
@@ -64,16 +100,27 @@ async function run(handler: Handler, req: Request, rawParams: Record<string, str
   // The seller, if the handler asked for it: the access line names it (never resolved just for the log).
   let sellerP: Promise<SellerRow> | undefined;
   try {
+    // Before anything reads the URL: a Host that is not a host is 400, never a 500 or a lenient parse.
+    const addressed = addressedHost(req.headers);
     const url = new URL(req.url);
+    checkTarget(url);
     let catalogP: Promise<Catalog> | undefined;
+    let resolved = false;
     const ctx: RouteContext = {
       req,
       url,
       params: rawParams,
       requestId,
-      origin: publicOrigin(req, url),
+      // Read when a link is written: the addressed host only once it resolved to a storefront (public-origin.ts).
+      get origin() {
+        return linkOrigin(addressed, resolved);
+      },
       clientAddress: clientAddress(req.headers),
-      seller: () => (sellerP ??= resolveSeller(sellerHost(req))),
+      seller: () =>
+        (sellerP ??= resolveSeller(sellerHost(addressed)).then((s) => {
+          resolved = true;
+          return s;
+        })),
       catalog: () => (catalogP ??= ctx.seller().then(getCatalog)),
     };
     response = await handler(ctx);
@@ -112,6 +159,12 @@ async function run(handler: Handler, req: Request, rawParams: Record<string, str
 /** A thrown error as the answer: an AppError in the spec's shape; anything else a logged 500 that names the request id. */
 function failureResponse(err: unknown, req: Request, requestId: string): Response {
   if (isAppError(err)) return errorResponse(err, requestId);
+  // A NUL or bytes that are not UTF-8, refused by the database wherever they reached it: the client's 400.
+  if (isInvalidTextError(err))
+    return errorResponse(
+      new AppError("invalid_request", { reason: "invalid_characters", detail: "the request carries bytes that are not text (such as NUL)" }),
+      requestId,
+    );
   // Details go to the log, never to the client: the error line carries the request id the client is given. Written as
   // pino's (fields, message) through console.error, which the server turns into a JSON line (capture-console.ts).
   console.error({ req_id: requestId, err, req: { method: req.method, path: safePath(req.url), headers: redactHeaders(req.headers) } }, "request failed");

@@ -23,7 +23,12 @@ export async function recordSignInCodeFailure(id: string): Promise<void> {
 }
 
 /** Spend a code (guarded: unused, under the failure limit) and find or create the human, together. */
-export async function spendSignInCode(input: { id: string; email: string; maxFailures: number; now: Date }): Promise<{ id: string; email: string } | null> {
+export async function spendSignInCode(input: {
+  id: string;
+  email: string;
+  maxFailures: number;
+  now: Date;
+}): Promise<{ id: string; email: string; sessionVersion: number } | null> {
   return db.$transaction(async (tx: Tx) => {
     const spent = await tx.humanSignInCode.updateMany({
       where: { id: input.id, usedAt: null, failed: { lt: input.maxFailures }, expiresAt: { gt: input.now } },
@@ -34,7 +39,7 @@ export async function spendSignInCode(input: { id: string; email: string; maxFai
       where: { email: input.email },
       create: { id: newId("hum"), email: input.email, lastLoginAt: input.now },
       update: { lastLoginAt: input.now },
-      select: { id: true, email: true },
+      select: { id: true, email: true, sessionVersion: true },
     });
   });
 }

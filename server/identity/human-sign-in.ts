@@ -5,14 +5,20 @@ import { isPlusAliased, normalizeEmail } from "./email";
 import { countRecentSignInCodes, createSignInCode, findNewestSignInCode, recordSignInCodeFailure, spendSignInCode } from "./human-sign-in.queries";
 import { hashSecret, newSignInCode, sameHash } from "./secrets";
 import { sendMail } from "./send-mail";
+import { admitSignIn, mailKeys, recordSignInFailure } from "../rate-limits/sign-in-limit";
 
 export type SignInRequest = { type: "sent"; email: string } | { type: "refused"; detail: string };
 
 /** Email a sign-in code. Plus-aliased addresses are refused (they could not claim anything anyway). */
-export async function requestSignInCode(input: { email: string; origin: string; claimPath?: string }): Promise<SignInRequest> {
+export async function requestSignInCode(input: { email: string; origin: string; claimPath?: string; client?: string | null }): Promise<SignInRequest> {
   const email = normalizeEmail(input.email);
   if (!email) return { type: "refused", detail: "that is not an email address" };
   if (isPlusAliased(email)) return { type: "refused", detail: "plus-aliased addresses (name+tag@...) cannot claim agents; use your plain address" };
+  // Anyone with a claim link can ask: codes are limited per recipient and per asking address, with backoff.
+  const keys = mailKeys("human", email, input.client ?? null);
+  const verdict = await admitSignIn(keys);
+  if (verdict.type === "locked") return { type: "refused", detail: `too many codes asked for; wait ${verdict.retryAfter} seconds` };
+  await recordSignInFailure(keys);
   const now = Date.now();
   if ((await countRecentSignInCodes(email, new Date(now - SIGN_IN_CODE_TTL_MS))) >= MAX_SIGN_IN_CODES_PER_WINDOW)
     return { type: "refused", detail: "too many codes sent to this address; wait a few minutes" };
@@ -36,7 +42,7 @@ export async function requestSignInCode(input: { email: string; origin: string; 
 }
 
 /** The human behind an email and code, or null. Wrong codes count; the newest code alone is valid. */
-export async function verifySignInCode(rawEmail: string, rawCode: string): Promise<{ id: string; email: string } | null> {
+export async function verifySignInCode(rawEmail: string, rawCode: string): Promise<{ id: string; email: string; sessionVersion: number } | null> {
   const email = normalizeEmail(rawEmail);
   const code = rawCode.replace(/\s/g, "");
   if (!email || isPlusAliased(email) || !/^\d{6}$/.test(code)) return null;

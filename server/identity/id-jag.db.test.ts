@@ -2,7 +2,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { generateKeyPair, SignJWT, type CryptoKey, type JWK } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { env } from "../env";
+import { env, withEnvForTests } from "../env";
 import { confirmClaimAttempt } from "./confirm-claim";
 import { exchange, getJson, linkTokenOf, makeStore, postJson, signInHuman, useDevOutbox } from "../testing/identity-harness";
 import { makeIdJagProvider, mintIdJag, registerWithIdJag, uniq, type IdJagProvider, type Mint } from "../testing/id-jag";
@@ -50,7 +50,29 @@ describe("identity_assertion (ID-JAG)", () => {
     const other = await makeStore("idjag-uri");
     const { port } = jwksServer.address() as AddressInfo;
     await trustIdentityProvider(other.sellerId, { issuer: ISSUER, jwksUri: `http://127.0.0.1:${port}/jwks.json` });
-    expect((await register(await mint({ claims: { aud: [other.origin, "https://elsewhere.example"] } }), other)).status).toBe(201);
+    // A provider on this machine: its keys are fetched only because the test allows private JWKS URLs.
+    await withEnvForTests({ IDENTITY_ALLOW_PRIVATE_JWKS_URLS: "on" }, async () => {
+      expect((await register(await mint({ claims: { aud: [other.origin, "https://elsewhere.example"] } }), other)).status).toBe(201);
+    });
+  });
+
+  it("never fetches a JWKS URL on a private address: the server is not connected to, the assertion does not verify", async () => {
+    const other = await makeStore("idjag-private");
+    let hits = 0;
+    const trap = http.createServer(
+      (_req, res) => (hits++, res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ keys: [publicJwk] }))),
+    );
+    await new Promise<void>((r) => trap.listen(0, "127.0.0.1", r));
+    try {
+      const { port } = trap.address() as AddressInfo;
+      await trustIdentityProvider(other.sellerId, { issuer: ISSUER, jwksUri: `http://127.0.0.1:${port}/jwks.json` });
+      const r = await register(await mint({ claims: { aud: other.origin } }), other);
+      expect(r.status).toBeGreaterThanOrEqual(400);
+      expect(r.status).toBeLessThan(500);
+      expect(hits).toBe(0);
+    } finally {
+      await new Promise<void>((r) => trap.close(() => r()));
+    }
   });
 
   it("the same provider identity registers again silently (it is linked to its human)", async () => {

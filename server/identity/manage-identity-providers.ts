@@ -15,6 +15,7 @@ import {
   type ProviderAuditDescriber,
   type TrustedProviderListRow,
 } from "./trusted-providers.queries";
+import { literalHostAllowed } from "../lib/public-address";
 import { publicMembersOnly, trustedProviderInput } from "./trusted-providers";
 
 export const MAX_INLINE_KEYS = 20;
@@ -26,6 +27,11 @@ export const MAX_INLINE_KEYS = 20;
  */
 export const consoleProviderInput = trustedProviderInput
   .refine((v) => !v.jwksUri || v.jwksUri.toLowerCase().startsWith("https://"), { message: "jwksUri must be an https URL", path: ["jwksUri"] })
+  // An address literal must be public (a name is judged by the address it resolves to, on every fetch).
+  .refine((v) => !v.jwksUri || literalHostAllowed(new URL(v.jwksUri), false), {
+    message: "jwksUri must not point at a private, loopback or reserved address",
+    path: ["jwksUri"],
+  })
   .refine((v) => !v.jwks || v.jwks.keys.length <= MAX_INLINE_KEYS, { message: `jwks may hold at most ${MAX_INLINE_KEYS} keys`, path: ["jwks"] });
 
 function inlineKeys(row: { jwks: unknown }): Record<string, unknown>[] | null {

@@ -4,7 +4,7 @@ import { z } from "zod";
 import { env } from "../env";
 import { AppError } from "../errors";
 import { parseWith } from "../validation";
-import { rateLimitError, rateLimits } from "../gateway/rate-limit";
+import { rateLimitError, rateLimits } from "../rate-limits/rate-limit";
 import { newId } from "../lib/ids";
 import { ANONYMOUS_TTL_MS, ID_JAG_TOKEN_TYPE, PENDING_CLAIM_TTL_MS } from "./constants";
 import { isPlusAliased, normalizeEmail } from "./email";

@@ -2,7 +2,19 @@
 // of typ oauth-id-jag+jwt from a provider this seller trusts, signed by a key in that provider's JWKS, for our
 // audience, short-lived, with a recent login, a verified email and a single-use jti. Each failure is a value
 // carrying its part 5 code; replay is decided later, in the registration transaction that burns the jti.
-import { createLocalJWKSet, createRemoteJWKSet, decodeJwt, decodeProtectedHeader, errors, jwtVerify, type JSONWebKeySet, type JWTPayload } from "jose";
+import {
+  createLocalJWKSet,
+  createRemoteJWKSet,
+  customFetch,
+  decodeJwt,
+  decodeProtectedHeader,
+  errors,
+  jwtVerify,
+  type JSONWebKeySet,
+  type JWTPayload,
+} from "jose";
+import { env } from "../env";
+import { guardedFetch } from "../lib/public-address";
 import type { ErrorCode } from "../errors";
 import { CLOCK_SKEW_S, ID_JAG_MAX_AUTH_AGE_S, ID_JAG_MAX_EXP_AHEAD_S, ID_JAG_TYP } from "./constants";
 import { normalizeEmail } from "./email";
@@ -23,7 +35,15 @@ function keySetOf(provider: TrustedProviderRow): KeySet | ReturnType<typeof crea
   if (!provider.jwksUri) return null;
   let set = remoteSets.get(provider.jwksUri);
   if (!set) {
-    set = createRemoteJWKSet(new URL(provider.jwksUri), { timeoutDuration: 5_000, cooldownDuration: 30_000, cacheMaxAge: 600_000 });
+    // Fetched through the outbound guard (server/lib/public-address.ts): public addresses only, checked on the address
+    // connected to, no redirects, at most 256 KiB. Any agent can make us fetch it (an ID-JAG naming the issuer).
+    const allowPrivate = env().IDENTITY_ALLOW_PRIVATE_JWKS_URLS;
+    set = createRemoteJWKSet(new URL(provider.jwksUri), {
+      timeoutDuration: 5_000,
+      cooldownDuration: 30_000,
+      cacheMaxAge: 600_000,
+      [customFetch]: guardedFetch({ allowPrivate, maxBytes: 256 * 1024 }),
+    });
     remoteSets.set(provider.jwksUri, set);
   }
   return set;

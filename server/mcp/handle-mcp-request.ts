@@ -15,7 +15,11 @@ import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, typ
 import type { Catalog } from "../catalog/catalog";
 import { listTools, mppPaymentCapability, type DataTool } from "../discovery/mcp-tools";
 import { AppError, isAppError, invalidParameter } from "../errors";
+import { boundedRequest } from "../http/parse";
 import type { RouteContext } from "../http/route";
+
+/** A JSON-RPC message of this server (a tool call's arguments and its payment `_meta`): far below this. */
+const MCP_BODY_LIMIT = 256 * 1024;
 import { authenticateAgent, bearerChallenge, type AgentPrincipal } from "../identity/require-agent";
 import { callFreeTool, isFreeTool } from "./free-tools";
 import { readToolCallProof } from "./payment/read-tool-call-proof";
@@ -100,7 +104,8 @@ export async function handleMcpRequest(ctx: RouteContext): Promise<Response> {
   const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
   await server.connect(transport);
   try {
-    const response = await transport.handleRequest(ctx.req);
+    // The transport reads the body itself: it gets it read within a bound first.
+    const response = await transport.handleRequest(await boundedRequest(ctx.req, MCP_BODY_LIMIT));
     // The answer is computed (JSON mode), but a body read later must not be cut by closing first.
     const body = response.body ? await response.arrayBuffer() : null;
     const headers = new Headers(response.headers);

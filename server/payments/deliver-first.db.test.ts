@@ -281,6 +281,84 @@ it("worst case: a payer empties its wallet while its calls are in flight; the lo
   expect(last).toMatchObject({ status: "consumed", settlement: { deliveredFirst: false } });
 }, 60_000);
 
+// Issue 33: the per-wallet cap bounds nothing on its own, since wallets cost nothing. Twenty fresh wallets, each funded
+// for two calls and emptied while those calls are in flight: without a bound across wallets the seller could lose
+// twenty caps; with it, at most the seller-wide cap, and the calls past it wait for inclusion.
+it("twenty fresh wallets emptied while their calls are in flight: what the seller delivers unpaid stays within the seller-wide cap", async () => {
+  const sellerCap = 5n * PRICE;
+  await setCap(2n * PRICE);
+  await db.sellerSettings.update({ where: { sellerId: seller.sellerId }, data: { sellerUnsettledCapMicros: sellerCap } });
+  try {
+    const fresh = Array.from({ length: 20 }, (_, i) => 20 + i);
+    const minter = walletClient(chain.rpcUrl, anvilPrivateKey(0));
+    for (const i of fresh) {
+      await rpc("anvil_setBalance", [anvilAddress(i), "0x8AC7230489E80000"]);
+      await minter.writeContract({ address: USDC_ADDRESS, abi: TOKEN_ABI, functionName: "mint", args: [anvilAddress(i), 2n * PRICE] });
+    }
+    await mineAll();
+    const proofs: Record<string, string>[] = [];
+    for (const i of fresh) for (let k = 0; k < 2; k++) proofs.push(await payOn(rail(k), await call(), i));
+    const wallets = fresh.map((i) => anvilAddress(i).toLowerCase());
+    const mine = { sellerId: seller.sellerId, payer: { in: wallets } };
+    const inFlight = proofs.map((p) => call(p));
+    for (let i = 0; i < 200; i++) {
+      if ((await db.settlement.count({ where: { payment: mine } })) >= proofs.length) break;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    // Everything the seller answered before inclusion is within the seller-wide cap, whatever each wallet's cap allows.
+    const exposure = await db.sellerExposure.findUniqueOrThrow({ where: { sellerId: seller.sellerId } });
+    expect(exposure.outstandingMicros).toBeLessThanOrEqual(sellerCap);
+    expect(await db.settlement.count({ where: { payment: mine, deliveredFirst: true } })).toBeLessThanOrEqual(5);
+    // Each wallet now moves its balance away with a higher tip: its transfer is ordered before the gateway's.
+    for (const i of fresh) {
+      const nonce = await publicClient(chain.rpcUrl).getTransactionCount({ address: anvilAddress(i), blockTag: "pending" });
+      await rpc("eth_sendRawTransaction", [
+        signEip1559Transaction(anvilPrivateKey(i), {
+          type: "eip1559",
+          chainId: CHAIN_ID,
+          nonce,
+          to: USDC_ADDRESS,
+          data: encodeFunctionData({ abi: TOKEN_ABI, functionName: "transfer", args: [anvilAddress(8), 2n * PRICE] }),
+          gas: 100_000n,
+          maxPriorityFeePerGas: 50_000_000_000n,
+          maxFeePerGas: 100_000_000_000n,
+        }),
+      ]);
+    }
+    await mineAll();
+    const responses = await Promise.all(inFlight);
+    await settleEverything();
+    const payments = await db.payment.findMany({ where: mine, include: { settlement: true } });
+    expect(payments).toHaveLength(40);
+    const byId = new Map(payments.map((p) => [p.id, p]));
+    let unpaid = 0n;
+    let served = 0;
+    for (const r of responses) {
+      if (r.status !== 200) {
+        // Not delivered: a settlement that failed while the call waited, or an answer held back past the caps.
+        expect((await r.json()).error).toMatch(/^(settlement_failed|payment_provider_unavailable)$/);
+        continue;
+      }
+      served++;
+      const p = byId.get(r.headers.get("svc-payment-id")!)!;
+      // An answer that went out is paid for, or counted as delivered before inclusion (so within the caps) and unpaid.
+      if (p.status !== "consumed") {
+        expect(p).toMatchObject({ status: "failed", settlement: { deliveredFirst: true } });
+        unpaid += p.amountMicros;
+      }
+    }
+    expect(served).toBeGreaterThan(0);
+    expect(unpaid).toBeGreaterThan(0n);
+    expect(unpaid).toBeLessThanOrEqual(sellerCap);
+    // Every exposure ended with its settlement: nothing outstanding, per wallet or in all.
+    expect((await db.sellerExposure.findUniqueOrThrow({ where: { sellerId: seller.sellerId } })).outstandingMicros).toBe(0n);
+    const left = await db.payerExposure.aggregate({ where: { sellerId: seller.sellerId }, _sum: { outstandingMicros: true } });
+    expect(left._sum.outstandingMicros ?? 0n).toBe(0n);
+  } finally {
+    await db.sellerSettings.update({ where: { sellerId: seller.sellerId }, data: { sellerUnsettledCapMicros: null } });
+  }
+}, 120_000);
+
 /** Half the worst case's calls on each wallet rail. */
 function rail(i: number): "x402" | "mpp" {
   return i % 2 === 0 ? "x402" : "mpp";

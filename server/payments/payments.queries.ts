@@ -365,27 +365,35 @@ export async function scheduleSettlementDeliveringFirst(
   upstreamStatus: number,
   units: number,
   leaseSeconds: number,
-  deliverFirst: { defaultCapMicros: bigint } | null,
+  deliverFirst: { defaultCapMicros: bigint; defaultSellerCapMicros: bigint } | null,
 ): Promise<{ deliveredFirst: boolean } | null> {
+  // Within the payer's cap and the seller's cap across all wallets (reserve_delivery_exposure, the migration
+  // 20261128110000: both checked and added under the two rows' locks, so no concurrency passes either).
   const { rows } = await sql<{ delivered_first: boolean }>(
     `with p as (
        update payments set upstream_status = $2, locked_until = (now() at time zone 'UTC') + make_interval(secs => $3), updated_at = now() at time zone 'UTC'
        where id = $1 and status = ${stateSql("verified")}
        returning id, locked_until, seller_id, payer, amount_micros
      ), cap as (
-       select p.seller_id, p.payer, p.amount_micros, coalesce((select ss.unsettled_cap_micros from seller_settings ss where ss.seller_id = p.seller_id), $6::bigint) as micros
-       from p where $7::boolean and p.payer is not null
+       select p.seller_id, p.payer, p.amount_micros, ss.unsettled_cap_micros, ss.seller_unsettled_cap_micros
+       from p left join seller_settings ss on ss.seller_id = p.seller_id where $7::boolean and p.payer is not null
      ), e as (
-       insert into payer_exposures (seller_id, payer, outstanding_micros, updated_at)
-       select seller_id, payer, amount_micros, now() at time zone 'UTC' from cap where amount_micros <= micros
-       on conflict (seller_id, payer) do update set outstanding_micros = payer_exposures.outstanding_micros + excluded.outstanding_micros, updated_at = excluded.updated_at
-       where payer_exposures.unpaid_at is null and payer_exposures.outstanding_micros + excluded.outstanding_micros <= (select micros from cap)
-       returning 1
+       select 1 from cap
+       where reserve_delivery_exposure(seller_id, payer, amount_micros, coalesce(unsettled_cap_micros, $6::bigint), coalesce(seller_unsettled_cap_micros, $8::bigint))
      )
      insert into settlements (id, payment_id, status, units, claimed_until, next_attempt_at, attempts, delivered_first, created_at, updated_at)
      select $4, p.id, 'pending', $5, p.locked_until, now() at time zone 'UTC', 1, exists (select 1 from e), now() at time zone 'UTC', now() at time zone 'UTC' from p
      returning delivered_first`,
-    [paymentId, upstreamStatus, leaseSeconds, newId("stl"), units, (deliverFirst?.defaultCapMicros ?? 0n).toString(), deliverFirst !== null],
+    [
+      paymentId,
+      upstreamStatus,
+      leaseSeconds,
+      newId("stl"),
+      units,
+      (deliverFirst?.defaultCapMicros ?? 0n).toString(),
+      deliverFirst !== null,
+      (deliverFirst?.defaultSellerCapMicros ?? 0n).toString(),
+    ],
     "payments_schedule_settlement_delivering_first",
   );
   return rows[0] ? { deliveredFirst: rows[0].delivered_first } : null;

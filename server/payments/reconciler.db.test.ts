@@ -121,7 +121,9 @@ describe.each(["x402", "mpp"] as const)("settlement reconciler, %s", (rail) => {
       expect(r.headers.get("svc-payment-id")).toBe(id);
       expect(r.headers.get("svc-billing")).toMatch(new RegExp(`rail=${rail};.*status=charged; replay=true; charged_at=.*; tx=${payment.transaction}`));
     }
-    expect(upstream.state.calls - callsBefore).toBe(20);
+    // Issue 33: served the answer kept before the crash (it was kept before the charge was decided): no upstream call
+    // at all (it was one per retry).
+    expect(upstream.state.calls - callsBefore).toBe(0);
     expect(await usdc(payer)).toBe(before - 20_000n);
     expect(await db.ledgerEntry.count({ where: { paymentId: id } })).toBe(1);
     expect(await db.settlement.count({ where: { paymentId: id } })).toBe(1);

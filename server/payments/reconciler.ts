@@ -4,12 +4,15 @@
 //  - an outbox row still pending after its lease: settle it (settlePayment checks the chain first, so an
 //    earlier broadcast is recorded, not repeated);
 //  - a verified payment whose lease ran out with no outbox row (the instance died before the upstream
-//    answered): release it, the caller is not charged.
+//    answered): release it, the caller is not charged;
+//  - answers kept for re-delivery whose replay window is over: deleted (./delivered-answers).
 // Runs at start-up and every SETTLEMENT_RECONCILE_INTERVAL_MS; safe on many instances at once (every step is
 // state-guarded and leased).
 import { env } from "../env";
-import { deleteOldRateLimitWindows } from "../gateway/rate-limit.queries";
+import { deleteOldRateLimitWindows } from "../rate-limits/rate-limit.queries";
+import { deleteIdleFailures, SIGN_IN_IDLE_SECONDS } from "../rate-limits/sign-in-limit";
 import { observeReconcilerRun } from "../observability/metrics";
+import { purgeExpiredAnswers } from "./delivered-answers/delivered-answers.queries";
 import { claimSettlement, findAbandonedPayments, findDueSettlements } from "./payments.queries";
 import { RAILS, railFor } from "./rails";
 import { settlePayment } from "./settle-payment";
@@ -24,6 +27,8 @@ export type ReconcileReport = {
   settledIds: string[];
   releasedIds: string[];
   rails: Record<string, { settled?: number; released?: number; refunded?: number }>;
+  /** Kept answers deleted this pass, their replay window over (./delivered-answers). */
+  purgedAnswers?: number;
 };
 
 export async function reconcileOnce(): Promise<ReconcileReport> {
@@ -55,6 +60,9 @@ export async function reconcileOnce(): Promise<ReconcileReport> {
     }
   }
   await deleteOldRateLimitWindows(new Date(Date.now() - 10 * 60_000));
+  await deleteIdleFailures(SIGN_IN_IDLE_SECONDS);
+  // Answers kept for re-delivery leave with their replay window, and give their bytes back to the seller's allowance.
+  report.purgedAnswers = await purgeExpiredAnswers(1_000);
   return report;
 }
 

@@ -7,13 +7,13 @@
 // call need not wait for it. Once the proof was verified against the chain (a simulation of the very transfer), locked,
 // the upstream answered and the outbox row is written, the answer may go out as soon as the transfer is signed; the
 // transfer then lands in the background, and the reconciler finishes what a crash leaves. The seller's risk is the
-// value so delivered and not yet settled, per payer wallet, capped (server/settings/unsettled-cap.ts) in the statement
-// that writes the outbox row; beyond the cap, and for a wallet whose settlement once failed after delivery (an unpaid
+// value so delivered and not yet settled, per payer wallet and across all of the seller's wallets, capped
+// (server/settings/unsettled-cap.ts) in the statement that writes the outbox row; beyond the cap, and for a wallet whose settlement once failed after delivery (an unpaid
 // delivery, shown in the console), calls wait for inclusion as before. Where the chain includes within a few
 // milliseconds (a local chain mining each transaction), waiting costs nothing and gives the agent a final receipt, so
 // calls wait there too: which kind of chain this is, the gateway learns from its own recent settlements.
 import { env } from "../env";
-import { DEFAULT_UNSETTLED_CAP_MICROS } from "../settings/unsettled-cap";
+import { DEFAULT_SELLER_UNSETTLED_CAP_MICROS, DEFAULT_UNSETTLED_CAP_MICROS } from "../settings/unsettled-cap";
 import {
   findSettlement,
   recordReceipt,
@@ -141,7 +141,9 @@ export async function scheduleCharge(
   // A purchase waits: its credit is granted by the statement that records the charge, so answering first would answer
   // a purchase with no credit yet.
   const deliverFirst =
-    purpose === "call" && rail.charge?.deliversFirst && payment.payer && inclusionIsSlow() ? { defaultCapMicros: DEFAULT_UNSETTLED_CAP_MICROS } : null;
+    purpose === "call" && rail.charge?.deliversFirst && payment.payer && inclusionIsSlow()
+      ? { defaultCapMicros: DEFAULT_UNSETTLED_CAP_MICROS, defaultSellerCapMicros: DEFAULT_SELLER_UNSETTLED_CAP_MICROS }
+      : null;
   return scheduleSettlementDeliveringFirst(payment.id, upstreamStatus, units, leaseSeconds, deliverFirst);
 }
 

@@ -1,6 +1,6 @@
 // Receipts signed over the response, in process against real PostgreSQL and a real anvil chain: a charged answer
 // carries `svc-receipt`, a JWS that verifies with the storefront's published keys and whose body hash equals the
-// bytes received, on each rail and on a re-delivery; an uncharged answer carries none; GET /payments/{id}/receipt
+// bytes received, on each rail and on a re-delivery (the charge's own, over the kept bytes); an uncharged answer carries none; GET /payments/{id}/receipt
 // returns the charge's.
 import { createHash } from "node:crypto";
 import { compactVerify, createLocalJWKSet, decodeProtectedHeader } from "jose";
@@ -72,17 +72,22 @@ describe.each(["x402", "mpp"] as const)("receipts, %s", (rail) => {
 });
 
 describe("receipts on a re-delivery", () => {
-  it("a replay's receipt says replay and hashes the bytes it sent; GET /payments/{id}/receipt keeps the charge's", async () => {
+  // Issue 33 changed this rule: a replay used to be the upstream's new answer with a receipt of its own saying replay ("a
+  // replay's receipt says replay and hashes the bytes it sent"). Now it is the kept answer with the charge's receipt.
+  it("a replay is the kept answer with the charge's own receipt, which verifies against the replayed bytes; GET /payments/{id}/receipt keeps it", async () => {
     const proof = await payOn("x402", await call(), 3);
     const first = await call(proof);
     const id = first.headers.get("svc-payment-id")!;
     const charged = first.headers.get("svc-receipt")!;
-    await first.arrayBuffer();
+    const firstBytes = await first.arrayBuffer();
     upstream.state.mode = { status: 200, body: { changed: true } };
     const again = await call(proof);
     expect(again.status).toBe(200);
-    const claims = await verify(again.headers.get("svc-receipt")!, await again.arrayBuffer());
-    expect(claims).toMatchObject({ payment_id: id, replay: true, upstream_status: 200 });
+    expect(again.headers.get("svc-receipt")).toBe(charged);
+    const bytes = await again.arrayBuffer();
+    expect(Buffer.from(bytes).equals(Buffer.from(firstBytes))).toBe(true);
+    const claims = await verify(charged, bytes);
+    expect(claims).toMatchObject({ payment_id: id, replay: false, upstream_status: 200 });
     await expect.poll(async () => (await getReceipt(id)).body.receipt).toBe(charged);
     expect((await getReceipt("pay_0000000000000000")).status).toBe(404);
   });

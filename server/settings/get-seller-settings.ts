@@ -5,7 +5,7 @@ import { getCatalog } from "../catalog/catalog";
 import { AppError } from "../errors";
 import { microsToUsd } from "../lib/money";
 import { DEFAULT_EXPLORER_TX_URLS, KNOWN_NETWORKS } from "./explorer-links";
-import { findMerchantInfo, findSellerSettings, findUnsettledCap } from "./settings.queries";
+import { findMerchantInfo, findSellerSettings, findUnsettledCaps } from "./settings.queries";
 import { describeUnsettledCap } from "./update-unsettled-cap";
 
 export async function getSellerSettings(sellerId: string) {
@@ -15,7 +15,7 @@ export async function getSellerSettings(sellerId: string) {
     getCatalog(seller),
     findSellerSettings(sellerId),
     findMerchantInfo(sellerId),
-    findUnsettledCap(sellerId),
+    findUnsettledCaps(sellerId),
   ]);
   const networks = [...new Set([...KNOWN_NETWORKS.map((n) => n.network), ...Object.keys(s.explorerTxUrls)])];
   return {
@@ -28,6 +28,7 @@ export async function getSellerSettings(sellerId: string) {
     })),
     ethUsd: s.ethUsdMicros === null ? null : { usd: microsToUsd(s.ethUsdMicros), setAt: s.ethUsdSetAt?.toISOString() ?? null },
     merchant,
-    unsettledCap: describeUnsettledCap(cap),
+    unsettledCap: describeUnsettledCap(cap.wallet, "wallet"),
+    sellerUnsettledCap: describeUnsettledCap(cap.seller, "seller"),
   };
 }

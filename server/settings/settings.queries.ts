@@ -48,28 +48,39 @@ export async function saveSellerSettings(input: {
   });
 }
 
-/** The seller's per-wallet cap on value delivered but not yet settled (null: the default). */
-export async function findUnsettledCap(sellerId: string): Promise<bigint | null> {
-  const r = await db.sellerSettings.findUnique({ where: { sellerId }, select: { unsettledCapMicros: true } });
-  return r?.unsettledCapMicros ?? null;
+/** The seller's caps on value delivered but not yet settled, per wallet and across wallets (null: the default). */
+export async function findUnsettledCaps(sellerId: string): Promise<{ wallet: bigint | null; seller: bigint | null }> {
+  const r = await db.sellerSettings.findUnique({ where: { sellerId }, select: { unsettledCapMicros: true, sellerUnsettledCapMicros: true } });
+  return { wallet: r?.unsettledCapMicros ?? null, seller: r?.sellerUnsettledCapMicros ?? null };
 }
 
-/** Set the cap (null: back to the default), with a settings.update audit row when it changed, all or nothing (the row locked first). */
-export async function saveUnsettledCap(input: { sellerId: string; actorId: string | null; micros: bigint | null }): Promise<bigint | null> {
+/** wallet: per payer wallet (unsettled_cap_micros); seller: across all wallets (seller_unsettled_cap_micros). */
+export type UnsettledCapScope = "wallet" | "seller";
+
+/** Set a cap (null: back to the default), with a settings.update audit row when it changed, all or nothing (the row locked first). */
+export async function saveUnsettledCap(input: {
+  sellerId: string;
+  actorId: string | null;
+  micros: bigint | null;
+  scope?: UnsettledCapScope;
+}): Promise<bigint | null> {
+  const seller = input.scope === "seller";
+  const field = seller ? "sellerUnsettledCapMicros" : "unsettledCapMicros";
   return db.$transaction(async (tx: Tx) => {
     await tx.$executeRaw`insert into seller_settings (seller_id, updated_at) values (${input.sellerId}, now() at time zone 'UTC') on conflict (seller_id) do nothing`;
     const [before] = await tx.$queryRaw<
-      { micros: bigint | null }[]
-    >`select unsettled_cap_micros as micros from seller_settings where seller_id = ${input.sellerId} for update`;
-    await tx.sellerSettings.update({ where: { sellerId: input.sellerId }, data: { unsettledCapMicros: input.micros } });
-    if ((before?.micros ?? null) !== input.micros)
+      { wallet: bigint | null; seller: bigint | null }[]
+    >`select unsettled_cap_micros as wallet, seller_unsettled_cap_micros as seller from seller_settings where seller_id = ${input.sellerId} for update`;
+    const was = (seller ? before?.seller : before?.wallet) ?? null;
+    await tx.sellerSettings.update({ where: { sellerId: input.sellerId }, data: { [field]: input.micros } });
+    if (was !== input.micros)
       await recordAudit(tx, {
         sellerId: input.sellerId,
         actorId: input.actorId,
         action: "settings.update",
         targetId: input.sellerId,
-        before: { unsettledCapMicros: before?.micros?.toString() ?? null },
-        after: { unsettledCapMicros: input.micros?.toString() ?? null },
+        before: { [field]: was?.toString() ?? null },
+        after: { [field]: input.micros?.toString() ?? null },
       });
     return input.micros;
   });

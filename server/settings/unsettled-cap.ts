@@ -9,3 +9,12 @@ export const DEFAULT_UNSETTLED_CAP_MICROS = 500_000n;
 
 /** The most a seller may set: $1,000 of value delivered but not yet settled, per payer wallet. */
 export const MAX_UNSETTLED_CAP_MICROS = 1_000_000_000n;
+
+// Beside it, across all wallets: a wallet costs nothing to make, so a per-wallet cap alone bounds nothing (twenty fresh
+// wallets emptied while their calls are in flight would cost twenty caps). The total value delivered before inclusion
+// and not yet settled, whoever paid, stays at or below this (seller_settings.seller_unsettled_cap_micros); past it,
+// wallet-paid calls wait for inclusion. $5 by default: ten wallets at the default per-wallet cap.
+export const DEFAULT_SELLER_UNSETTLED_CAP_MICROS = 5_000_000n;
+
+/** The most a seller may set across all wallets: $100,000. */
+export const MAX_SELLER_UNSETTLED_CAP_MICROS = 100_000_000_000n;

@@ -51,4 +51,16 @@ describe("the unsettled cap setting", () => {
     expect(await stored()).toBe(1_000_000_000n);
     expect(await audits()).toHaveLength(before);
   });
+
+  it("the cap across all wallets is its own setting: default $5, at most $100,000, audited under its own name", async () => {
+    const seller = (capUsd: unknown) => updateUnsettledCap({ sellerId: s.sellerId, actorId: s.userId, cap: { capUsd, scope: "seller" } });
+    expect((await getSellerSettings(s.sellerId)).sellerUnsettledCap).toEqual({ usd: null, defaultUsd: "5.000000", maxUsd: "100000.000000" });
+    const walletBefore = await stored();
+    expect(await seller("25")).toMatchObject({ usd: "25.000000" });
+    expect((await db.sellerSettings.findUniqueOrThrow({ where: { sellerId: s.sellerId } })).sellerUnsettledCapMicros).toBe(25_000_000n);
+    expect(await stored()).toBe(walletBefore);
+    expect((await audits()).at(-1)).toMatchObject({ before: { sellerUnsettledCapMicros: null }, after: { sellerUnsettledCapMicros: "25000000" } });
+    await expect(seller("100000.01")).rejects.toMatchObject({ code: "invalid_request" });
+    expect(await seller(null)).toMatchObject({ usd: null });
+  });
 });

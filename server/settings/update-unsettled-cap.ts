@@ -1,39 +1,47 @@
-// The per-wallet cap on value delivered before its settlement is included on chain (./unsettled-cap.ts): the seller's
-// risk on wallet-paid calls answered before inclusion. Validated here (every caller gets the same message), saved with
-// a settings.update audit row in the same transaction; null goes back to the default, 0 makes every call wait.
+// The caps on value delivered before its settlement is included on chain (./unsettled-cap.ts): per payer wallet, and
+// across all wallets of the seller. Validated here (every caller gets the same message), saved with a settings.update
+// audit row in the same transaction; null goes back to the default, 0 makes every call wait.
 import { z } from "zod";
 import { AppError } from "../errors";
 import { microsToUsd, parseUsd } from "../lib/money";
 import { parseWith } from "../validation";
-import { saveUnsettledCap } from "./settings.queries";
-import { DEFAULT_UNSETTLED_CAP_MICROS, MAX_UNSETTLED_CAP_MICROS } from "./unsettled-cap";
+import { saveUnsettledCap, type UnsettledCapScope } from "./settings.queries";
+import { DEFAULT_SELLER_UNSETTLED_CAP_MICROS, DEFAULT_UNSETTLED_CAP_MICROS, MAX_SELLER_UNSETTLED_CAP_MICROS, MAX_UNSETTLED_CAP_MICROS } from "./unsettled-cap";
 
 export const unsettledCapInput = z.object({
-  // USD as a decimal string (e.g. "2.50"), 0 to 1000; null: the default.
+  // USD as a decimal string (e.g. "2.50"), 0 to the scope's maximum; null: the default.
   capUsd: z.string().trim().max(16).nullable(),
+  // wallet: per payer wallet (the default); seller: across all wallets.
+  scope: z.enum(["wallet", "seller"]).default("wallet"),
 });
 
 export type UnsettledCap = { usd: string | null; defaultUsd: string; maxUsd: string };
 
-export function describeUnsettledCap(micros: bigint | null): UnsettledCap {
+const BOUNDS: Record<UnsettledCapScope, { default: bigint; max: bigint }> = {
+  wallet: { default: DEFAULT_UNSETTLED_CAP_MICROS, max: MAX_UNSETTLED_CAP_MICROS },
+  seller: { default: DEFAULT_SELLER_UNSETTLED_CAP_MICROS, max: MAX_SELLER_UNSETTLED_CAP_MICROS },
+};
+
+export function describeUnsettledCap(micros: bigint | null, scope: UnsettledCapScope = "wallet"): UnsettledCap {
   return {
     usd: micros === null ? null : microsToUsd(micros),
-    defaultUsd: microsToUsd(DEFAULT_UNSETTLED_CAP_MICROS),
-    maxUsd: microsToUsd(MAX_UNSETTLED_CAP_MICROS),
+    defaultUsd: microsToUsd(BOUNDS[scope].default),
+    maxUsd: microsToUsd(BOUNDS[scope].max),
   };
 }
 
 export async function updateUnsettledCap(input: { sellerId: string; actorId: string | null; cap: unknown }): Promise<UnsettledCap> {
-  const { capUsd } = parseWith(unsettledCapInput, input.cap);
+  const { capUsd, scope } = parseWith(unsettledCapInput, input.cap);
+  const max = BOUNDS[scope].max;
   let micros: bigint | null = null;
   if (capUsd !== null && capUsd !== "") {
     micros = parseUsd(capUsd);
-    if (micros === null || micros > MAX_UNSETTLED_CAP_MICROS)
+    if (micros === null || micros > max)
       throw new AppError("invalid_request", {
         reason: "invalid_parameter",
-        detail: `the cap must be an amount in USD from 0 to ${microsToUsd(MAX_UNSETTLED_CAP_MICROS)} (at most 6 decimal places), or empty for the default`,
+        detail: `the cap must be an amount in USD from 0 to ${microsToUsd(max)} (at most 6 decimal places), or empty for the default`,
         extra: { parameter: "capUsd" },
       });
   }
-  return describeUnsettledCap(await saveUnsettledCap({ sellerId: input.sellerId, actorId: input.actorId, micros }));
+  return describeUnsettledCap(await saveUnsettledCap({ sellerId: input.sellerId, actorId: input.actorId, micros, scope }), scope);
 }

@@ -4,7 +4,8 @@ import { initTRPC, TRPCError } from "@trpc/server";
 import superjson from "superjson";
 import { ZodError } from "zod";
 import type { Session } from "next-auth";
-import { isAppError } from "../errors";
+import { AppError, isAppError } from "../errors";
+import { isInvalidTextError } from "../http/invalid-text";
 
 export type TrpcContext = { session: Session | null };
 
@@ -12,10 +13,14 @@ const t = initTRPC.context<TrpcContext>().create({
   transformer: superjson,
   errorFormatter({ shape, error }) {
     const cause = error.cause;
+    // An unexpected error's own words (a database's message, a stack) go to the log, never to the page.
+    const internal = error.code === "INTERNAL_SERVER_ERROR";
     return {
       ...shape,
+      message: internal ? "unexpected error; it was logged" : shape.message,
       data: {
         ...shape.data,
+        stack: undefined,
         zodError: cause instanceof ZodError ? cause.flatten() : null,
         appError: isAppError(cause) ? cause.toBody() : null,
       },
@@ -36,6 +41,8 @@ export function trpcCodeFor(status: number): TRPCError["code"] {
       return "NOT_FOUND";
     case 405:
       return "METHOD_NOT_SUPPORTED";
+    case 408:
+      return "TIMEOUT";
     case 409:
       return "CONFLICT";
     case 402:
@@ -65,6 +72,11 @@ const mapErrors = t.middleware(async ({ next }) => {
   if (!res.ok && isAppError(res.error.cause)) {
     const app = res.error.cause;
     throw new TRPCError({ code: trpcCodeFor(app.status), message: app.detail ?? app.code, cause: app });
+  }
+  // A NUL or bytes that are not UTF-8 in an input, refused by the database: the seller's 400, in our words.
+  if (!res.ok && isInvalidTextError(res.error.cause ?? res.error)) {
+    const app = new AppError("invalid_request", { reason: "invalid_characters", detail: "the input carries characters that are not text (such as NUL)" });
+    throw new TRPCError({ code: "BAD_REQUEST", message: app.detail!, cause: app });
   }
   return res;
 });

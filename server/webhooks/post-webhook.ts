@@ -6,7 +6,7 @@
 import http from "node:http";
 import https from "node:https";
 import { isIP } from "node:net";
-import { isPublicAddress, publicOnlyLookup } from "./webhook-url";
+import { isPublicAddress, publicOnlyLookup } from "../lib/public-address";
 
 const KEEP_BYTES = 1024;
 const READ_BYTES = 64 * 1024;

@@ -40,6 +40,12 @@ describe("where webhooks may go", () => {
       expect(() => checkWebhookUrl(bad, false), bad).toThrow(expect.objectContaining({ code: "invalid_request", reason: "invalid_webhook_url" }));
     expect(checkWebhookUrl("http://127.0.0.1:8080/hooks", true)).toBe("http://127.0.0.1:8080/hooks");
   });
+
+  it("a public IPv6 literal is an address like any other; IPv4-embedded forms of private addresses are refused", () => {
+    expect(checkWebhookUrl("https://[2606:4700::1111]/hooks", false)).toBe("https://[2606:4700::1111]/hooks");
+    for (const bad of ["https://[::7f00:1]/", "https://[::ffff:0:7f00:1]/", "https://[::ffff:a9fe:a9fe]/", "https://[::1]/", "https://[fd00::1]/"])
+      expect(() => checkWebhookUrl(bad, false), bad).toThrow(expect.objectContaining({ reason: "invalid_webhook_url" }));
+  });
 });
 
 describe("postWebhook", () => {

@@ -4,6 +4,7 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import type { ReactNode } from "react";
 import { isAppError } from "@/server/errors";
+import { hasControlCharacters, isInvalidTextError } from "@/server/http/invalid-text";
 import { storefrontOfHeaders } from "@/server/http/route";
 import { getCheckoutView, type CheckoutView } from "@/server/payments/rails/card/checkout/checkout-view";
 import { LocalTime } from "../../_components/local-time";
@@ -130,13 +131,17 @@ function Body({ v }: { v: CheckoutView }) {
 // /checkout/{paymentId} - the hosted card checkout a human opens from the agent's payUrl (test processor or Stripe)
 export default async function CheckoutPage({ params, searchParams }: { params: Promise<{ id: string }>; searchParams: Promise<Record<string, string>> }) {
   const [{ id }, query] = await Promise.all([params, searchParams]);
+  // An id no payment can have (a NUL or another control character) is not looked up: the same 404 as an unknown one.
+  if (hasControlCharacters(id)) notFound();
   let view: CheckoutView | null;
   try {
     const { catalog } = await storefrontOfHeaders(await headers());
     // Back from Stripe Checkout: ask Stripe how it went rather than wait for the webhook.
     view = await getCheckoutView(catalog, id, { sync: query.returned === "1" });
   } catch (e) {
-    if (isAppError(e) && e.code === "seller_not_found") notFound();
+    if (isAppError(e) && (e.code === "seller_not_found" || e.code === "invalid_request")) notFound();
+    // Whatever else the database refuses as text: the same 404, never the database's words.
+    if (isInvalidTextError(e)) notFound();
     throw e;
   }
   // An unknown id, or another storefront's payment: the same 404.

@@ -2,13 +2,20 @@
 
 import { headers } from "next/headers";
 import { currentSession } from "@/server/auth/session";
+import { isAppError } from "@/server/errors";
+import { clientAddress } from "@/server/http/client-address";
+import { storefrontOfHeaders } from "@/server/http/route";
 import { confirmClaimAttempt, denyClaimAttempt, viewClaimAttempt, type ConfirmOutcome } from "@/server/identity/confirm-claim";
 import { requestSignInCode } from "@/server/identity/human-sign-in";
 
-async function origin(): Promise<string> {
-  if (process.env.PUBLIC_URL) return process.env.PUBLIC_URL.replace(/\/$/, "");
-  const h = await headers();
-  return `${h.get("x-forwarded-proto") ?? "http"}://${h.get("x-forwarded-host") ?? h.get("host")}`;
+/** The link in the email: from configuration (PUBLIC_URL and the storefront's own host), never a client's headers. */
+async function origin(): Promise<string | null> {
+  try {
+    return (await storefrontOfHeaders(await headers())).origin;
+  } catch (e) {
+    if (isAppError(e)) return null;
+    throw e;
+  }
 }
 
 async function human(): Promise<{ id: string; email: string } | null> {
@@ -20,7 +27,9 @@ async function human(): Promise<{ id: string; email: string } | null> {
 export async function requestCodeAction(token: string, email: string): Promise<{ ok: boolean; message: string }> {
   const view = await viewClaimAttempt(token);
   if (!view || (view.state !== "open" && view.state !== "confirmed")) return { ok: false, message: "This claim link is no longer valid." };
-  const res = await requestSignInCode({ email, origin: await origin(), claimPath: `/claim/${token}` });
+  const o = await origin();
+  if (!o) return { ok: false, message: "This page is not served by a storefront." };
+  const res = await requestSignInCode({ email, origin: o, claimPath: `/claim/${token}`, client: clientAddress(await headers()) });
   return res.type === "sent" ? { ok: true, message: `We sent a six-digit code to ${res.email}.` } : { ok: false, message: res.detail };
 }
 

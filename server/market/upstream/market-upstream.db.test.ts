@@ -220,8 +220,8 @@ describe("basis end to end with the live providers (Hyperliquid and Massive repl
 
 describe("the backtest artifact expires", () => {
   it("answers 404 after expires_at and is deleted by the sweep", async () => {
-    const ttlMs = 86_400_000;
-    const past = Date.now() - ttlMs - 5_000;
+    // Made two days ago: past its lifetime (a day, or the replay window and a little more, whichever is longer).
+    const past = Date.now() - 2 * 86_400_000;
     const b = await createBacktest("AAPL", backtestQuery.parse({ years: "1" }), {
       origin: UPSTREAM_ORIGIN,
       providers: embeddedProviders(),

@@ -54,6 +54,11 @@ export type Hold = {
   prepaid?: { lease: string; reference: string | null };
   /** Fields this rail adds to `svc-billing` on the paid answer (credits: the balance left). */
   billing?: Record<string, string>;
+  /**
+   * False: no proof can ever replay this payment (a plan draw without an Idempotency-Key), so its answer is not kept
+   * for re-delivery (../delivered-answers). Absent: it may be replayed.
+   */
+  replayable?: boolean;
 };
 
 export type AcceptOutcome =

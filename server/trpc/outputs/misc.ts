@@ -164,6 +164,7 @@ export const settingsOutput = z.object({
   ethUsd: z.object({ usd: usd, setAt: iso.nullable() }).nullable(),
   merchant: z.lazy(() => merchantInfoOutput),
   unsettledCap: z.lazy(() => unsettledCapOutput),
+  sellerUnsettledCap: z.lazy(() => unsettledCapOutput),
 });
 
 /** The per-wallet cap on value delivered before settlement: the seller's (null: the default), the default, the most allowed. */

@@ -19,7 +19,7 @@ export const settingsRouter = router({
     )
     .output(merchantInfoOutput)
     .mutation(({ ctx, input }) => updateMerchantInfo({ sellerId: ctx.seller.id, actorId: ctx.seller.userId, info: input })),
-  // The per-wallet cap on value delivered before settlement (money: the console confirms it first).
+  // The caps on value delivered before settlement, per wallet or across wallets (money: the console confirms it first).
   updateUnsettledCap: sellerProcedure
     .input(unsettledCapInput)
     .output(unsettledCapOutput)

@@ -2,7 +2,15 @@
 
 import { signIn } from "next-auth/react";
 import { useRouter } from "next/navigation";
+import Link from "next/link";
 import { useState } from "react";
+
+/** What the page says for next-auth's `error`: a lockout (server/auth/limited-sign-in.ts) with its wait, else one message. */
+function refusal(error: string | null | undefined): string {
+  const locked = /^locked:(\d+)$/.exec(error ?? "");
+  if (locked) return `Too many attempts for this account or from this address. Try again in ${locked[1]} seconds.`;
+  return "Wrong email or password.";
+}
 
 // /console/sign-in - seller sign-in (email and password)
 export default function SellerSignIn() {
@@ -23,7 +31,7 @@ export default function SellerSignIn() {
           const res = await signIn("seller", { email: String(form.get("email")), password: String(form.get("password")), redirect: false });
           setPending(false);
           if (res?.ok && !res.error) router.push("/console");
-          else setError("Wrong email or password.");
+          else setError(refusal(res?.error));
         }}
       >
         <label className="block text-sm">
@@ -43,6 +51,11 @@ export default function SellerSignIn() {
           {pending ? "Signing in" : "Sign in"}
         </button>
       </form>
+      <p className="mt-4 text-sm">
+        <Link className="text-indigo-700 underline" href="/console/reset-password" data-testid="forgot-password">
+          Forgot your password?
+        </Link>
+      </p>
     </main>
   );
 }

@@ -1,14 +1,16 @@
 import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
 import { currentSession } from "@/server/auth/session";
+import { boundedRequest } from "@/server/http/parse";
 import { observed } from "@/server/http/route";
 import { logger } from "@/server/observability/logger";
 import { appRouter } from "@/server/trpc/root";
 
 // /api/trpc/* - the seller console's API (every procedure scoped to the signed-in seller)
-const handler = observed("/api/trpc/[trpc]", (req: Request) =>
+// A console mutation's input is a few KiB: its body is read within 1 MiB before tRPC reads it (413 beyond).
+const handler = observed("/api/trpc/[trpc]", async (req: Request) =>
   fetchRequestHandler({
     endpoint: "/api/trpc",
-    req,
+    req: await boundedRequest(req, 1024 * 1024),
     router: appRouter,
     createContext: async () => ({ session: await currentSession() }),
     onError({ error, path }) {

@@ -53,7 +53,10 @@ export async function createBacktest(
   const { bars, window, warmup, series } = await loadBacktestHistory(ticker, { years: q.years, spec, label }, providers, now);
   const result = runBacktest(bars, window.from, spec, q.capital, optionsOf(series));
 
-  const ttlMs = env().MARKET_ARTIFACT_TTL_SECONDS * 1000;
+  // A paid answer is kept for re-delivery for PAYMENT_REPLAY_HOURS from its delivery (a moment after this, within the
+  // gateway's upstream deadline): the PNG it links to stays at least that long, so a replay's link still works.
+  const e = env();
+  const ttlMs = Math.max(e.MARKET_ARTIFACT_TTL_SECONDS * 1000, e.PAYMENT_REPLAY_HOURS * 3_600_000 + e.GATEWAY_UPSTREAM_TIMEOUT_MS + 60_000);
   const id = newId("art");
   const expiresAt = new Date(now.getTime() + ttlMs);
   const png = renderEquityChartPng({

@@ -10,12 +10,12 @@
 import { Challenge, Receipt } from "mppx";
 import { cardEligible, isWholeCents, microsToCents } from "../../../lib/money";
 import { markCheckoutDelivered } from "./card.queries";
-import { cardNetworkId, cardProcessor } from "./processor/get-card-processor";
+import { CARD_NOT_OFFERED, cardNetworkId, cardPaymentsOffered, configuredCardProcessor } from "./processor/get-card-processor";
 import { checkoutUrls } from "./checkout/open-checkout";
 import { reconcileCardPayments } from "./reconcile-card-payments";
 import { refundCardPayment, refundCardPaymentForSeller } from "./refund-card-payment";
 import { cardStatusBlock } from "./checkout/checkout-view";
-import { invalidParameter } from "../../../errors";
+import { AppError, invalidParameter } from "../../../errors";
 import { MPP_REFUSAL } from "../../mpp/problem-types";
 import { releasePayment } from "../../payments.queries";
 import type { Rail } from "../rail";
@@ -39,7 +39,8 @@ export const cardRail = {
   payer: async (proof: CardProof) => (proof.kind === "checkout" ? `checkout:${proof.paymentId}` : `spt:${proof.spt}`),
 
   describe: () => {
-    const processor = cardProcessor();
+    const processor = configuredCardProcessor();
+    if (!processor) return { offered: false, detail: CARD_NOT_OFFERED };
     const networkId = cardNetworkId();
     return {
       currency: "USD",
@@ -80,9 +81,9 @@ export const cardRail = {
 
   discovery: { method: "stripe", description: "card: hosted checkout (payUrl) or the MPP card method (shared payment token), USD in cents" },
 
-  // Whole cents from $0.50: what a card can be charged.
+  // Whole cents from $0.50: what a card can be charged; nothing when no processor is configured (not offered at all).
   price: (amountMicros) =>
-    cardEligible(amountMicros) && isWholeCents(amountMicros)
+    cardEligible(amountMicros) && isWholeCents(amountMicros) && cardPaymentsOffered()
       ? { amount: (amountMicros / 10_000n).toString(), currency: "usd", network: null, asset: null }
       : null,
 
@@ -106,7 +107,12 @@ export const cardRail = {
     },
   },
 
-  readProof: readCardProof,
+  // No processor: a card proof is refused as one this storefront does not take (never run through a processor).
+  readProof: (headers) => {
+    const read = readCardProof(headers);
+    if (read.type === "absent" || cardPaymentsOffered()) return read;
+    return { type: "malformed", freshChallenge: false, error: new AppError("payment_invalid", { reason: "card_not_offered", detail: CARD_NOT_OFFERED }) };
+  },
   accept: acceptCard,
   release: releasePayment,
 

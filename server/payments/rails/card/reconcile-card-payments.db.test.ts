@@ -6,6 +6,7 @@ import { spawn } from "node:child_process";
 import path from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { db } from "../../../db/client";
+import { withEnvForTests } from "../../../env";
 import { openCheckoutFor, paymentStatus, payOnPage, retryWithPaymentId, TEST_CARD } from "../../../testing/card";
 import { createGatewaySeller, startFakeUpstream, type FakeUpstream, type GatewaySeller } from "../../../testing/gateway";
 import { railFor } from "..";
@@ -95,7 +96,8 @@ describe("a crash between the card charge and the delivery", () => {
     expect(held.status).toBe("settled");
     expect(held.lockedUntil!.getTime()).toBeGreaterThan(Date.now());
     // While the lease lives: another retry is told to wait, and the reconciler does not refund even past the window.
-    const busy = await retryWithPaymentId(seller.host, BACKTEST, opened.paymentId);
+    // (A copy waits for the holder first, up to the upstream's deadline and 5 s: a short deadline keeps that wait short.)
+    const busy = await withEnvForTests({ GATEWAY_UPSTREAM_TIMEOUT_MS: "200" }, () => retryWithPaymentId(seller.host, BACKTEST, opened.paymentId));
     expect(busy.status).toBe(409);
     expect((await busy.json()).error).toBe("payment_in_progress");
     await pastWindow(opened.paymentId);

@@ -46,7 +46,8 @@ async function acceptBearer(call: PaidCall, token: string, early: boolean, idemp
     payer: v.claims.sub,
     railData: null,
   };
-  return { type: "held", hold: { rail: "credits", payment, billing: draw.billing } };
+  // Only a draw under an Idempotency-Key can be asked for again (its retries): any other's answer is not kept.
+  return { type: "held", hold: { rail: "credits", payment, billing: draw.billing, replayable: idempotencyKey !== undefined } };
 }
 
 export const creditsRail = {
@@ -103,7 +104,9 @@ export const creditsRail = {
   // meter moments ago, for this call and one more, and no other reservation of it is in flight here
   // (./coverage-memo.ts).
   deliverWhileAccepting(call, proof) {
-    if (!call.meterKey) return false;
+    // A call with an Idempotency-Key may be a retry of one already paid, answered from what was kept: the upstream is
+    // never started for it before its draw says it is new.
+    if (!call.meterKey || proof.idempotencyKey !== undefined) return false;
     const claims = peekVerifiedToken(proof.token);
     if (!claims || claims.sid !== call.sellerId || !mayStartEarly(claims.sub, call.meterKey, call.amountMicros)) return false;
     startedEarly.set(proof, { credentialId: claims.sub, meterKey: call.meterKey });

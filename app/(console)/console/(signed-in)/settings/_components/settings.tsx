@@ -115,10 +115,34 @@ type UnsettledCap = { usd: string | null; defaultUsd: string; maxUsd: string };
 
 const DECIMAL_USD = /^\d{1,4}(\.\d{1,6})?$/;
 
-/** The per-wallet cap on value answered before its settlement is included: typed, then confirmed (it is the seller's money at risk). */
-function UnsettledCapForm({ current }: { current: UnsettledCap }) {
+/** What differs between the two caps on value answered before settlement: per payer wallet, and across all wallets. */
+const CAP_SCOPES = {
+  wallet: {
+    title: "Answers before settlement",
+    label: "Per payer wallet",
+    testId: "unsettled-cap",
+    explain:
+      "A call paid from a wallet (x402, MPP) is answered once its transfer is signed and queued, before the chain includes it, as long as what that payer " +
+      "wallet has received this way and not yet settled stays within this cap; beyond it, its calls wait for inclusion. A transfer that fails after the answer " +
+      "is recorded as an unpaid delivery, and that wallet waits for inclusion from then on. 0 makes every wallet-paid call wait.",
+    risk: "This is the most you can lose per payer wallet if transfers fail after their answers went out. Calls already answered are not affected.",
+  },
+  seller: {
+    title: "Answers before settlement, all wallets",
+    label: "Across all wallets",
+    testId: "seller-unsettled-cap",
+    explain:
+      "Wallets cost nothing to make, so the per-wallet cap alone does not bound what you can lose: this caps the total value answered before inclusion " +
+      "and not yet settled, whoever paid. Past it, wallet-paid calls wait for inclusion until settlements land. 0 makes every wallet-paid call wait.",
+    risk: "This is the most you can lose in all if every transfer in flight fails after its answer went out. Calls already answered are not affected.",
+  },
+} as const;
+
+/** A cap on value answered before its settlement is included: typed, then confirmed (it is the seller's money at risk). */
+function UnsettledCapForm({ current, scope }: { current: UnsettledCap; scope: keyof typeof CAP_SCOPES }) {
   const trpc = useTRPC();
   const qc = useQueryClient();
+  const text = CAP_SCOPES[scope];
   const [value, setValue] = useState(current.usd === null ? "" : current.usd.replace(/\.?0+$/, ""));
   const [confirming, setConfirming] = useState(false);
   const save = useMutation(
@@ -134,12 +158,8 @@ function UnsettledCapForm({ current }: { current: UnsettledCap }) {
   const now = current.usd === null ? `${usd(current.defaultUsd)} (the default)` : usd(current.usd);
   const next = typed === "" ? `${usd(current.defaultUsd)} (the default)` : usd(typed);
   return (
-    <Section title="Answers before settlement" testId="section-unsettled-cap">
-      <p className="mb-3 text-sm text-slate-600">
-        A call paid from a wallet (x402, MPP) is answered once its transfer is signed and queued, before the chain includes it, as long as what that payer
-        wallet has received this way and not yet settled stays within this cap; beyond it, its calls wait for inclusion. A transfer that fails after the answer
-        is recorded as an unpaid delivery, and that wallet waits for inclusion from then on. 0 makes every wallet-paid call wait.
-      </p>
+    <Section title={text.title} testId={`section-${text.testId}`}>
+      <p className="mb-3 text-sm text-slate-600">{text.explain}</p>
       <form
         className="flex flex-wrap items-center gap-2 text-sm"
         onSubmit={(e) => {
@@ -149,7 +169,7 @@ function UnsettledCapForm({ current }: { current: UnsettledCap }) {
         }}
       >
         <label className="flex flex-wrap items-center gap-2">
-          <span className="text-slate-700">Per payer wallet, USD</span>
+          <span className="text-slate-700">{text.label}, USD</span>
           <input
             className={`${INPUT} w-32 font-mono`}
             inputMode="decimal"
@@ -157,43 +177,41 @@ function UnsettledCapForm({ current }: { current: UnsettledCap }) {
             onChange={(e) => setValue(e.target.value)}
             placeholder={current.defaultUsd.replace(/\.?0+$/, "")}
             aria-invalid={!valid}
-            aria-describedby="unsettled-cap-help"
-            data-testid="settings-unsettled-cap"
+            aria-describedby={`${text.testId}-help`}
+            data-testid={`settings-${text.testId}`}
           />
         </label>
-        <button className={BUTTON_SECONDARY} disabled={!valid} data-testid="settings-unsettled-cap-review">
+        <button className={BUTTON_SECONDARY} disabled={!valid} data-testid={`settings-${text.testId}-review`}>
           Review
         </button>
         {save.isSuccess && (
-          <span role="status" className="text-sm text-emerald-700" data-testid="settings-unsettled-cap-saved">
+          <span role="status" className="text-sm text-emerald-700" data-testid={`settings-${text.testId}-saved`}>
             Saved.
           </span>
         )}
       </form>
-      <p id="unsettled-cap-help" className="mt-2 text-xs text-slate-500" data-testid="settings-unsettled-cap-current">
+      <p id={`${text.testId}-help`} className="mt-2 text-xs text-slate-500" data-testid={`settings-${text.testId}-current`}>
         Now {now}. From 0 to {usd(current.maxUsd)}; leave it empty for the default.
       </p>
       <ConfirmDialog
         open={confirming}
-        title="Change the cap on answers before settlement"
-        changes={[{ label: "Per payer wallet", before: now, after: next }]}
+        title={`Change the cap on answers before settlement (${text.label.toLowerCase()})`}
+        changes={[{ label: text.label, before: now, after: next }]}
         confirmLabel="Change the cap"
         pending={save.isPending}
         error={save.error?.message ?? null}
-        onConfirm={() => save.mutate({ capUsd: typed === "" ? null : typed })}
+        onConfirm={() => save.mutate({ capUsd: typed === "" ? null : typed, scope })}
         onClose={() => (setConfirming(false), save.reset())}
-        testId="unsettled-cap-dialog"
+        testId={`${text.testId}-dialog`}
         otherSideSees={{
           who: "paying agents",
           what:
             typed !== "" && Number(typed) === 0
               ? "Every wallet-paid call waits for its transfer's inclusion on chain before it is answered (about a block)."
-              : "Calls answered as soon as their transfer is signed, until their wallet's unsettled value reaches the cap; then they wait for inclusion.",
+              : "Calls answered as soon as their transfer is signed, until the unsettled value reaches the cap; then they wait for inclusion.",
         }}
       >
-        <p className="text-sm text-slate-700">
-          This is the most you can lose per payer wallet if transfers fail after their answers went out. Calls already answered are not affected.
-        </p>
+        <p className="text-sm text-slate-700">{text.risk}</p>
       </ConfirmDialog>
     </Section>
   );
@@ -304,7 +322,8 @@ export function Settings() {
               </dl>
             </Section>
             <SettingsForm current={s} />
-            <UnsettledCapForm current={s.unsettledCap} />
+            <UnsettledCapForm current={s.unsettledCap} scope="wallet" />
+            <UnsettledCapForm current={s.sellerUnsettledCap} scope="seller" />
             <MerchantForm current={s.merchant} />
           </>
         )}
