@@ -132,7 +132,6 @@ async function checkAll(name: string, values: string[], headerOf: (v: string) =>
   const ledgerBefore = await db.ledgerEntry.count({ where: { sellerId: seller.sellerId } });
   const bad: string[] = [];
   const statuses = new Map<number, number>();
-  let served = 0;
   let charged = 0;
   for (let i = 0; i < values.length; i += 20) {
     const batch = values.slice(i, i + 20);
@@ -158,7 +157,6 @@ async function checkAll(name: string, values: string[], headerOf: (v: string) =>
       if (!r) continue;
       statuses.set(r.status, (statuses.get(r.status) ?? 0) + 1);
       if (r.status === 200) {
-        served++;
         if (!r.replay) charged++;
         continue;
       }

@@ -121,8 +121,7 @@ export function describeOperationConformance(): void {
     // live-only operation on offline providers refuses every valid call before any 402 (403 live_only).
     const free = op.meter.priceMicros === 0n;
     const liveOnlyOffline = !!op.liveOnly && getMarketProviders().kind === "embedded";
-    const unpaidServed = (a: Answer) =>
-      liveOnlyOffline ? a.status === 403 && a.body?.reason === "live_only" : free ? a.status === 200 : a.status === 402;
+    const unpaidServed = (a: Answer) => (liveOnlyOffline ? a.status === 403 && a.body?.reason === "live_only" : free ? a.status === 200 : a.status === 402);
 
     it("its contract, OpenAPI, the MCP tool, the manifest and llms.txt agree, price and coverage included", () => {
       const o = s.openapi.get(op.key);

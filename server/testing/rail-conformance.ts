@@ -245,7 +245,6 @@ export function describeRailConformance(kits: RailKit[]): void {
             }
             const callsBefore = stack.upstream.state.calls;
             const bad: string[] = [];
-            let served = 0;
             let charged = 0;
             for (let i = 0; i < values.length; i += 20) {
               const answers = await Promise.all(
@@ -260,7 +259,6 @@ export function describeRailConformance(kits: RailKit[]): void {
               for (const x of answers) {
                 if (!x) continue;
                 if (x.a.status === 200) {
-                  served++;
                   if (!isReplay(x.a)) charged++;
                 } else if (!isJsonError(x.a)) bad.push(`${x.a.status} ${JSON.stringify(x.a.body)?.slice(0, 160)} for ${JSON.stringify(x.h).slice(0, 200)}`);
               }
