@@ -9,10 +9,11 @@ import type { ChannelConfig } from "@x402/evm";
 import { BaseError, ContractFunctionRevertedError, encodeAbiParameters, encodeFunctionData, hashTypedData, type Abi, type Address, type Hex } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { anvilAddress, anvilPrivateKey, startLocalChain, type LocalChain } from "../scripts/lib/local-chain";
+import { anvilAddress, anvilPrivateKey } from "../scripts/lib/local-chain";
 import { publicClient, walletClient } from "../server/chain/clients";
 import { CHAIN_ID, NETWORK, USDC_ADDRESS, USDC_DOMAIN } from "../server/chain/config";
 import { TOKEN_ABI } from "../server/chain/token";
+import { startChainForTests } from "../server/testing/gateway";
 import collectorArtifact from "./ERC3009DepositCollector.json";
 import settlementArtifact from "./X402BatchSettlement.json";
 
@@ -23,15 +24,14 @@ const RECEIVER = anvilAddress(10);
 const authorizerKey = generatePrivateKey();
 const authorizer = privateKeyToAccount(authorizerKey);
 
-let chain: LocalChain;
+let chain: { rpcUrl: string; stop: () => Promise<void> };
 let rpcUrl: string;
 
 beforeAll(async () => {
-  const started = await startLocalChain({ log: () => {}, port: 20_000 + Math.floor(Math.random() * 20_000) });
-  if (!started) throw new Error("no local chain");
-  chain = started;
-  rpcUrl = chain.env.RPC_URL!;
-});
+  // A chain of its own, the file's wallets funded on it as on the shared one.
+  chain = await startChainForTests({ ownChain: "it moves the chain's clock past the withdraw delay (evm_increaseTime)" });
+  rpcUrl = chain.rpcUrl;
+}, 60_000);
 afterAll(() => chain?.stop());
 
 const relayer = () => walletClient(rpcUrl, anvilPrivateKey(0));

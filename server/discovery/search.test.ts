@@ -29,6 +29,15 @@ describe("search", () => {
   it("tokenizes with light stemming", () => {
     expect(tokenize("Average Interest RATES, treasuries!")).toEqual(["average", "interest", "rate", "treasury"]);
   });
+
+  it("keeps a hyphenated term as one token too, so it outranks its parts found apart", () => {
+    expect(tokenize("the 10-year yield")).toEqual(["10", "year", "yield", "10year"]);
+    const ranked = rankDocuments("10-year", [
+      { id: "apart", fields: [{ text: "10-K filings by fiscal year", weight: 1 }] },
+      { id: "together", fields: [{ text: "the 10-year Treasury yield", weight: 1 }] },
+    ]);
+    expect(ranked.map((r) => r.id)).toEqual(["together", "apart"]);
+  });
   it("ranks the operation matching every term first", () => {
     const r = rankDocuments("treasury interest", docs);
     expect(r[0]!.id).toBe("rates");

@@ -32,13 +32,19 @@ const STOP = new Set([
   "from",
 ]);
 
-/** Lower-case word tokens with light stemming (plural and -ing/-ed endings), stop words removed. */
+/**
+ * Lower-case word tokens with light stemming (plural and -ing/-ed endings), stop words removed. A hyphenated term
+ * ("10-year", "10-K", "sale-partial") is also one token of its own, so it outranks its parts found apart ("10" and
+ * "year" in different places).
+ */
 export function tokenize(text: string): string[] {
+  const lower = text.toLowerCase();
   const out: string[] = [];
-  for (const raw of text.toLowerCase().split(/[^a-z0-9]+/)) {
+  for (const raw of lower.split(/[^a-z0-9]+/)) {
     if (!raw || STOP.has(raw)) continue;
     out.push(stem(raw));
   }
+  for (const compound of lower.match(/[a-z0-9]+(?:-[a-z0-9]+)+/g) ?? []) out.push(stem(compound.replace(/-/g, "")));
   return out;
 }
 

@@ -100,6 +100,7 @@ export const contract = {
     "fred",
     "alfred",
     "macro",
+    "cpi",
     "inflation",
     "jobs",
     "treasury yield",

@@ -27,12 +27,18 @@ async function ranked(q: string): Promise<string[]> {
 }
 
 describe("searching for economic data", () => {
-  it.each(["cpi", "fed funds", "10-year", "unemployment", "payrolls", "gdp", "debt", "treasury yield", "inflation"])(
+  it.each(["cpi", "fed funds", "10-year", "unemployment", "payrolls", "debt", "treasury yield", "united states gdp"])(
     "?q=%s finds economy_series first",
     async (q) => {
       expect((await ranked(q))[0]).toBe("economy_series");
     },
   );
+
+  // GDP and inflation are on two shelves now: the US series here, and every country's in the World Bank indicators.
+  // Asked without a country, both are the first two answers (which first is the search's to weigh).
+  it.each(["gdp", "inflation"])("?q=%s finds the two macro operations first: economy_series and world_bank_indicators", async (q) => {
+    expect((await ranked(q)).slice(0, 2).sort()).toEqual(["economy_series", "world_bank_indicators"]);
+  });
 
   it("?q=economic series list finds the free listing first", async () => {
     expect((await ranked("list economic series"))[0]).toBe("economy_series_list");

@@ -96,7 +96,6 @@ export const contract = {
     "gdp",
     "growth",
     "inflation",
-    "cpi",
     "population",
     "country",
     "countries",

@@ -36,7 +36,9 @@ const payTo = privateKeyToAccount(generatePrivateKey()).address;
 const receivers = [payTo.toLowerCase()];
 
 beforeAll(async () => {
-  chain = await startChainForTests();
+  // A chain of its own: the timed withdrawal moves the chain's clock past the withdraw delay (evm_increaseTime), which
+  // on the shared chain would expire every other file's signed authorizations.
+  chain = await startChainForTests({ ownChain: "the timed withdrawal moves the chain's clock (evm_increaseTime)" });
   upstream = await startFakeUpstream(SECRET);
   seller = await createGatewaySeller(upstream.url, { signingSecret: SECRET, payTo });
 }, 60_000);
