@@ -14,7 +14,7 @@ const PART_8_PRICES: Record<string, string> = {
 type OpenApiDoc = {
   openapi: string;
   info: Record<string, unknown>;
-  paths: Record<string, Record<string, { operationId: string; "x-payment-info"?: { amount: string; meter: string } }>>;
+  paths: Record<string, Record<string, { operationId: string; "x-payment-info"?: { priceUsd: string; meter: string } }>>;
 };
 const opIds = (doc: OpenApiDoc) => Object.values(doc.paths).flatMap((p) => Object.values(p).map((o) => o.operationId));
 
@@ -50,7 +50,13 @@ test.describe("discovery", () => {
     ])
       expect(ids).toContain(id);
     const aggregates = all.map((d) => d.paths["/api/v1/aggregates/{ticker}"]?.get).find(Boolean)!;
-    expect(aggregates["x-payment-info"]).toMatchObject({ amount: "0.020000", currency: "USD", meter: "aggregates", intent: "charge" });
+    // MPP's discovery draft: the USD price beside `offers`, each offer's amount in its asset's base units.
+    expect(aggregates["x-payment-info"]).toMatchObject({
+      priceUsd: "0.020000",
+      amountMicros: "20000",
+      meter: "aggregates",
+      offers: expect.arrayContaining([expect.objectContaining({ protocol: "mpp", intent: "charge", method: "evm", amount: "20000" })]),
+    });
   });
 
   test("the market operations' OpenAPI text states their rules (bucketing, backtest entries and exits, warm-up, years)", async ({ request }) => {

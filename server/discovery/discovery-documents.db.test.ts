@@ -47,7 +47,7 @@ type X402Item = {
   type: string;
   accepts: Record<string, unknown>[];
   input: Record<string, unknown>;
-  "x-payment-info": { amount: string; protocols: string[] };
+  "x-payment-info": { priceUsd: string; protocols: string[] };
 };
 
 describe("/.well-known/x402", () => {
@@ -63,7 +63,7 @@ describe("/.well-known/x402", () => {
     expect(http).toMatchObject({
       resource: { url: `http://${s.host}/api/v1/aggregates/:ticker`, mimeType: "application/json", serviceName: "stock-quotes" },
       input: { method: "GET", routeTemplate: "/api/v1/aggregates/:ticker", pathParams: { properties: { ticker: { type: "string" } } } },
-      "x-payment-info": { amount: "0.020000", protocols: ["x402", "mpp", "credits"] },
+      "x-payment-info": { priceUsd: "0.020000", protocols: ["x402", "mpp", "credits"] },
     });
     expect((http.input.queryParams as { properties: Record<string, unknown> }).properties).toHaveProperty("limit");
     expect(http.accepts).toHaveLength(1);

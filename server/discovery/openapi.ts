@@ -122,23 +122,34 @@ function plansOnSale(catalog: Catalog) {
 
 const PLAN_OPERATIONS = new Set(["plan_purchase", "plan_extend"]);
 
+function paymentResponses(op: DiscoverableOperation): Record<string, unknown> {
+  const rails = railsFor(op);
+  if (!op.meter || op.meter.priceMicros === 0n)
+    return {
+      "402": {
+        description: `Without a wallet proof: a $0 offer to sign on ${rails.map((r) => r.name).join(" or ")} (the same shapes as a priced 402); nothing is charged`,
+        content: { "application/json": { schema: { $ref: "#/components/schemas/PaymentRequired" } } },
+      },
+    };
+  return {
+    "402": {
+      description: `Payment required: one signed challenge, offered on every rail that takes this price (${rails.map((r) => r.howToPay).join("; ")})`,
+      content: { "application/json": { schema: { $ref: "#/components/schemas/PaymentRequired" } } },
+    },
+    "409": errorRef("payment_request_mismatch, signing_secret_required, terminal payment states"),
+    "429": errorRef("rate_limit_exceeded (see retry_after)"),
+  };
+}
+
 function operationObject(op: DiscoverableOperation, score: number | undefined, plans: ReturnType<typeof plansOnSale>) {
   const c = op.contract;
-  const priced = !!op.meter && op.meter.priceMicros > 0n;
+  // What takes payment carries its price and a 402 (a priced call, and the $0 quote's wallet proof); a free one neither.
+  const info = paymentInfo(op);
   const responses: Record<string, unknown> = {
     "200": { description: "OK", content: { "application/json": { schema: c ? schemaOf(c.response) : {} } } },
     "400": errorRef("Bad request: `error` is invalid_request and `parameter` names the parameter"),
+    ...(info ? paymentResponses(op) : {}),
   };
-  if (priced) {
-    responses["402"] = {
-      description: `Payment required: one signed challenge, offered on every rail that takes this price (${railsFor(op)
-        .map((r) => r.howToPay)
-        .join("; ")})`,
-      content: { "application/json": { schema: { $ref: "#/components/schemas/PaymentRequired" } } },
-    };
-    responses["409"] = errorRef("payment_request_mismatch, signing_secret_required, terminal payment states");
-    responses["429"] = errorRef("rate_limit_exceeded (see retry_after)");
-  }
   if (op.path.includes("{")) responses["404"] = errorRef("Not found (unknown ticker, feed, plan, ...)");
   const body = c?.body
     ? {
@@ -157,8 +168,8 @@ function operationObject(op: DiscoverableOperation, score: number | undefined, p
     parameters: parametersOf(op),
     ...body,
     responses,
-    ...(priced ? { security: railsFor(op).map((r) => ({ [r.name]: [] })) } : {}),
-    ...(paymentInfo(op) ? { "x-payment-info": paymentInfo(op) } : {}),
+    ...(info ? { security: railsFor(op).map((r) => ({ [r.name]: [] })) } : {}),
+    ...(info ? { "x-payment-info": info } : {}),
     "x-service": op.service.slug,
     ...(op.coverage ? { "x-coverage": op.coverage } : {}),
     ...(op.examples ? { "x-example": op.examples } : {}),
