@@ -6,7 +6,7 @@ import { planPurchaseTerms } from "../catalog/plan-purchase-terms";
 import { PLATFORM_SERVICE } from "../contracts/platform";
 import { AppError, invalidParameter } from "../errors";
 import { RAILS } from "../payments/rails";
-import { listDiscoverable, pathMatches, type DiscoverableOperation } from "./discoverable";
+import { exampleArguments, listDiscoverable, pathMatches, type DiscoverableOperation } from "./discoverable";
 import { paymentInfo, railsFor } from "./price-table";
 import { rankDocuments } from "./search";
 
@@ -122,6 +122,14 @@ function plansOnSale(catalog: Catalog) {
 
 const PLAN_OPERATIONS = new Set(["plan_purchase", "plan_extend"]);
 
+/** The operation's parameters, each with its value in the operation's example call (which answers offline) as `example`. */
+function parametersWithExamples(op: DiscoverableOperation): unknown[] {
+  const values = exampleArguments(op);
+  return (parametersOf(op) as { name: string; example?: unknown }[]).map((p) =>
+    values[p.name] !== undefined && p.example === undefined ? { ...p, example: values[p.name] } : p,
+  );
+}
+
 function paymentResponses(op: DiscoverableOperation): Record<string, unknown> {
   const rails = railsFor(op);
   if (!op.meter || op.meter.priceMicros === 0n)
@@ -165,7 +173,7 @@ function operationObject(op: DiscoverableOperation, score: number | undefined, p
     summary: op.summary,
     ...(description ? { description } : {}),
     tags: [op.service.slug],
-    parameters: parametersOf(op),
+    parameters: parametersWithExamples(op),
     ...body,
     responses,
     ...(info ? { security: railsFor(op).map((r) => ({ [r.name]: [] })) } : {}),
