@@ -98,6 +98,19 @@ test.describe("discovery", () => {
     expect(doc2.info["x-page"]).toBe(2);
   });
 
+  test("plain /openapi.json says in words that it is one page of several, and where the next is", async ({ request }) => {
+    const doc1 = (await (await request.get("/openapi.json")).json()) as OpenApiDoc;
+    const [pages, total, next] = [doc1.info["x-pages"], doc1.info["x-total-operations"], doc1.info["x-next"]] as [number, number, string];
+    // What a generic OpenAPI tool or a model shows first: the description.
+    expect(doc1.info.description).toMatch(new RegExp(`^This document is page 1 of ${pages}: operations of this storefront 1 to 10 of ${total}, `));
+    expect(doc1.info.description).toContain(`The next page is ${next} `);
+    const last = (await (await request.get(`/openapi.json?page=${pages}`)).json()) as OpenApiDoc;
+    expect(last.info.description).toMatch(new RegExp(`^This document is page ${pages} of ${pages}: .*This is the last page;`));
+    expect(last.info["x-next"]).toBeUndefined();
+    const one = (await (await request.get("/openapi.json", { params: { service: "market-archive" } })).json()) as OpenApiDoc;
+    expect(one.info.description).toMatch(/^All 3 operations matching the filters are in this document\. /);
+  });
+
   test("filters combine: service, method and path", async ({ request }) => {
     const archive = (await (await request.get("/openapi.json", { params: { service: "market-archive" } })).json()) as OpenApiDoc;
     expect(opIds(archive).sort()).toEqual(["archive_catalog", "archive_day", "archive_range"]);

@@ -186,6 +186,26 @@ function operationObject(op: DiscoverableOperation, score: number | undefined, p
   };
 }
 
+/**
+ * The first line of `info.description`: which page this is and where the next one is, in words, for the generic OpenAPI
+ * tool or model that reads only the document it was given (the same facts are in `info.x-*` and the `Link` header).
+ */
+function pagingNote(p: { page: number; pages: number; total: number; what: string; nextUrl: string | null }): string {
+  if (p.pages === 1) return `All ${p.total} ${p.what} are in this document.`;
+  const first = (p.page - 1) * PAGE_SIZE + 1;
+  const last = Math.min(p.page * PAGE_SIZE, p.total);
+  return (
+    `This document is page ${p.page} of ${p.pages}: ${p.what} ${first} to ${last} of ${p.total}, at most ${PAGE_SIZE} a page. ` +
+    (p.nextUrl ? `The next page is ${p.nextUrl} (also info.x-next and the Link header, rel="next"); ` : "This is the last page; ") +
+    "read every page to see every operation, or narrow the document with ?q=, ?service=, ?path= or ?method=."
+  );
+}
+
+function describeSelection(f: OpenApiFilters, restrictService: string | undefined): string {
+  if (f.q || f.path || f.method || (f.service && !restrictService)) return "operations matching the filters";
+  return restrictService ? `operations of service ${restrictService}` : "operations of this storefront";
+}
+
 function pageUrl(base: string, params: URLSearchParams, page: number): string {
   const next = new URLSearchParams(params);
   next.set("page", String(page));
@@ -228,6 +248,7 @@ export function buildOpenApi(catalog: Catalog, opts: { origin: string; selfPath:
       title: `${catalog.seller.name} API`,
       version: "1.0.0",
       description:
+        `${pagingNote({ page: filters.page, pages, total, what: describeSelection(filters, opts.restrictService), nextUrl })} ` +
         "Pay-per-request market and economic data for agents. An unpaid call to a priced operation answers 402 with one signed " +
         `challenge offered on every payment rail this storefront takes (${RAILS.map((r) => r.name).join(", ")}); pay it on one rail and retry ` +
         `the same request. ${RAILS.map((r) => r.howToPay).join(". ")}. A request carries exactly one payment proof. ` +
@@ -243,6 +264,8 @@ export function buildOpenApi(catalog: Catalog, opts: { origin: string; selfPath:
       ...(nextUrl ? { "x-next": nextUrl } : {}),
       ...(prevUrl ? { "x-prev": prevUrl } : {}),
     },
+    // The MPP discovery draft's service block: where an MPP crawler finds the docs beside this document.
+    "x-service-info": { docs: { apiReference: `${opts.origin}/openapi.json`, llms: `${opts.origin}/llms.txt` } },
     servers: [{ url: opts.origin }],
     tags,
     paths,
