@@ -48,8 +48,8 @@ async function main() {
 
   const { tools } = await client.listTools();
   for (const t of tools) {
-    const price = t._meta?.["x-payment-info"] as { amount: string; meter: string; protocols: string[] } | undefined;
-    console.log(`tool ${t.name}: ${price ? `${price.amount} USD per call (meter ${price.meter}; ${price.protocols.join(", ")})` : "free"}`);
+    const price = t._meta?.["x-payment-info"] as { priceUsd: string; meter: string; protocols: string[] } | undefined;
+    console.log(`tool ${t.name}: ${price ? `${price.priceUsd} USD per call (meter ${price.meter}; ${price.protocols.join(", ")})` : "free"}`);
   }
   if (!tools.some((t) => t.name === TOOL)) fail("tools/list", `no ${TOOL} tool`);
 

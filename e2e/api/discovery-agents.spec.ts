@@ -21,6 +21,25 @@ test("/.well-known/x402 lists each priced route and MCP tool with an x402 offer 
   expect(await (await request.get("/.well-known/x402.json")).json()).toEqual(doc);
 });
 
+test("/.well-known/x402 lists URLs that answer: each HTTP item's and each of `resources` is called unpaid and answers 402 with an x402 offer", async ({
+  request,
+}) => {
+  const doc = (await (await request.get("/.well-known/x402")).json()) as {
+    items: { type: string; resource: { url: string }; input: { routeTemplate?: string } }[];
+    version: number;
+    resources: string[];
+  };
+  const http = doc.items.filter((i) => i.type === "http");
+  expect(doc.version).toBe(1);
+  expect(doc.resources).toEqual(http.map((i) => i.resource.url));
+  for (const item of http) {
+    expect(item.resource.url, item.input.routeTemplate).not.toMatch(/\/:[a-z_]+/);
+    const res = await request.get(item.resource.url);
+    expect(res.status(), item.resource.url).toBe(402);
+    expect(res.headers()["payment-required"], item.resource.url).toBeTruthy();
+  }
+});
+
 test("/llms.txt tells a model what is sold, at what price, how to pay and how to connect over MCP", async ({ request, baseURL }) => {
   const res = await request.get("/llms.txt");
   expect(res.status()).toBe(200);

@@ -14,7 +14,7 @@ const PART_8_PRICES: Record<string, string> = {
 type OpenApiDoc = {
   openapi: string;
   info: Record<string, unknown>;
-  paths: Record<string, Record<string, { operationId: string; "x-payment-info"?: { amount: string; meter: string } }>>;
+  paths: Record<string, Record<string, { operationId: string; "x-payment-info"?: { priceUsd: string; meter: string } }>>;
 };
 const opIds = (doc: OpenApiDoc) => Object.values(doc.paths).flatMap((p) => Object.values(p).map((o) => o.operationId));
 
@@ -50,7 +50,13 @@ test.describe("discovery", () => {
     ])
       expect(ids).toContain(id);
     const aggregates = all.map((d) => d.paths["/api/v1/aggregates/{ticker}"]?.get).find(Boolean)!;
-    expect(aggregates["x-payment-info"]).toMatchObject({ amount: "0.020000", currency: "USD", meter: "aggregates", intent: "charge" });
+    // MPP's discovery draft: the USD price beside `offers`, each offer's amount in its asset's base units.
+    expect(aggregates["x-payment-info"]).toMatchObject({
+      priceUsd: "0.020000",
+      amountMicros: "20000",
+      meter: "aggregates",
+      offers: expect.arrayContaining([expect.objectContaining({ protocol: "mpp", intent: "charge", method: "evm", amount: "20000" })]),
+    });
   });
 
   test("the market operations' OpenAPI text states their rules (bucketing, backtest entries and exits, warm-up, years)", async ({ request }) => {
@@ -90,6 +96,19 @@ test.describe("discovery", () => {
     const seen = new Set([...opIds(doc1), ...opIds(doc2)]);
     expect(seen.size).toBe(opIds(doc1).length + opIds(doc2).length); // no operation on two pages
     expect(doc2.info["x-page"]).toBe(2);
+  });
+
+  test("plain /openapi.json says in words that it is one page of several, and where the next is", async ({ request }) => {
+    const doc1 = (await (await request.get("/openapi.json")).json()) as OpenApiDoc;
+    const [pages, total, next] = [doc1.info["x-pages"], doc1.info["x-total-operations"], doc1.info["x-next"]] as [number, number, string];
+    // What a generic OpenAPI tool or a model shows first: the description.
+    expect(doc1.info.description).toMatch(new RegExp(`^This document is page 1 of ${pages}: operations of this storefront 1 to 10 of ${total}, `));
+    expect(doc1.info.description).toContain(`The next page is ${next} `);
+    const last = (await (await request.get(`/openapi.json?page=${pages}`)).json()) as OpenApiDoc;
+    expect(last.info.description).toMatch(new RegExp(`^This document is page ${pages} of ${pages}: .*This is the last page;`));
+    expect(last.info["x-next"]).toBeUndefined();
+    const one = (await (await request.get("/openapi.json", { params: { service: "market-archive" } })).json()) as OpenApiDoc;
+    expect(one.info.description).toMatch(/^All 3 operations matching the filters are in this document\. /);
   });
 
   test("filters combine: service, method and path", async ({ request }) => {

@@ -28,6 +28,16 @@ test("oauth4webapi reads both discovery documents and performs the jwt-bearer ex
   expect(jwks.keys[0]).not.toHaveProperty("d");
 });
 
+test("oauth4webapi's default discovery (/.well-known/openid-configuration) finds the same authorization server metadata", async ({ baseURL, request }) => {
+  const issuer = new URL(baseURL!);
+  const opts = { [oauth.allowInsecureRequests]: true };
+  // No `algorithm`: the library's default, OpenID Connect discovery's path.
+  const as = await oauth.processDiscoveryResponse(issuer, await oauth.discoveryRequest(issuer, opts));
+  const rfc8414 = await (await request.get("/.well-known/oauth-authorization-server")).json();
+  expect(as).toEqual(rfc8414);
+  expect(as.token_endpoint).toBe(`${issuer.origin}/oauth2/token`);
+});
+
 test("bearer rules over HTTP", async ({ request }) => {
   const reg = await (await request.post("/agent/identity", { data: { type: "anonymous" } })).json();
   const { access_token } = await (await request.post("/oauth2/token", { form: { grant_type: JWT_BEARER, assertion: reg.identity.assertion } })).json();

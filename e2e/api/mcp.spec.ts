@@ -26,7 +26,7 @@ test("the MCP SDK client connects to /mcp and lists the free tools and one price
   const { tools } = await client.listTools();
   const byName = new Map(tools.map((t) => [t.name, t]));
   for (const free of ["guide", "search_operations", "prices_and_plans", "entitlements"]) expect(byName.get(free)?._meta?.["x-payment-info"]).toBeUndefined();
-  expect(byName.get("aggregates")?._meta?.["x-payment-info"]).toMatchObject({ amount: "0.020000", meter: "aggregates" });
+  expect(byName.get("aggregates")?._meta?.["x-payment-info"]).toMatchObject({ priceUsd: "0.020000", meter: "aggregates" });
   expect(byName.get("backtest")?.description).toContain("Costs 0.500000 USD per call");
   expect(byName.get("aggregates")?.inputSchema).toMatchObject({ type: "object", required: ["ticker"] });
   await client.close();

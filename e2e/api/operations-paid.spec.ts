@@ -48,7 +48,8 @@ async function discover(request: APIRequestContext): Promise<Op[]> {
     for (const [template, methods] of Object.entries(doc.paths as Record<string, Record<string, Record<string, any>>>))
       for (const [method, o] of Object.entries(methods)) {
         if (!o["x-example"]) continue;
-        const info = o["x-payment-info"];
+        // A free operation (served without payment) has no price block: $0, no rails.
+        const info = o["x-payment-info"] ?? { amountMicros: "0", protocols: [] };
         ops.push({
           key: o.operationId,
           method: method.toUpperCase(),

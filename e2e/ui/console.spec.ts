@@ -40,7 +40,7 @@ test("a seller signs in, changes a price, and sees it at once in /manifest.json 
 
   expect(await manifestPrice(page, "basis")).toBe("0.075000");
   const doc = await (await page.request.get("/openapi.json", { params: { path: "/api/v1/basis" } })).json();
-  expect(doc.paths["/api/v1/basis"].get["x-payment-info"].amount).toBe("0.075000");
+  expect(doc.paths["/api/v1/basis"].get["x-payment-info"].priceUsd).toBe("0.075000");
 
   // Bad input is refused with a clear message and changes nothing.
   await page.getByTestId("price-input-basis").fill("abc");

@@ -24,7 +24,7 @@ export const advisorGuideQuery = z.object({
   goal: z.string().min(1).max(500).meta({ description: "The task, in plain words (URL-encoded).", example: "daily AAPL bars for 2017" }),
 });
 export const advisorQuoteBody = z.object({
-  goal: z.string().min(1).max(500),
+  goal: z.string().min(1).max(500).meta({ description: "The task, in plain words.", example: "daily AAPL bars for 2017" }),
   budget_usd: z
     .string()
     .regex(/^\d{1,9}(\.\d{1,6})?$/)

@@ -77,3 +77,20 @@ export function pathMatches(template: string, candidate: string): boolean {
   const prefix = candidate.endsWith("/") ? candidate : `${candidate}/`;
   return template.startsWith(prefix);
 }
+
+/**
+ * The argument values of an operation's example call, by parameter name (path parameters read against its template,
+ * then the query): what OpenAPI gives as each parameter's `example`, so a tool that fills a template from examples
+ * (mppx validate, Swagger UI) calls a URL that answers. Empty without an example.
+ */
+export function exampleArguments(op: Pick<DiscoverableOperation, "path" | "examples">): Record<string, string> {
+  if (!op.examples) return {};
+  const url = new URL(op.examples.request, "http://example.invalid");
+  const values: Record<string, string> = Object.fromEntries(url.searchParams);
+  const segments = url.pathname.split("/");
+  op.path.split("/").forEach((part, i) => {
+    const name = /^\{(.+)\}$/.exec(part)?.[1];
+    if (name && segments[i] !== undefined) values[name] = decodeURIComponent(segments[i]);
+  });
+  return values;
+}

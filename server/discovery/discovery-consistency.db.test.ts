@@ -111,10 +111,10 @@ async function fromMcpTools(): Promise<Table> {
   await client.connect(new StreamableHTTPClientTransport(new URL(`http://${host}/mcp`), { fetch: fetchRoute }));
   const table: Table = {};
   for (const t of (await client.listTools()).tools) {
-    const info = t._meta?.["x-payment-info"] as { amount: string; amountMicros: string; protocols: string[] } | undefined;
+    const info = t._meta?.["x-payment-info"] as { priceUsd: string; amountMicros: string; protocols: string[] } | undefined;
     if (!info) continue;
     // The description a model reads states the same price.
-    expect(t.description).toContain(`Costs ${info.amount} USD per call`);
+    expect(t.description).toContain(`Costs ${info.priceUsd} USD per call`);
     table[t.name] = { micros: info.amountMicros, rails: info.protocols };
   }
   await client.close();

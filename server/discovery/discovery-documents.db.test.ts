@@ -11,7 +11,7 @@ import { anvilAddress } from "../../scripts/lib/local-chain";
 import { changeMeterPrice } from "../catalog/change-meter-price";
 import { getSellerOverview } from "../catalog/get-seller-overview";
 import { db } from "../db/client";
-import { OPERATIONS } from "../market/operations";
+import { OPERATIONS, operationExamples } from "../market/operations";
 import { LLMS_FREE_OPERATION_LINE, LLMS_OPERATION_LINE } from "./llms-txt";
 
 type Handler = (req: Request, ctx: { params: Promise<Record<string, string>> }) => Promise<Response>;
@@ -47,7 +47,7 @@ type X402Item = {
   type: string;
   accepts: Record<string, unknown>[];
   input: Record<string, unknown>;
-  "x-payment-info": { amount: string; protocols: string[] };
+  "x-payment-info": { priceUsd: string; protocols: string[] };
 };
 
 describe("/.well-known/x402", () => {
@@ -56,15 +56,23 @@ describe("/.well-known/x402", () => {
     const res = await get(x402Route.GET as Handler, s.host, "/.well-known/x402");
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toContain("application/json");
-    const doc = (await res.json()) as { x402Version: number; items: X402Item[] };
+    const doc = (await res.json()) as { x402Version: number; items: X402Item[]; version: number; resources: string[]; instructions: string };
     expect(doc.x402Version).toBe(2);
     expect(doc.items).toHaveLength(2 * PRICED.length); // every priced operation x (http, mcp)
-    const http = doc.items.find((i) => i.type === "http" && i.resource.url.endsWith("/api/v1/aggregates/:ticker"))!;
+    const http = doc.items.find((i) => i.type === "http" && i.input.routeTemplate === "/api/v1/aggregates/:ticker")!;
+    // A URL that answers (the operation's example call), not the template: a crawler probing it gets the 402.
+    const example = `http://${s.host}${operationExamples("aggregates")!.request}`;
+    expect(example).not.toContain(":ticker");
     expect(http).toMatchObject({
-      resource: { url: `http://${s.host}/api/v1/aggregates/:ticker`, mimeType: "application/json", serviceName: "stock-quotes" },
+      resource: { url: example, mimeType: "application/json", serviceName: "stock-quotes" },
       input: { method: "GET", routeTemplate: "/api/v1/aggregates/:ticker", pathParams: { properties: { ticker: { type: "string" } } } },
-      "x-payment-info": { amount: "0.020000", protocols: ["x402", "mpp", "credits"] },
+      "x-payment-info": { priceUsd: "0.020000", protocols: ["x402", "mpp", "credits"] },
     });
+    // Every HTTP item's URL is its operation's example call, and the same URLs are the crawlers' `resources` list.
+    const httpItems = doc.items.filter((i) => i.type === "http");
+    for (const i of httpItems) expect(i.resource.url).not.toMatch(/\/:[a-z_]+/);
+    expect(doc).toMatchObject({ version: 1, resources: httpItems.map((i) => i.resource.url) });
+    expect(doc.instructions).toContain(`http://${s.host}/openapi.json`);
     expect((http.input.queryParams as { properties: Record<string, unknown> }).properties).toHaveProperty("limit");
     expect(http.accepts).toHaveLength(1);
     expect(isPaymentRequirements(http.accepts[0])).toBe(true);

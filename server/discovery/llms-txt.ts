@@ -47,7 +47,7 @@ export function buildLlmsTxt(catalog: Catalog, origin: string): string {
       const link = `${origin}/openapi.json?path=${encodeURIComponent(op.path)}`;
       lines.push(
         info
-          ? `- [${op.method} ${op.path}](${link}): ${oneLine(op.summary)}. ${info.amount} USD per request, meter \`${info.meter}\`, ` +
+          ? `- [${op.method} ${op.path}](${link}): ${oneLine(op.summary)}. ${info.priceUsd} USD per request, meter \`${info.meter}\`, ` +
               `rails: ${info.protocols.join(", ")}; MCP tool \`${toolOf.get(op.key) ?? ""}\``
           : `- [${op.method} ${op.path}](${link}): ${oneLine(op.summary)}. Free, no payment, meter \`${op.meter!.key}\`; MCP tool \`${toolOf.get(op.key) ?? ""}\``,
       );

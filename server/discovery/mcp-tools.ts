@@ -44,7 +44,7 @@ export function toolInputSchema(op: DiscoverableOperation): JsonSchemaObject {
 /** The price sentence of a paid tool's description (the test of discovery reads it back). */
 export function describePrice(price: PaymentInfo): string {
   const free = price.includedUnits > 0 ? ` (${price.includedUnits} free calls per claimed human)` : "";
-  return `Costs ${price.amount} USD per call on meter \`${price.meter}\`${free}; paid with ${price.protocols.join(", ")}.`;
+  return `Costs ${price.priceUsd} USD per call on meter \`${price.meter}\`${free}; paid with ${price.protocols.join(", ")}.`;
 }
 
 /** The storefront's data operations as tools, in catalog order. Advisor and platform operations have free tools instead. */

@@ -6,7 +6,7 @@ import { planPurchaseTerms } from "../catalog/plan-purchase-terms";
 import { PLATFORM_SERVICE } from "../contracts/platform";
 import { AppError, invalidParameter } from "../errors";
 import { RAILS } from "../payments/rails";
-import { listDiscoverable, pathMatches, type DiscoverableOperation } from "./discoverable";
+import { exampleArguments, listDiscoverable, pathMatches, type DiscoverableOperation } from "./discoverable";
 import { paymentInfo, railsFor } from "./price-table";
 import { rankDocuments } from "./search";
 
@@ -122,23 +122,42 @@ function plansOnSale(catalog: Catalog) {
 
 const PLAN_OPERATIONS = new Set(["plan_purchase", "plan_extend"]);
 
+/** The operation's parameters, each with its value in the operation's example call (which answers offline) as `example`. */
+function parametersWithExamples(op: DiscoverableOperation): unknown[] {
+  const values = exampleArguments(op);
+  return (parametersOf(op) as { name: string; example?: unknown }[]).map((p) =>
+    values[p.name] !== undefined && p.example === undefined ? { ...p, example: values[p.name] } : p,
+  );
+}
+
+function paymentResponses(op: DiscoverableOperation): Record<string, unknown> {
+  const rails = railsFor(op);
+  if (!op.meter || op.meter.priceMicros === 0n)
+    return {
+      "402": {
+        description: `Without a wallet proof: a $0 offer to sign on ${rails.map((r) => r.name).join(" or ")} (the same shapes as a priced 402); nothing is charged`,
+        content: { "application/json": { schema: { $ref: "#/components/schemas/PaymentRequired" } } },
+      },
+    };
+  return {
+    "402": {
+      description: `Payment required: one signed challenge, offered on every rail that takes this price (${rails.map((r) => r.howToPay).join("; ")})`,
+      content: { "application/json": { schema: { $ref: "#/components/schemas/PaymentRequired" } } },
+    },
+    "409": errorRef("payment_request_mismatch, signing_secret_required, terminal payment states"),
+    "429": errorRef("rate_limit_exceeded (see retry_after)"),
+  };
+}
+
 function operationObject(op: DiscoverableOperation, score: number | undefined, plans: ReturnType<typeof plansOnSale>) {
   const c = op.contract;
-  const priced = !!op.meter && op.meter.priceMicros > 0n;
+  // What takes payment carries its price and a 402 (a priced call, and the $0 quote's wallet proof); a free one neither.
+  const info = paymentInfo(op);
   const responses: Record<string, unknown> = {
     "200": { description: "OK", content: { "application/json": { schema: c ? schemaOf(c.response) : {} } } },
     "400": errorRef("Bad request: `error` is invalid_request and `parameter` names the parameter"),
+    ...(info ? paymentResponses(op) : {}),
   };
-  if (priced) {
-    responses["402"] = {
-      description: `Payment required: one signed challenge, offered on every rail that takes this price (${railsFor(op)
-        .map((r) => r.howToPay)
-        .join("; ")})`,
-      content: { "application/json": { schema: { $ref: "#/components/schemas/PaymentRequired" } } },
-    };
-    responses["409"] = errorRef("payment_request_mismatch, signing_secret_required, terminal payment states");
-    responses["429"] = errorRef("rate_limit_exceeded (see retry_after)");
-  }
   if (op.path.includes("{")) responses["404"] = errorRef("Not found (unknown ticker, feed, plan, ...)");
   const body = c?.body
     ? {
@@ -154,17 +173,37 @@ function operationObject(op: DiscoverableOperation, score: number | undefined, p
     summary: op.summary,
     ...(description ? { description } : {}),
     tags: [op.service.slug],
-    parameters: parametersOf(op),
+    parameters: parametersWithExamples(op),
     ...body,
     responses,
-    ...(priced ? { security: railsFor(op).map((r) => ({ [r.name]: [] })) } : {}),
-    ...(paymentInfo(op) ? { "x-payment-info": paymentInfo(op) } : {}),
+    ...(info ? { security: railsFor(op).map((r) => ({ [r.name]: [] })) } : {}),
+    ...(info ? { "x-payment-info": info } : {}),
     "x-service": op.service.slug,
     ...(op.coverage ? { "x-coverage": op.coverage } : {}),
     ...(op.examples ? { "x-example": op.examples } : {}),
     ...(PLAN_OPERATIONS.has(op.key) ? { "x-plans": plans } : {}),
     ...(score !== undefined ? { "x-search-score": score } : {}),
   };
+}
+
+/**
+ * The first line of `info.description`: which page this is and where the next one is, in words, for the generic OpenAPI
+ * tool or model that reads only the document it was given (the same facts are in `info.x-*` and the `Link` header).
+ */
+function pagingNote(p: { page: number; pages: number; total: number; what: string; nextUrl: string | null }): string {
+  if (p.pages === 1) return `All ${p.total} ${p.what} are in this document.`;
+  const first = (p.page - 1) * PAGE_SIZE + 1;
+  const last = Math.min(p.page * PAGE_SIZE, p.total);
+  return (
+    `This document is page ${p.page} of ${p.pages}: ${p.what} ${first} to ${last} of ${p.total}, at most ${PAGE_SIZE} a page. ` +
+    (p.nextUrl ? `The next page is ${p.nextUrl} (also info.x-next and the Link header, rel="next"); ` : "This is the last page; ") +
+    "read every page to see every operation, or narrow the document with ?q=, ?service=, ?path= or ?method=."
+  );
+}
+
+function describeSelection(f: OpenApiFilters, restrictService: string | undefined): string {
+  if (f.q || f.path || f.method || (f.service && !restrictService)) return "operations matching the filters";
+  return restrictService ? `operations of service ${restrictService}` : "operations of this storefront";
 }
 
 function pageUrl(base: string, params: URLSearchParams, page: number): string {
@@ -209,6 +248,7 @@ export function buildOpenApi(catalog: Catalog, opts: { origin: string; selfPath:
       title: `${catalog.seller.name} API`,
       version: "1.0.0",
       description:
+        `${pagingNote({ page: filters.page, pages, total, what: describeSelection(filters, opts.restrictService), nextUrl })} ` +
         "Pay-per-request market and economic data for agents. An unpaid call to a priced operation answers 402 with one signed " +
         `challenge offered on every payment rail this storefront takes (${RAILS.map((r) => r.name).join(", ")}); pay it on one rail and retry ` +
         `the same request. ${RAILS.map((r) => r.howToPay).join(". ")}. A request carries exactly one payment proof. ` +
@@ -224,6 +264,8 @@ export function buildOpenApi(catalog: Catalog, opts: { origin: string; selfPath:
       ...(nextUrl ? { "x-next": nextUrl } : {}),
       ...(prevUrl ? { "x-prev": prevUrl } : {}),
     },
+    // The MPP discovery draft's service block: where an MPP crawler finds the docs beside this document.
+    "x-service-info": { docs: { apiReference: `${opts.origin}/openapi.json`, llms: `${opts.origin}/llms.txt` } },
     servers: [{ url: opts.origin }],
     tags,
     paths,

@@ -16,29 +16,45 @@ export function railsFor(op: Priced): Rail<unknown>[] {
   return op.key === "advisor_quote" ? RAILS.filter((r) => r.verifyWalletProof) : [];
 }
 
-export type PaymentInfo = NonNullable<ReturnType<typeof paymentInfo>>;
+export type PriceEntry = NonNullable<ReturnType<typeof priceEntry>>;
 
-/** An operation's price as discovery states it (OpenAPI's `x-payment-info`); undefined for unmetered operations. */
-export function paymentInfo(op: Priced) {
+/**
+ * An operation's price as the price table states it (the manifest's meter in the operation's terms): its USD price,
+ * micro-USD, meter, included units and the rails that take it; undefined for unmetered operations.
+ */
+export function priceEntry(op: Priced) {
   if (!op.meter) return undefined;
-  const rails = railsFor(op);
   return {
-    amount: microsToUsd(op.meter.priceMicros),
+    priceUsd: microsToUsd(op.meter.priceMicros),
     amountMicros: op.meter.priceMicros.toString(),
-    currency: "USD",
     meter: op.meter.key,
-    intent: "charge",
     unit: "request",
     includedUnits: op.meter.includedUnits,
-    protocols: rails.map((r) => r.name),
-    // The MPP discovery draft's shape: one offer per rail and method, amounts in the asset's base units.
-    offers: rails.flatMap((r) => discoveryOffers(r, op.meter!.priceMicros)),
+    protocols: railsFor(op).map((r) => r.name),
   };
+}
+
+export type PaymentInfo = NonNullable<ReturnType<typeof paymentInfo>>;
+
+/**
+ * OpenAPI's `x-payment-info` (and a paid MCP tool's `_meta`): the price entry with `offers`, one per rail and method in
+ * the MPP discovery draft's shape (amounts in each asset's base units). The draft forbids its flat fields (`amount`,
+ * `currency`, `intent`, `method`, `description`) beside `offers` and an empty `offers`, and wants a 402 wherever the
+ * block is, so an operation served without payment (no offer) has none: undefined.
+ */
+export function paymentInfo(op: Priced) {
+  const entry = priceEntry(op);
+  if (!entry) return undefined;
+  const offers = railsFor(op).flatMap((r) => discoveryOffers(r, op.meter!.priceMicros));
+  return offers.length ? { ...entry, offers } : undefined;
 }
 
 export type PricedOperation = { op: DiscoverableOperation; info: PaymentInfo };
 
-/** Every live operation sold at a price above zero, in catalog order. */
+/** Every live operation sold at a price above zero (and offered on some rail), in catalog order. */
 export function pricedOperations(catalog: Catalog): PricedOperation[] {
-  return listDiscoverable(catalog).flatMap((op) => (op.meter && op.meter.priceMicros > 0n ? [{ op, info: paymentInfo(op)! }] : []));
+  return listDiscoverable(catalog).flatMap((op) => {
+    const info = op.meter && op.meter.priceMicros > 0n ? paymentInfo(op) : undefined;
+    return info ? [{ op, info }] : [];
+  });
 }

@@ -11,7 +11,7 @@ import { buildGuide } from "../discovery/guide";
 import { buildManifest } from "../discovery/manifest";
 import { FREE_TOOLS, listTools, type FreeToolName } from "../discovery/mcp-tools";
 import { selectOperations } from "../discovery/openapi";
-import { paymentInfo } from "../discovery/price-table";
+import { priceEntry } from "../discovery/price-table";
 import { AppError } from "../errors";
 import { stringifyJson } from "../http/respond";
 import type { AgentPrincipal } from "../identity/require-agent";
@@ -45,7 +45,7 @@ const HANDLERS: Record<FreeToolName, (args: unknown, c: FreeToolContext) => Prom
     return jsonResult({
       query: query ?? null,
       results: ranked.map(({ op, score }) => {
-        const price = paymentInfo(op);
+        const price = priceEntry(op);
         return {
           tool: toolOf.get(op.key) ?? null,
           operation: op.key,
@@ -53,7 +53,7 @@ const HANDLERS: Record<FreeToolName, (args: unknown, c: FreeToolContext) => Prom
           path: op.path,
           service: op.service.slug,
           summary: op.summary,
-          price_usd: price?.amount ?? null,
+          price_usd: price?.priceUsd ?? null,
           meter: price?.meter ?? null,
           rails: price?.protocols ?? [],
           ...(score !== undefined ? { score } : {}),

@@ -87,7 +87,7 @@ describe("a paid tool call with the official clients", () => {
     const client = await connect();
     const { tools } = await client.listTools();
     expect(tools.find((t) => t.name === "aggregates")?._meta?.["x-payment-info"]).toMatchObject({
-      amount: "0.020000",
+      priceUsd: "0.020000",
       protocols: ["x402", "x402-batch", "mpp", "credits"],
     });
     const guide = await call(client, "guide", { goal: "daily stock prices" });

@@ -70,14 +70,14 @@ describe("MCP over Streamable HTTP", () => {
     expect(aggregates.inputSchema.required).toEqual(["ticker"]);
     expect(aggregates.inputSchema.properties).toMatchObject({ ticker: { type: "string" }, limit: { type: "integer", maximum: 50000, default: 5000 } });
     expect(aggregates._meta?.["x-payment-info"]).toMatchObject({
-      amount: "0.020000",
+      priceUsd: "0.020000",
       amountMicros: "20000",
       meter: "aggregates",
       protocols: ["x402", "mpp", "credits"],
     });
     expect(aggregates.description).toContain("Costs 0.020000 USD per call on meter `aggregates`");
     expect(tools.find((t) => t.name === "backtest")!._meta?.["x-payment-info"]).toMatchObject({
-      amount: "0.500000",
+      priceUsd: "0.500000",
       protocols: ["x402", "mpp", "card", "credits"],
     });
     expect(tools.every((t) => t.outputSchema === undefined)).toBe(true);

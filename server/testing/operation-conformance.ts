@@ -134,7 +134,9 @@ export function describeOperationConformance(): void {
       const { $schema: _drop, ...response } = z.toJSONSchema(c.response, { io: "output", unrepresentable: "any", target: "draft-2020-12" }) as Json;
       expect(o!.responses["200"].content["application/json"].schema).toEqual(response);
       const price = { amountMicros: op.meter.priceMicros.toString(), meter: op.meter.key };
-      expect(o!["x-payment-info"]).toMatchObject(price);
+      // A free operation takes no payment: no price block and no 402 (MPP's discovery draft), as its tool has no price.
+      if (free) expect([o!["x-payment-info"], o!.responses["402"]]).toEqual([undefined, undefined]);
+      else expect(o!["x-payment-info"]).toMatchObject(price);
       // Discovery states the example for every archived feed (the battery's own calls use the feeds it captured).
       expect(o!["x-example"]).toEqual({
         request: exampleRequest(c, op.example({ feeds: archiveFeeds() })),
