@@ -18,13 +18,15 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { x402Client } from "@x402/core/client";
+import { toClientEvmSigner } from "@x402/evm";
+import { BatchSettlementEvmScheme } from "@x402/evm/batch-settlement/client";
 import { registerExactEvmScheme } from "@x402/evm/exact/client";
 import { wrapFetchWithPayment } from "@x402/fetch";
 import { compactVerify, createRemoteJWKSet } from "jose";
 import { Mppx, evm } from "mppx/client";
 import { McpClient } from "mppx/mcp/client";
-import { createPublicClient, erc20Abi, http } from "viem";
-import { privateKeyToAccount } from "viem/accounts";
+import { createPublicClient, createWalletClient, erc20Abi, http } from "viem";
+import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { base } from "viem/chains";
 import { TEST_ENV } from "../../scripts/test/test-env";
 import { callToolWithX402 } from "../../server/testing/x402-mcp-client";
@@ -35,9 +37,15 @@ const USDC = "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913";
 const PAYER = "0xdbda1821b80551c9d65939329250298aa3472ba22feea921c0cf5d620ea67b97";
 const payerAddress = privateKeyToAccount(PAYER).address;
 const chain = () => createPublicClient({ chain: base, transport: http(stackEnv().RPC_URL) });
-const usdc = () => chain().readContract({ address: USDC, abi: erc20Abi, functionName: "balanceOf", args: [payerAddress] });
+// x402-batch's payer: a wallet of this spec's own (the batch spec counts its payer's payments), funded from PAYER by the
+// first batch call; its channel, opened by that call's deposit, pays every later one with a voucher.
+const BATCH_PAYER = privateKeyToAccount(generatePrivateKey());
+const usdc = (address: string = payerAddress) =>
+  chain().readContract({ address: USDC, abi: erc20Abi, functionName: "balanceOf", args: [address as `0x${string}`] });
+/** The wallet a rail's payment comes from. */
+const payerOf = (rail: string) => (rail === "x402-batch" ? BATCH_PAYER.address : payerAddress);
 
-type Op = { key: string; method: string; template: string; priceMicros: bigint; rails: string[]; request: string; refusal?: string };
+type Op = { key: string; method: string; template: string; priceMicros: bigint; rails: string[]; liveOnly: boolean; request: string; refusal?: string };
 type Paid = { status: number; body: Buffer; receipt: string | null; paymentId: string | null; billing: string };
 
 /** Every data operation on every page of /openapi.json: those with an `x-example`. */
@@ -56,6 +64,8 @@ async function discover(request: APIRequestContext): Promise<Op[]> {
           template,
           priceMicros: BigInt(info.amountMicros),
           rails: info.protocols,
+          // Served from a live source only: on this offline stack it refuses every call before any payment.
+          liveOnly: /live-only/i.test(o["x-coverage"]?.summary ?? ""),
           ...o["x-example"],
         });
       }
@@ -70,6 +80,17 @@ const x402Fetch = () => {
   c.setSpendControls({ maxAmountPerPayment: "$20" });
   return wrapFetchWithPayment(fetch, c);
 };
+let batchFetch: typeof fetch | undefined;
+/** The official batch-settlement client (@x402/fetch over @x402/evm's BatchSettlementEvmScheme), one for the run. */
+async function batchPay(): Promise<typeof fetch> {
+  if (batchFetch) return batchFetch;
+  const wallet = createWalletClient({ account: privateKeyToAccount(PAYER), chain: base, transport: http(stackEnv().RPC_URL) });
+  const hash = await wallet.writeContract({ address: USDC, abi: erc20Abi, functionName: "transfer", args: [BATCH_PAYER.address, 20_000_000n] });
+  await chain().waitForTransactionReceipt({ hash });
+  // One deposit of $10 covers every operation's example (a top-up would move the payer's USDC during a refused call).
+  const scheme = new BatchSettlementEvmScheme(toClientEvmSigner(BATCH_PAYER, chain() as never), { depositStrategy: () => "10000000" });
+  return (batchFetch = wrapFetchWithPayment(fetch, new x402Client().register("eip155:8453", scheme)));
+}
 const mppMethods = () => [evm.charge({ account: privateKeyToAccount(PAYER), currencies: [evm.assets.base.USDC] })];
 
 async function paidOf(res: Response): Promise<Paid> {
@@ -130,6 +151,7 @@ async function payByCard(baseURL: string, path: string): Promise<Paid> {
 async function payHttp(rail: string, baseURL: string, op: Op, path: string, bearer: string): Promise<Paid> {
   const url = `${baseURL}${path}`;
   if (rail === "x402") return paidOf(await x402Fetch()(url, { method: op.method }));
+  if (rail === "x402-batch") return paidOf(await (await batchPay())(url, { method: op.method }));
   if (rail === "mpp") return paidOf(await Mppx.create({ methods: mppMethods(), polyfill: false }).fetch(url, { method: op.method }));
   if (rail === "credits") return paidOf(await fetch(url, { method: op.method, headers: { authorization: `Bearer ${bearer}` } }));
   if (rail === "card") return payByCard(baseURL, path);
@@ -165,6 +187,17 @@ async function expectPaidOnce(p: Paid, op: Op, rail: string, path: string) {
   await expect.poll(() => ledger(p.paymentId!), what).toEqual([{ kind, n: 1, amount: String(op.priceMicros) }]);
 }
 
+/** A live-only operation offline: 403 live_only before any payment (no challenge, no payment id), on a retry with credit too. */
+async function expectRefusedBeforePayment(url: string, op: Op) {
+  for (const headers of [{}, { authorization: `Bearer ${bearer}` }] as Record<string, string>[]) {
+    const res = await fetch(url, { method: op.method, headers });
+    const body = await res.json();
+    expect([res.status, body.error, body.reason], op.key).toEqual([403, "not_included", "live_only"]);
+    expect(res.headers.get("payment-required"), op.key).toBeNull();
+    expect(res.headers.get("svc-payment-id"), op.key).toBeNull();
+  }
+}
+
 let ops: Op[] = [];
 let bearer = "";
 
@@ -197,6 +230,10 @@ test("over HTTP: each operation's example paid on every rail that sells it, 200 
       expect(res.headers.get("svc-payment-id")).toBeNull();
       continue;
     }
+    if (op.liveOnly) {
+      await expectRefusedBeforePayment(`${baseURL}${op.request}`, op);
+      continue;
+    }
     for (const rail of op.rails) await expectPaidOnce(await payHttp(rail, baseURL!, op, op.request, bearer), op, rail, op.request);
   }
 });
@@ -206,7 +243,7 @@ test("over HTTP: a call the offline data refuses is refused on every wallet and 
   expect(refusing.map((o) => o.key)).toContain("economy_series");
   for (const op of refusing)
     for (const rail of op.rails.filter((r) => r !== "card")) {
-      const before = await usdc();
+      const before = await usdc(payerOf(rail));
       const p = await payHttp(rail, baseURL!, op, op.refusal!, bearer);
       const what = `${op.key} refused on ${rail}: ${p.body.toString("utf8").slice(0, 300)}`;
       expect([403, 404], what).toContain(p.status);
@@ -215,7 +252,7 @@ test("over HTTP: a call the offline data refuses is refused on every wallet and 
       expect(await ledger(p.paymentId!), what).toEqual([]);
       const [payment] = await query<{ status: string }>("select status from payments where id = $1", [p.paymentId]);
       expect(payment!.status, what).toBe("released");
-      expect(await usdc(), what).toBe(before);
+      expect(await usdc(payerOf(rail)), what).toBe(before);
     }
 });
 
@@ -246,6 +283,11 @@ test("over MCP: each operation's example paid once, the rails rotated, with a ve
         const r = (await plain.callTool(params)) as CallToolResult;
         expect(r.isError, op.key).toBeFalsy();
         expect(r._meta?.["svc-billing"], op.key).toMatchObject({ status: "free" });
+        continue;
+      }
+      if (op.liveOnly) {
+        const r = (await plain.callTool(params)) as CallToolResult;
+        expect([r.isError, r._meta?.["svc-payment-id"]], `${op.key} over MCP`).toEqual([true, undefined]);
         continue;
       }
       const rails = op.rails.filter((r) => MCP_RAILS.includes(r));
