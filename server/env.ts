@@ -209,7 +209,7 @@ let cached: Env | undefined;
 
 export class EnvError extends Error {
   constructor(readonly issues: string[]) {
-    super(`Invalid environment:\n${issues.map((i) => `  - ${i}`).join("\n")}\nSee README.md "Configuration".`);
+    super(`Invalid environment:\n${issues.map((i) => `  - ${i}`).join("\n")}\nSee docs/configuration.md.`);
     this.name = "EnvError";
   }
 }

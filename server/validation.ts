@@ -13,6 +13,8 @@ function describeIssue(issue: z.core.$ZodIssue, fallbackName: string): { paramet
         ? "must not be empty"
         : `must be ${issue.inclusive === false ? "greater than" : "at least"} ${String(issue.minimum)}`;
   if (issue.code === "invalid_value") bound = `must be one of ${issue.values.map((v) => String(v)).join(", ")}`;
+  // A discriminated union's unknown tag (a registration's `type`): the tags it takes, not zod's own sentence.
+  if (issue.code === "invalid_union" && "options" in issue && issue.options?.length) bound = `must be one of ${issue.options.map((v) => String(v)).join(", ")}`;
   if (issue.code === "invalid_type" && issue.input === undefined) bound = "is required";
   return { parameter, detail: `${parameter} ${bound}` };
 }

@@ -363,7 +363,14 @@ describe("drawing credit", () => {
     const stranger = await registerAnonymous(store);
     const payg = await callGateway(seller.host, AAPL, { headers: bearer(stranger.token) });
     expect(payg.status).toBe(402);
-    expect((await payg.json()).reason).toBeUndefined();
+    const paygBody = await payg.json();
+    expect(paygBody.reason).toBeUndefined();
+    // Where it says the plans are, they are: the manifest lists one covering this meter, with where to buy it.
+    expect(paygBody.detail).toContain("GET /manifest.json lists the plans (`plans[].meters`, `plans[].purchase.url`)");
+    const manifest = (await (
+      await manifestRoute.GET(new Request(`http://${seller.host}/manifest.json`, { headers: { host: seller.host } }), { params: Promise.resolve({}) })
+    ).json()) as { plans: { meters: string[]; purchase: { url: string } | null }[] };
+    expect(manifest.plans.filter((p) => p.meters.includes(paygBody.payment.meter) && p.purchase?.url)).not.toHaveLength(0);
 
     await db.creditGrant.updateMany({ where: { credentialId: agent.credentialId }, data: { remainingMicros: 10_000n } });
     const exhausted = await callGateway(seller.host, AAPL, { headers: bearer(agent.token) });

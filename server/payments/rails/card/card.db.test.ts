@@ -290,7 +290,14 @@ describe("hosted checkout", () => {
     expect((await retryWithPaymentId(seller.host, BACKTEST, opened.paymentId)).status).toBe(200);
     const bad = await retryWithPaymentId(seller.host, BACKTEST, "pay_../../etc");
     expect(bad.status).toBe(404);
-    expect((await bad.json()).error).toBe("payment_unknown");
+    const refused = await bad.json();
+    expect(refused.error).toBe("payment_unknown");
+    // Its description of an id is the real one's: a signed challenge id, its length within the range it states.
+    expect(refused.detail).toContain("pay_<signed terms>.<signature>");
+    expect(opened.paymentId).toMatch(/^pay_[\w-]+\.[\w-]{22}$/);
+    const [, low, high] = /about (\d+) to (\d+) characters/.exec(refused.detail) ?? [];
+    expect(opened.paymentId.length).toBeGreaterThanOrEqual(Number(low));
+    expect(opened.paymentId.length).toBeLessThanOrEqual(Number(high));
   });
 
   it("svc-payment-id together with another rail's proof is refused with 400 and nothing is charged", async () => {

@@ -100,7 +100,11 @@ export function readCardProof(headers: Headers): ProofRead<CardProof> {
   if (!PAYMENT_ID.test(paymentId))
     return {
       type: "malformed",
-      error: new AppError("payment_unknown", { detail: "svc-payment-id must be the payment.id of a 402 of this storefront (pay_ and 16 characters)" }),
+      error: new AppError("payment_unknown", {
+        // The ids a checkout has are challenge ids (challenge-id.ts): measured 218 (no query) to 285 (a plan purchase).
+        detail:
+          "svc-payment-id must be a payment.id of this storefront, whole, as its 402 gave it: pay_<signed terms>.<signature>, about 200 to 300 characters (more with a long query)",
+      }),
       freshChallenge: false,
     };
   return { type: "present", header: "svc-payment-id", proof: { kind: "checkout", paymentId } };

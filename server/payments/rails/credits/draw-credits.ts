@@ -110,5 +110,9 @@ export async function drawCredits(call: PaidCall, agent: AgentClaims, opts: { ea
       reason: "usage_exhausted",
       detail: "your plan's credit does not cover this call any more: top up (POST /extend), or pay this call",
     };
-  return { type: "uncovered", detail: "no plan of yours covers this meter; pay this call, or buy a plan that covers it (see `plans`)" };
+  return {
+    type: "uncovered",
+    detail:
+      "no plan of yours covers this meter; pay this call, or buy a plan that covers it: GET /manifest.json lists the plans (`plans[].meters`, `plans[].purchase.url`)",
+  };
 }
