@@ -81,8 +81,8 @@ async function main() {
   // The priced tools: each carries its operation's price block (the OpenAPI `x-payment-info`) in _meta.
   const { tools } = await client.listTools();
   for (const t of tools) {
-    const price = t._meta?.["x-payment-info"] as { amount: string; meter: string; protocols: string[] } | undefined;
-    if (price) console.log(`tool ${t.name}: ${price.amount} USD per call (meter ${price.meter}; ${price.protocols.join(", ")})`);
+    const price = t._meta?.["x-payment-info"] as { priceUsd: string; meter: string; protocols: string[] } | undefined;
+    if (price) console.log(`tool ${t.name}: ${price.priceUsd} USD per call (meter ${price.meter}; ${price.protocols.join(", ")})`);
   }
   if (!tools.some((t) => t.name === TOOL)) fail("tools/list", `no ${TOOL} tool`);
 

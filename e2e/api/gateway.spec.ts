@@ -45,13 +45,21 @@ test("the backtest 402 carries a card block; statusUrl answers; payUrl opens a h
   });
 });
 
-test("fifty concurrent requests with the same proof are served once; a proof for another request is refused", async ({ baseURL, request }) => {
+// Issue 33 changed what the copies get (it was one 200 and 49 409s): copies of a proof in flight wait for the first and
+// are served the answer it paid for, kept, never the upstream again; still one charge.
+test("fifty concurrent requests with the same proof are charged once, each served the one answer it paid for; a proof for another request is refused", async ({
+  baseURL,
+  request,
+}) => {
   const path = "/api/v1/aggregates/AAPL?from=2017-02-01&to=2017-02-28";
   const proof = await proofFor(baseURL!, path);
   const answers = await Promise.all(Array.from({ length: 50 }, () => request.get(path, { headers: proof })));
-  const statuses = answers.map((a) => a.status());
-  expect(statuses.filter((s) => s === 200)).toHaveLength(1);
-  expect(statuses.filter((s) => s === 409)).toHaveLength(49);
+  expect(answers.map((a) => a.status())).toEqual(Array.from({ length: 50 }, () => 200));
+  const charged = answers.filter((a) => !/replay=true/.test(a.headers()["svc-billing"] ?? ""));
+  expect(charged).toHaveLength(1);
+  expect(charged[0]!.headers()["svc-billing"]).toMatch(/status=charged/);
+  expect(new Set(await Promise.all(answers.map((a) => a.text()))).size).toBe(1);
+  expect(new Set(answers.map((a) => a.headers()["svc-payment-id"])).size).toBe(1);
   const other = await request.get("/api/v1/aggregates/AAPL?from=2017-03-01&to=2017-03-31", { headers: await proofFor(baseURL!, path) });
   expect(other.status()).toBe(409);
   expect((await other.json()).error).toBe("payment_request_mismatch");

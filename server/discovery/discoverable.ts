@@ -4,7 +4,7 @@
 import type { Catalog } from "../catalog/catalog";
 import type { OperationContract } from "../contracts/operations";
 import { PLATFORM_CONTRACTS, PLATFORM_SERVICE } from "../contracts/platform";
-import { getContract, operationCoverage, operationExamples } from "../market/operations";
+import { getContract, operationCoverage, operationExamples, refusalBeforePayment } from "../market/operations";
 import type { OperationCoverage } from "../market/operations/operation";
 import { getMarketProviders } from "../market/providers/get-market-providers";
 
@@ -26,6 +26,8 @@ export type DiscoverableOperation = {
   examples: { request: string; refusal?: string } | null;
   /** JSON Schema parameters stored on catalog operations without a built-in contract. */
   storedParameters: unknown;
+  /** This instance refuses every call before any payment (a live-only operation on offline providers): no 402 to find. */
+  refusedBeforePayment?: boolean;
 };
 
 export function listDiscoverable(catalog: Catalog): DiscoverableOperation[] {
@@ -45,6 +47,7 @@ export function listDiscoverable(catalog: Catalog): DiscoverableOperation[] {
       coverage: operationCoverage(o.key, kind),
       examples: operationExamples(o.key),
       storedParameters: o.parameters,
+      refusedBeforePayment: refusalBeforePayment(o.key, o.service.upstreamUrl) !== null,
     }));
   const platform: DiscoverableOperation[] = PLATFORM_CONTRACTS.map((c) => ({
     key: c.key,

@@ -58,7 +58,8 @@ describe("/.well-known/x402", () => {
     expect(res.headers.get("content-type")).toContain("application/json");
     const doc = (await res.json()) as { x402Version: number; items: X402Item[]; version: number; resources: string[]; instructions: string };
     expect(doc.x402Version).toBe(2);
-    expect(doc.items).toHaveLength(2 * PRICED.length); // every priced operation x (http, mcp)
+    // Every priced operation x (http, mcp), but what this offline instance refuses before any payment (live-only).
+    expect(doc.items).toHaveLength(2 * PRICED.filter((k) => !OPERATIONS.find((o) => o.key === k)!.liveOnly).length);
     const http = doc.items.find((i) => i.type === "http" && i.input.routeTemplate === "/api/v1/aggregates/:ticker")!;
     // A URL that answers (the operation's example call), not the template: a crawler probing it gets the 402.
     const example = `http://${s.host}${operationExamples("aggregates")!.request}`;

@@ -35,8 +35,9 @@ const short = (s: string) => (/^[\x20-\x7e]{1,32}$/.test(s) ? s : undefined);
 export function buildX402Discovery(catalog: Catalog, origin: string) {
   const payTo = catalog.seller.payToAddress;
   const tools = new Map(dataTools(catalog).map((t) => [t.name, t]));
-  // An x402 manifest lists what x402 pays; an operation whose price no x402 offer takes is not in it.
-  const priced = pricedOperations(catalog).filter(({ info }) => info.protocols.includes("x402"));
+  // An x402 manifest lists what x402 pays; an operation whose price no x402 offer takes is not in it, nor one this
+  // instance refuses before any payment (a live-only operation offline): a crawler would find no 402 there.
+  const priced = pricedOperations(catalog).filter(({ op, info }) => info.protocols.includes("x402") && !op.refusedBeforePayment);
   const items = priced.flatMap(({ op, info }) => {
     const accepts = payTo ? [exactRequirements({ amountMicros: BigInt(info.amountMicros), payTo })] : [];
     const resource = (url: string) => ({

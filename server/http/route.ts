@@ -77,9 +77,10 @@ export async function pageOrigin(headers: Headers): Promise<string> {
 
 /**
  * 414 for a request target longer than MAX_REQUEST_TARGET (the path and query as sent); 400 for a path that decodes to
- * a NUL or another control character (no id, ticker or name has one).
+ * a NUL or another control character (no id, ticker or name has one), unless the route's own contracts check every
+ * path parameter (`pathParamsByContract`: the paid gateway, whose 400 names the parameter).
  */
-function checkTarget(url: URL): void {
+function checkTarget(url: URL, pathParamsByContract: boolean): void {
   if (url.pathname.length + url.search.length > MAX_REQUEST_TARGET)
     throw new AppError("uri_too_long", { detail: `the request target (path and query) is longer than ${MAX_REQUEST_TARGET} bytes` });
   let path = url.pathname;
@@ -88,12 +89,15 @@ function checkTarget(url: URL): void {
   } catch {
     /* taken literally: incoming-request.ts made it decodable */
   }
-  if (hasControlCharacters(path))
+  if (!pathParamsByContract && hasControlCharacters(path))
     throw new AppError("invalid_request", { reason: "invalid_characters", detail: "the path carries a control character (such as NUL)" });
 }
 
 /** `adapter`: a handler that is not one of ours (tRPC's): its answer keeps its own headers (no CORS added), under `adapter.route`. */
-async function run(handler: Handler, req: Request, rawParams: Record<string, string | string[]>, adapter?: { route: string }): Promise<Response> {
+type RouteOptions = { adapter?: { route: string }; pathParamsByContract?: boolean };
+
+async function run(handler: Handler, req: Request, rawParams: Record<string, string | string[]>, opts: RouteOptions = {}): Promise<Response> {
+  const { adapter } = opts;
   const t0 = performance.now();
   const requestId = req.headers.get("x-request-id")?.slice(0, 64) || randomUUID();
   let response: Response;
@@ -101,9 +105,10 @@ async function run(handler: Handler, req: Request, rawParams: Record<string, str
   let sellerP: Promise<SellerRow> | undefined;
   try {
     // Before anything reads the URL: a Host that is not a host is 400, never a 500 or a lenient parse.
-    const addressed = addressedHost(req.headers);
+    // A request without a Host header (HTTP/1.0, an in-process call) is addressed to its URL's host.
     const url = new URL(req.url);
-    checkTarget(url);
+    const addressed = addressedHost(req.headers, url);
+    checkTarget(url, !!opts.pathParamsByContract);
     let catalogP: Promise<Catalog> | undefined;
     let resolved = false;
     const ctx: RouteContext = {
@@ -197,8 +202,8 @@ function safePath(url: string): string {
 }
 
 /** Wrap one handler as a Next.js route handler. */
-export function route(handler: Handler): NextHandler {
-  return async (req, segment) => run(handler, req, (await segment?.params) ?? {});
+export function route(handler: Handler, opts: Omit<RouteOptions, "adapter"> = {}): NextHandler {
+  return async (req, segment) => run(handler, req, (await segment?.params) ?? {}, opts);
 }
 
 /**
@@ -207,14 +212,17 @@ export function route(handler: Handler): NextHandler {
  * API is same-origin).
  */
 export function observed(routeName: string, handler: (req: Request) => Promise<Response>): (req: Request) => Promise<Response> {
-  return (req) => run(() => handler(req), req, {}, { route: routeName });
+  return (req) => run(() => handler(req), req, {}, { adapter: { route: routeName } });
 }
 
 /**
  * All HTTP methods for a route file: the given handlers, a CORS preflight for OPTIONS, HEAD from GET, and a
  * JSON 405 for everything else. Use as `export const { GET, POST, ... } = methods({ GET: ... })`.
  */
-export function methods(handlers: Partial<Record<Exclude<HttpMethod, "OPTIONS" | "HEAD">, Handler>>): Record<HttpMethod, NextHandler> {
+export function methods(
+  handlers: Partial<Record<Exclude<HttpMethod, "OPTIONS" | "HEAD">, Handler>>,
+  opts: Omit<RouteOptions, "adapter"> = {},
+): Record<HttpMethod, NextHandler> {
   const allowed = [...Object.keys(handlers), ...(handlers.GET ? ["HEAD"] : []), "OPTIONS"];
   const notAllowed: Handler = (ctx) => {
     throw new AppError("method_not_allowed", {
@@ -235,7 +243,7 @@ export function methods(handlers: Partial<Record<Exclude<HttpMethod, "OPTIONS" |
   const out = {} as Record<HttpMethod, NextHandler>;
   for (const m of HTTP_METHODS) {
     const h = m === "OPTIONS" ? preflight : m === "HEAD" ? (handlers.GET ?? notAllowed) : (handlers[m as keyof typeof handlers] ?? notAllowed);
-    out[m] = route(h);
+    out[m] = route(h, opts);
   }
   return out;
 }
