@@ -153,6 +153,8 @@ test("the funnel counts a scripted mix of unpaid, mismatched, refused and paid c
 
 /** Every row of the Payments table (all pages), as the page shows it. */
 async function tableRows(page: Page) {
+  // The results of the filters now in the address, once loaded (a change of filters loads them anew).
+  await expect(page.getByTestId("payments-shown").or(page.getByTestId("payments-empty"))).toBeVisible();
   while (await page.getByTestId("payments-more").isVisible()) {
     const n = await page.locator("[data-payment-id]").count();
     await page.getByTestId("payments-more").click();

@@ -126,11 +126,11 @@ function watchIo() {
 }
 
 /**
- * Wait until nothing in this process does I/O for `quietMs` (or give up after about two seconds): what paying started
+ * Wait until nothing in this process does I/O for `quietMs` (or give up after about three seconds): what paying started
  * in the background (the client's chain reads, a capture flush of an earlier call) is not the reader's to count.
  */
-async function ioQuiet(quietMs = 100): Promise<void> {
-  for (let i = 0; i < 20; i++) {
+async function ioQuiet(quietMs = 300): Promise<void> {
+  for (let i = 0; i < 10; i++) {
     const io = watchIo();
     await new Promise((r) => setTimeout(r, quietMs));
     const calls = io.calls();

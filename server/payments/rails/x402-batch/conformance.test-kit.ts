@@ -15,7 +15,9 @@ export const kit: RailKit = {
       name: "the official client's first call (a deposit and its voucher)",
       path: PATH,
       receiptHeaders: [],
-      pay: async (challenge) => (await payBatch(officialBatchClient(PAYER), challenge)).headers,
+      // The client reads the chain it pays on (the test chain), as the e2e spec's does; without an RPC URL of its own
+      // it would try Base's public one, and its retries would still be running when the reader is watched.
+      pay: async (challenge, { chain }) => (await payBatch(officialBatchClient(PAYER, { rpcUrl: chain.rpcUrl }), challenge)).headers,
     },
     {
       name: "the official client's voucher on a channel funded on chain",
