@@ -11,7 +11,7 @@ import { cardView } from "./list-seller-payments";
 import { RAILS } from "./rails";
 import { refundInput } from "./refund-payment";
 import { requestBinding } from "./request-binding";
-import { findPaymentDetail } from "./seller-payments.queries";
+import { findPaymentDetail } from "./payment-detail.queries";
 
 type Step = { state: string; at: string | null; note: string | null };
 

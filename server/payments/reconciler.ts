@@ -13,7 +13,7 @@ import { deleteOldRateLimitWindows } from "../rate-limits/rate-limit.queries";
 import { deleteIdleFailures, SIGN_IN_IDLE_SECONDS } from "../rate-limits/sign-in-limit";
 import { observeReconcilerRun } from "../observability/metrics";
 import { purgeExpiredAnswers } from "./delivered-answers/delivered-answers.queries";
-import { claimSettlement, findAbandonedPayments, findDueSettlements } from "./payments.queries";
+import { claimSettlement, findAbandonedPayments, findDueSettlements } from "./settlements.queries";
 import { RAILS, railFor } from "./rails";
 import { settlePayment } from "./settle-payment";
 

@@ -8,7 +8,9 @@ import { newId } from "../lib/ids";
 import { openCheckoutFor, payOnPage, TEST_CARD } from "../testing/card";
 import { createGatewaySeller, type GatewaySeller } from "../testing/gateway";
 import { createCaller, sessionFor } from "../testing/trpc";
-import { createChallengedPayment, lockChallengedPayment, recordSettlementSuccess, scheduleSettlement } from "./payments.queries";
+import { lockChallengedPayment, scheduleSettlement } from "./payments.queries";
+import { createChallengedPayment } from "./challenges.queries";
+import { recordSettlementSuccess } from "./settlements.queries";
 
 let seller: GatewaySeller;
 let userId: string;

@@ -14,14 +14,8 @@
 // calls wait there too: which kind of chain this is, the gateway learns from its own recent settlements.
 import { env } from "../env";
 import { DEFAULT_SELLER_UNSETTLED_CAP_MICROS, DEFAULT_UNSETTLED_CAP_MICROS } from "../settings/unsettled-cap";
-import {
-  findSettlement,
-  recordReceipt,
-  recordSettlementFailure,
-  recordSettlementRetry,
-  recordSettlementSuccess,
-  scheduleSettlementDeliveringFirst,
-} from "./payments.queries";
+import { recordReceipt, scheduleSettlementDeliveringFirst } from "./payments.queries";
+import { findSettlement, recordSettlementFailure, recordSettlementRetry, recordSettlementSuccess } from "./settlements.queries";
 import { railFor } from "./rails";
 import type { HeldPayment, Rail, SettleOutcome } from "./rails/rail";
 

@@ -8,15 +8,9 @@ import { USDC_ADDRESS } from "../../chain/config";
 import { db } from "../../db/client";
 import { newId } from "../../lib/ids";
 import { microsToUsd } from "../../lib/money";
-import {
-  createChallengedPayment,
-  lockChallengedPayment,
-  markConsumed,
-  recordSettlementFailure,
-  recordSettlementSuccess,
-  releasePayment,
-  scheduleSettlement,
-} from "../../payments/payments.queries";
+import { lockChallengedPayment, releasePayment, scheduleSettlement } from "../../payments/payments.queries";
+import { createChallengedPayment } from "../../payments/challenges.queries";
+import { markConsumed, recordSettlementFailure, recordSettlementSuccess } from "../../payments/settlements.queries";
 import { openCheckoutFor, payOnPage, TEST_CARD } from "../../testing/card";
 import { createGatewaySeller } from "../../testing/gateway";
 import { createCaller, sessionFor } from "../../testing/trpc";

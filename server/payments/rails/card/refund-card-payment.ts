@@ -4,7 +4,8 @@
 // times it is asked (inline, by the reconciler after an outage, from a second instance) one refund is made.
 import { AppError } from "../../../errors";
 import { microsToUsd, microsToWholeCents } from "../../../lib/money";
-import { findPaymentWithCard, findPaymentWithCardById, recordRefundResult, startCardRefund, type RefundCause } from "./card.queries";
+import { findPaymentWithCard, findPaymentWithCardById } from "./card.queries";
+import { recordRefundResult, startCardRefund, type RefundCause } from "./card-refunds.queries";
 import { processorFor } from "./processor/get-card-processor";
 import { processorReference } from "./processor/processor-reference";
 

@@ -5,7 +5,8 @@
 // late, twice or out of order. The event id is recorded after its effect: a crash in between only means the
 // processor's redelivery applies it again, which changes nothing.
 import { AppError } from "../../../../errors";
-import { findPaymentWithCardByReference, recordAttemptFailed, recordRefundResult } from "../card.queries";
+import { findPaymentWithCardByReference, recordAttemptFailed } from "../card.queries";
+import { recordRefundResult } from "../card-refunds.queries";
 import { processorEventSeen, recordProcessorEvent } from "./processor-events.queries";
 import { syncCheckout } from "../checkout/apply-card-outcome";
 import { cardProcessor } from "./get-card-processor";

@@ -1,0 +1,110 @@
+// A payment's challenge: the row a 402 writes when it must (a plan purchase, a card checkout), and the unsaved row a
+// signed challenge id describes (a stateless 402 writes none). Apart from the statements of paid payments
+// (payments.queries.ts), each under the size the style asks.
+import { sql } from "../db/client";
+import { readChallengeId, type ChallengeTerms } from "./challenge-id";
+import { initialStateSql } from "./payment-state";
+import type { PaymentRow } from "./payments.queries";
+
+const utc = (d: Date) => d.toISOString();
+
+export type NewChallenge = {
+  id: string;
+  sellerId: string;
+  method: string;
+  path: string;
+  query: string;
+  operationKey: string;
+  meterKey: string | null;
+  amountMicros: bigint;
+  network: string | null;
+  asset: string | null;
+  payTo: string | null;
+  expiresAt: Date;
+  /** The agent credential the payment is for (plan purchases). */
+  credentialId?: string | null;
+  /** How the call came (paid-call.ts `Transport`); absent: http. */
+  transport?: "http" | "mcp";
+  /** A plan purchase: what the payment buys, written in the same statement (the grant is made from it when charged). */
+  purchase?: { planId: string; kind: "purchase" | "extend" } | null;
+};
+
+export async function createChallengedPayment(p: NewChallenge): Promise<void> {
+  await sql(
+    `with p as (
+       insert into payments (id, seller_id, status, from_challenge, method, path, query, operation_key, meter_key, amount_micros, network, asset, pay_to, credential_id, expires_at, created_at, updated_at, transport)
+       values ($1, $2, ${initialStateSql("challenged")}, true, $3, $4, $5, $6, $7, $8, $9, $10, $11, $13, $12::timestamptz at time zone 'UTC', now() at time zone 'UTC', now() at time zone 'UTC', $16)
+       returning id
+     )
+     insert into plan_purchases (payment_id, seller_id, plan_id, credential_id, kind, amount_micros, created_at)
+     select p.id, $2, $14, $13, $15, $8, now() at time zone 'UTC' from p where $14::text is not null`,
+    [
+      p.id,
+      p.sellerId,
+      p.method,
+      p.path,
+      p.query,
+      p.operationKey,
+      p.meterKey,
+      p.amountMicros,
+      p.network,
+      p.asset,
+      p.payTo,
+      utc(p.expiresAt),
+      p.credentialId ?? null,
+      p.purchase?.planId ?? null,
+      p.purchase?.kind ?? "purchase",
+      p.transport ?? "http",
+    ],
+    "payments_create_challenged",
+  );
+}
+
+/**
+ * The terms of a signed challenge id of this seller (docs/challenges.md), or null: an ordinary id, a forged, tampered
+ * or truncated one, or another seller's. Expired ones are returned (statusUrl still answers for them).
+ */
+export function challengeTermsOf(sellerId: string, id: string): { terms: ChallengeTerms; expired: boolean } | null {
+  const read = readChallengeId(id);
+  return read.type === "challenge" && read.terms.sellerId === sellerId ? { terms: read.terms, expired: read.expired } : null;
+}
+
+/**
+ * An unpaid challenge as its signed id describes it: what its row said when a 402 wrote one. Never saved; the row is
+ * born when something acts on the id (a proof's lock, a checkout, a purchase).
+ */
+export function challengedRow(id: string, t: ChallengeTerms): PaymentRow {
+  const issued = new Date(t.issuedAt * 1000);
+  return {
+    id,
+    sellerId: t.sellerId,
+    status: "challenged",
+    rail: null,
+    method: t.method,
+    path: t.path,
+    query: t.query,
+    operationKey: t.operationKey,
+    meterKey: t.meterKey,
+    amountMicros: t.amountMicros,
+    currency: "USD",
+    network: null,
+    asset: null,
+    payTo: null,
+    payer: null,
+    lockKey: null,
+    fromChallenge: true,
+    railData: null,
+    expiresAt: new Date(t.expiresAt * 1000),
+    lockedUntil: null,
+    upstreamStatus: null,
+    transaction: null,
+    failureReason: null,
+    createdAt: issued,
+    updatedAt: issued,
+    verifiedAt: null,
+    settledAt: null,
+    receipt: null,
+    credentialId: t.credentialId,
+    transport: t.transport ?? "http",
+  };
+}
