@@ -18,7 +18,7 @@ export async function run(ctx: BenchContext) {
   const { getOverview } = await import("../../server/analytics/get-overview");
   const { getFunnel } = await import("../../server/analytics/get-funnel");
   const { getMargin } = await import("../../server/analytics/get-margin");
-  const { listSellerPayments } = await import("../../server/payments/list-seller-payments");
+  const { listSellerPayments } = await import("../../server/payment-reports/list-seller-payments");
   const { listPayingWallets } = await import("../../server/analytics/list-paying-wallets");
   const { getTopCustomers } = await import("../../server/analytics/get-top-customers");
   const { rollUpClosedDays } = await import("../../server/analytics/roll-up-days");

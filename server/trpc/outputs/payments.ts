@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { TRANSPORTS } from "../../payments/paid-call";
-import { PAYMENT_SORTS } from "../../payments/payment-filter";
+import { PAYMENT_SORTS } from "../../payment-reports/payment-filter";
 import { explanation, iso, paymentStatus, usd } from "./common";
 
 const card = z

@@ -7,8 +7,8 @@ import { seedMarketSeller } from "../../../prisma/seed";
 import { db } from "../../db/client";
 import { newId } from "../../lib/ids";
 import { MAX_CHALLENGE_ID_LENGTH, signChallengeId } from "../../payments/challenge-id";
-import { listSellerPayments } from "../../payments/list-seller-payments";
-import { SEARCH_MAX_LENGTH } from "../../payments/payment-filter";
+import { listSellerPayments } from "../../payment-reports/list-seller-payments";
+import { SEARCH_MAX_LENGTH } from "../../payment-reports/payment-filter";
 import { processorReference } from "../../payments/rails/card/processor/processor-reference";
 import { createCaller, sessionFor } from "../../testing/trpc";
 

@@ -1,15 +1,15 @@
 import { z } from "zod";
 import { MAX_CHALLENGE_ID_LENGTH } from "../../payments/challenge-id";
-import { exportPaymentEvidence } from "../../payments/export-payment-evidence";
-import { getPaymentDetail } from "../../payments/get-payment-detail";
+import { exportPaymentEvidence } from "../../payment-reports/export-payment-evidence";
+import { getPaymentDetail } from "../../payment-reports/get-payment-detail";
 import {
   getPaymentFilterOptions,
   getSellerPaymentTotals,
   listSellerPayments,
   listSellerRefunds,
   summarizeSellerPayments,
-} from "../../payments/list-seller-payments";
-import { paymentFilter } from "../../payments/payment-filter";
+} from "../../payment-reports/list-seller-payments";
+import { paymentFilter } from "../../payment-reports/payment-filter";
 import { refundPayment } from "../../payments/refund-payment";
 import { router, sellerProcedure } from "../init";
 import { evidenceOutput } from "../outputs/evidence";

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { searchConsole } from "../../analytics/search-console";
-import { SEARCH_MAX_LENGTH } from "../../payments/payment-filter";
+import { SEARCH_MAX_LENGTH } from "../../payment-reports/payment-filter";
 import { router, sellerProcedure } from "../init";
 import { searchOutput } from "../outputs/misc";
 

@@ -2,8 +2,8 @@ import { currentSession } from "@/server/auth/session";
 import { AppError } from "@/server/errors";
 import { methods } from "@/server/http/route";
 import { streamedDownload } from "@/server/http/respond";
-import { exportFileName, exportSellerPayments } from "@/server/payments/export-seller-payments";
-import { paymentFilter, paymentFilterFromSearch } from "@/server/payments/payment-filter";
+import { exportFileName, exportSellerPayments } from "@/server/payment-reports/export-seller-payments";
+import { paymentFilter, paymentFilterFromSearch } from "@/server/payment-reports/payment-filter";
 import { parseWith } from "@/server/validation";
 
 // GET /console/payments/export?status=&rail=&operation=&payer=&from=&to=&challenged=1 - the filtered payments as CSV, streamed

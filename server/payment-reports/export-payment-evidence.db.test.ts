@@ -11,9 +11,9 @@ import { newId } from "../lib/ids";
 import { openCheckoutFor, payOnPage, retryWithPaymentId } from "../testing/card";
 import { callGateway, payOn, useGatewayStack, type FakeUpstream, type GatewaySeller, type TestChain } from "../testing/gateway";
 import { createCaller, sessionFor } from "../testing/trpc";
-import { kit as cardKit } from "./rails/card/conformance.test-kit";
-import { flushCaptures } from "./rails/credits/capture-queue";
-import { kit as creditsKit } from "./rails/credits/conformance.test-kit";
+import { kit as cardKit } from "../payments/rails/card/conformance.test-kit";
+import { flushCaptures } from "../payments/rails/credits/capture-queue";
+import { kit as creditsKit } from "../payments/rails/credits/conformance.test-kit";
 
 let chain: TestChain;
 let upstream: FakeUpstream;

@@ -3,8 +3,8 @@
 // asked for (the toggle, or `challenged` among the states). Payments are money that moved: draws on prepaid credit
 // (an implicit rail's holds) are usage, listed with `usage` (the Usage page), or by naming their rail.
 import { z } from "zod";
-import { TRANSPORTS } from "./paid-call";
-import { PAYMENT_STATES } from "./payment-state";
+import { TRANSPORTS } from "../payments/paid-call";
+import { PAYMENT_STATES } from "../payments/payment-state";
 
 /**
  * The search text's limit: a whole signed payment id fits (challenge-id.ts `MAX_CHALLENGE_ID_LENGTH`, which this

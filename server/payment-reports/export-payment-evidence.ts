@@ -16,8 +16,8 @@ import { renderEvent } from "../events/render-event";
 import { microsToUsd } from "../lib/money";
 import { findPaymentEventsWithDeliveries, findPaymentEvidence, type PaymentEvidenceRow } from "./evidence.queries";
 import { getPaymentDetail } from "./get-payment-detail";
-import { isIdempotencyLock, paymentPhase } from "./payment-phase";
-import { requestBinding } from "./request-binding";
+import { isIdempotencyLock, paymentPhase } from "../payments/payment-phase";
+import { requestBinding } from "../payments/request-binding";
 
 export const EVIDENCE_FORMAT = "storefront-payment-evidence/1" as const;
 

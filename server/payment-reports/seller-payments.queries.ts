@@ -3,9 +3,9 @@
 // served by payments (seller_id, created_at desc) INCLUDE (id, status, rail, operation_key, payer, ...).
 import { db, sql } from "../db/client";
 import type { PaymentStatus } from "../db/generated/client";
-import type { Transport } from "./paid-call";
+import type { Transport } from "../payments/paid-call";
 import type { PaymentFilter } from "./payment-filter";
-import { PAID_STATES, stateSql, statesSql } from "./payment-state";
+import { PAID_STATES, stateSql, statesSql } from "../payments/payment-state";
 
 /** Keyset position: the last row of the previous page (and its amount, for the amount order). */
 export type PaymentCursor = { createdAt: Date; id: string; amountMicros?: bigint };

@@ -8,9 +8,9 @@ import { formatUsd, microsToUsd, weiToEth } from "../lib/money";
 import { chainName } from "../settings/explorer-links";
 import { explorerLinksFor } from "../settings/explorer-links-for";
 import { cardView } from "./list-seller-payments";
-import { RAILS } from "./rails";
-import { refundInput } from "./refund-payment";
-import { requestBinding } from "./request-binding";
+import { RAILS } from "../payments/rails";
+import { refundInput } from "../payments/refund-payment";
+import { requestBinding } from "../payments/request-binding";
 import { findPaymentDetail } from "./payment-detail.queries";
 
 type Step = { state: string; at: string | null; note: string | null };
