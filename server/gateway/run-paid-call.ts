@@ -13,12 +13,13 @@ import { recordPaymentRefusal } from "../analytics/record-payment-refusal";
 import { env } from "../env";
 import { AppError, isAppError } from "../errors";
 import { chainMsSoFar, dbMsSoFar } from "../lib/request-timing";
-import { createChallenge, type ChallengeOptions } from "../payments/create-challenge";
+import type { ChallengeOptions } from "../payments/create-challenge";
 import type { PaidCall } from "../payments/paid-call";
 import { readPaymentProof, type PaymentProof } from "../payments/rails";
 import type { Rail } from "../payments/rails/rail";
 import type { OutcomeMeta, PaidOutcome } from "./paid-outcome";
 import { rateLimitError, rateLimits } from "../rate-limits/rate-limit";
+import { issueChallenge } from "./issue-challenge";
 import { servePaidCall, type Delivery } from "./serve-paid-call";
 
 export type Priced =
@@ -87,7 +88,7 @@ export async function runPaidCall<R>(entry: PaidEntry<R>): Promise<R> {
   };
   if (priced.type === "free") return serveFree(entry, priced.delivery);
   const { call } = priced;
-  if (proof.type === "none") return entry.render({ type: "challenge", call, challenge: await createChallenge(call, priced.challenge) }, {});
+  if (proof.type === "none") return entry.render({ type: "challenge", call, challenge: await issueChallenge(call, priced.challenge) }, {});
   if (proof.type === "malformed") return refuse(entry, priced, proof.rail, proof.error, proof.freshChallenge);
   if (priced.type === "wallet_proof") {
     // A $0 proof earns nothing: never the seller's ceiling.
@@ -113,7 +114,7 @@ export async function runPaidCall<R>(entry: PaidEntry<R>): Promise<R> {
   // An implicit rail that covers nothing here (no plan for this meter, credit used up): pay-as-you-go, as without it.
   if (served.type === "declined") {
     await unpaid(false);
-    const challenge = await createChallenge(call, { ...priced.challenge, reason: served.reason, detail: served.detail ?? priced.challenge?.detail });
+    const challenge = await issueChallenge(call, { ...priced.challenge, reason: served.reason, detail: served.detail ?? priced.challenge?.detail });
     return entry.render({ type: "challenge", call, challenge }, {});
   }
   const total = performance.now() - t0;
@@ -154,7 +155,7 @@ async function refuse<R>(entry: PaidEntry<R>, priced: Payable, rail: Rail | null
     if (first !== null) return first;
   }
   await recordPaymentRefusal({ sellerId: call.sellerId, rail: rail?.name ?? null, operationKey: call.operationKey, error });
-  const challenge = rail && (fresh ?? rail.refusal?.freshChallenge) ? await createChallenge(call, priced.challenge) : undefined;
+  const challenge = rail && (fresh ?? rail.refusal?.freshChallenge) ? await issueChallenge(call, priced.challenge) : undefined;
   return entry.render({ type: "refused", call, rail, error, challenge }, {});
 }
 

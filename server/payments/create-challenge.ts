@@ -2,9 +2,8 @@
 // the offer of every rail that can take the price merged into one response (x402's body and PAYMENT-REQUIRED header,
 // MPP's WWW-Authenticate challenge, the card rail's `card` block and its stripe challenge from $0.50).
 // Nothing is written: an unpaid 402 costs no row (docs/challenges.md). Whichever rail's proof arrives first writes the
-// payment row from the id's terms as it locks it; the others can no longer spend it. The funnel counts the 402 in
-// memory (analytics/challenge-counts.ts), flushed into a daily table every few seconds.
-import { countChallengeIssued } from "../analytics/challenge-counts";
+// payment row from the id's terms as it locks it; the others can no longer spend it. The pipeline counts the 402 for
+// the funnel (gateway/issue-challenge.ts).
 import { env } from "../env";
 import { microsToUsd } from "../lib/money";
 import { signChallengeId } from "./challenge-id";
@@ -40,7 +39,6 @@ export async function createChallenge(call: PaidCall, opts: ChallengeOptions = {
     purchase: opts.purchase ?? null,
     transport: call.transport ?? "http",
   });
-  countChallengeIssued(call.sellerId, call.operationKey);
   const offering = railsOffering(call.amountMicros);
   const rails = offering.map((o) => o.rail);
   const offers = await Promise.all(offering.map((o) => o.rail.challenge.offer(call, { paymentId, expiresAt }, o.price)));
