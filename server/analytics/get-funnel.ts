@@ -17,7 +17,7 @@ import { explainFailure, explainRefusal, type Explanation } from "./explain-refu
 import { countSettling, groupPayments, groupRefusals, sumExpiredChallenges } from "./funnel.queries";
 import { findRolledThrough } from "./rollup.queries";
 import { splitByTransport } from "./split-by-transport";
-import { resolveRange, type RangeInput } from "./date-range";
+import { resolveRange, type RangeInput } from "../lib/date-range";
 
 export type FunnelCounts = {
   issued: number;

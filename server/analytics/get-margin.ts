@@ -12,7 +12,7 @@ import { findSellerSettings } from "../settings/settings.queries";
 import { RAILS } from "../payments/rails";
 import { groupLedger, type LedgerGroup } from "./analytics.queries";
 import { findRolledThrough } from "./rollup.queries";
-import { percentOf, resolveRange, type RangeInput } from "./date-range";
+import { percentOf, resolveRange, type RangeInput } from "../lib/date-range";
 
 type Acc = {
   calls: number;

@@ -5,7 +5,7 @@ import { findSellerById } from "../catalog/catalog.queries";
 import { getCatalog } from "../catalog/catalog";
 import { AppError } from "../errors";
 import { countCallsPerDayAndOperation } from "./analytics.queries";
-import { rangeBuckets, resolveRange, type RangeInput } from "./date-range";
+import { rangeBuckets, resolveRange, type RangeInput } from "../lib/date-range";
 import { findRolledThrough } from "./rollup.queries";
 
 export async function getMeterUsage(sellerId: string, input: RangeInput = { preset: "30d" }, now: Date = new Date()) {

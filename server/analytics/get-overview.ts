@@ -9,7 +9,7 @@ import { RAILS } from "../payments/rails";
 import { findSellerSettings } from "../settings/settings.queries";
 import { countPayers, groupLedger, sumLedgerSpans, type LedgerGroup, type LedgerTotals } from "./analytics.queries";
 import { findRolledThrough } from "./rollup.queries";
-import { percentChange, percentOf, rangeBuckets, resolveRange, type DayRange, type RangeInput } from "./date-range";
+import { percentChange, percentOf, rangeBuckets, resolveRange, type DayRange, type RangeInput } from "../lib/date-range";
 import { getFunnel } from "./get-funnel";
 import { marginRows } from "./get-margin";
 

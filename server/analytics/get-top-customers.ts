@@ -3,7 +3,7 @@
 // reads every payer-day of the range, which the overview's other figures do not need.
 import { microsToUsd } from "../lib/money";
 import { findTopCredentialsByPurchases, findTopWallets } from "./customers.queries";
-import { resolveRange, type DayRange, type RangeInput } from "./date-range";
+import { resolveRange, type DayRange, type RangeInput } from "../lib/date-range";
 import { railPayerKinds } from "./get-overview";
 import { findRolledThrough } from "./rollup.queries";
 

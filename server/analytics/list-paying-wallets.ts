@@ -4,7 +4,7 @@ import { AppError } from "../errors";
 import { microsToUsd } from "../lib/money";
 import { groupPayers } from "./analytics.queries";
 import { findRolledThrough } from "./rollup.queries";
-import { resolveRange, type RangeInput } from "./date-range";
+import { resolveRange, type RangeInput } from "../lib/date-range";
 import { railPayerKinds } from "./get-overview";
 
 export const PAYERS_PAGE_SIZE = 50;

@@ -1,7 +1,7 @@
 // The console's audit log: every audited change with who, when, before and after, filterable, newest first, paged.
 // Read-only: nothing in the console edits or deletes an audit row.
 import { formatUsd, microsToUsd } from "../lib/money";
-import { chainName } from "../settings/explorer-links";
+import { chainName } from "../chain/explorer-links";
 import { decodePageCursor, encodePageCursor } from "../lib/page-cursor";
 import { AUDIT_ACTIONS, isAuditAction } from "./actions";
 import { findAuditActors, findAuditLogs, findAuditTargetNames, type AuditCursor, type AuditFilter } from "./audit.queries";

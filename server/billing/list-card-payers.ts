@@ -1,7 +1,7 @@
 // The Customers page's card payers: the people who paid hosted card checkouts in a range, by the email they gave for
 // their receipt (or by card when they gave none), with what they paid net of refunds. Card payers have no wallet, so
 // "paying wallets" cannot list them.
-import { resolveRange, type RangeInput } from "../analytics/date-range";
+import { resolveRange, type RangeInput } from "../lib/date-range";
 import { microsToUsd } from "../lib/money";
 import { findCardPayers } from "./customers.queries";
 

@@ -12,7 +12,7 @@ import * as mcpRoute from "../../app/mcp/route";
 import * as openapiRoute from "../../app/openapi.json/route";
 import { seedMarketSeller } from "../../prisma/seed";
 import { anvilAddress } from "../../scripts/lib/local-chain";
-import { changeMeterPrice } from "../catalog/change-meter-price";
+import { changeMeterPrice } from "../price-changes/change-meter-price";
 import { getSellerOverview } from "../catalog/get-seller-overview";
 import { db } from "../db/client";
 import { parseUsd } from "../lib/money";

@@ -8,7 +8,7 @@ import * as x402Route from "../../app/.well-known/x402/route";
 import * as llmsRoute from "../../app/llms.txt/route";
 import { seedMarketSeller } from "../../prisma/seed";
 import { anvilAddress } from "../../scripts/lib/local-chain";
-import { changeMeterPrice } from "../catalog/change-meter-price";
+import { changeMeterPrice } from "../price-changes/change-meter-price";
 import { getSellerOverview } from "../catalog/get-seller-overview";
 import { db } from "../db/client";
 import { OPERATIONS, operationExamples } from "../market/operations";

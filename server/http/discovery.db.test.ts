@@ -4,7 +4,7 @@ import * as manifestRoute from "../../app/manifest.json/route";
 import * as openapiRoute from "../../app/openapi.json/route";
 import * as servicesRoute from "../../app/services/route";
 import { seedMarketSeller } from "../../prisma/seed";
-import { changeMeterPrice } from "../catalog/change-meter-price";
+import { changeMeterPrice } from "../price-changes/change-meter-price";
 import { getSellerOverview } from "../catalog/get-seller-overview";
 import { db } from "../db/client";
 import { matchesIfNoneMatch } from "./discovery";

@@ -5,7 +5,7 @@ import { explainFailure } from "../analytics/explain-refusal";
 import { listAuditLog } from "../audit/list-audit-log";
 import { AppError } from "../errors";
 import { formatUsd, microsToUsd, weiToEth } from "../lib/money";
-import { chainName } from "../settings/explorer-links";
+import { chainName } from "../chain/explorer-links";
 import { explorerLinksFor } from "../settings/explorer-links-for";
 import { cardView } from "./list-seller-payments";
 import { RAILS } from "../payments/rails";

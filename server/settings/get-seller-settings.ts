@@ -4,7 +4,7 @@ import { findSellerById } from "../catalog/catalog.queries";
 import { getCatalog } from "../catalog/catalog";
 import { AppError } from "../errors";
 import { microsToUsd } from "../lib/money";
-import { DEFAULT_EXPLORER_TX_URLS, KNOWN_NETWORKS } from "./explorer-links";
+import { DEFAULT_EXPLORER_TX_URLS, KNOWN_NETWORKS } from "../chain/explorer-links";
 import { findMerchantInfo, findSellerSettings, findUnsettledCaps } from "./settings.queries";
 import { describeUnsettledCap } from "./update-unsettled-cap";
 

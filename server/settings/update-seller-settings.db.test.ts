@@ -5,7 +5,7 @@ import { seedMarketSeller } from "../../prisma/seed";
 import { db } from "../db/client";
 import { isAppError } from "../errors";
 import { newId } from "../lib/ids";
-import { explorerTxUrl } from "./explorer-links";
+import { explorerTxUrl } from "../chain/explorer-links";
 import { getSellerSettings } from "./get-seller-settings";
 import { updateSellerSettings } from "./update-seller-settings";
 

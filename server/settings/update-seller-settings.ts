@@ -4,7 +4,7 @@ import { z } from "zod";
 import { AppError } from "../errors";
 import { parseUsd } from "../lib/money";
 import { parseWith } from "../validation";
-import { validExplorerFormat } from "./explorer-links";
+import { validExplorerFormat } from "../chain/explorer-links";
 import { saveSellerSettings, type SettingsRow } from "./settings.queries";
 import { getSellerSettings } from "./get-seller-settings";
 

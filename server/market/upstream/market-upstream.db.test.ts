@@ -20,7 +20,7 @@ import { setMarketProvidersForTests } from "../providers/get-market-providers";
 import { liveProviders } from "../providers/live";
 import { startBasisReplayServer } from "../test/basis-replay";
 import { decodePng } from "../test/png";
-import { signedRequest, UPSTREAM_ORIGIN } from "../test/signed-request";
+import { signedRequest, UPSTREAM_ORIGIN } from "../../testing/signed-request";
 
 // Each operation's contract, by the names the assertions use.
 const c = {

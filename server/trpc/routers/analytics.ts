@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { rangeInput } from "../../analytics/date-range";
+import { rangeInput } from "../../lib/date-range";
 import { getFunnel } from "../../analytics/get-funnel";
 import { getMargin } from "../../analytics/get-margin";
 import { getMeterUsage } from "../../analytics/get-meter-usage";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { changeMeterPrice, previewMeterPrice } from "../../catalog/change-meter-price";
+import { changeMeterPrice, previewMeterPrice } from "../../price-changes/change-meter-price";
 import { getSellerOverview } from "../../catalog/get-seller-overview";
 import {
   createPlan,

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { rangeInput } from "../../analytics/date-range";
+import { rangeInput } from "../../lib/date-range";
 import { listPayingWallets } from "../../analytics/list-paying-wallets";
 import { listCustomerCredentials } from "../../billing/list-customer-credentials";
 import { listCustomerHumans } from "../../billing/list-customer-humans";

@@ -1,5 +1,5 @@
-import { TEST_ENV } from "../../../scripts/test/test-env";
-import { signUpstreamRequest } from "../../upstream-auth/signature";
+import { TEST_ENV } from "../../scripts/test/test-env";
+import { signUpstreamRequest } from "../upstream-auth/signature";
 
 export const UPSTREAM_ORIGIN = "http://127.0.0.1:3999";
 

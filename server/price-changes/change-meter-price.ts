@@ -5,9 +5,9 @@ import { getPriceHistory } from "../analytics/get-price-history";
 import { AppError } from "../errors";
 import { CARD_MINIMUM_MICROS, microsToUsd, parseUsd } from "../lib/money";
 import { discoveryOffers, railsOffering as railsPricing } from "../payments/rails";
-import { getCatalog } from "./catalog";
-import { findSellerById, updateMeterPrice } from "./catalog.queries";
-import { invalidateSeller } from "./resolve-seller";
+import { getCatalog } from "../catalog/catalog";
+import { findSellerById, updateMeterPrice } from "../catalog/catalog.queries";
+import { invalidateSeller } from "../catalog/resolve-seller";
 
 const MAX_PRICE_MICROS = 1_000_000_000n; // $1,000 per request
 

@@ -7,7 +7,7 @@ import { seedMarketSeller } from "../../prisma/seed";
 import { db } from "../db/client";
 import { newId } from "../lib/ids";
 import { previewMeterPrice } from "./change-meter-price";
-import { previewPlanChange } from "./manage-plans";
+import { previewPlanChange } from "../catalog/manage-plans";
 
 let seller: { sellerId: string; userId: string };
 const meterId = async (key: string) => (await db.meter.findFirstOrThrow({ where: { sellerId: seller.sellerId, key } })).id;

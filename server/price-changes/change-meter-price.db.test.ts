@@ -2,10 +2,10 @@ import { describe, expect, it } from "vitest";
 import { seedMarketSeller } from "../../prisma/seed";
 import { db } from "../db/client";
 import { parseUsd } from "../lib/money";
-import { getCatalog } from "./catalog";
-import { findSellerById } from "./catalog.queries";
+import { getCatalog } from "../catalog/catalog";
+import { findSellerById } from "../catalog/catalog.queries";
 import { changeMeterPrice } from "./change-meter-price";
-import { getSellerOverview } from "./get-seller-overview";
+import { getSellerOverview } from "../catalog/get-seller-overview";
 
 async function seller(tag: string) {
   return seedMarketSeller(db, {
