@@ -2,7 +2,25 @@
 // and the rule. The checker itself is tested on small made-up graphs, so a rule that can never fire is caught too.
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { findTextViolations, findViolations, readImportGraph, readSourceTexts, RULES, TEXT_RULES, type SourceFile } from "./architecture";
+import fs from "node:fs";
+import {
+  ALLOWED_CLIMBS,
+  findClimbs,
+  findLongFiles,
+  findLongFunctions,
+  findTextViolations,
+  findViolations,
+  FLOOR_RULE,
+  isMeasured,
+  MAX_FILE_LINES,
+  readImportGraph,
+  readSourceTexts,
+  roomsWithoutFloor,
+  RULES,
+  TEXT_RULES,
+  type SourceFile,
+} from "./architecture";
+import { LONG_FUNCTIONS } from "./long-functions";
 
 const root = path.resolve(import.meta.dirname, "../..");
 
@@ -27,6 +45,34 @@ describe("architecture rules", () => {
   it("holds for what every file says", () => {
     const violations = findTextViolations(readSourceTexts(root)).map((v) => `${v.file} says ${v.import}: ${v.rule}`);
     expect(violations).toEqual([]);
+  });
+});
+
+describe("floors and sizes", () => {
+  const graph = readImportGraph(root);
+
+  it("places every room of server/ and app/ on a floor", () => {
+    expect(roomsWithoutFloor(graph)).toEqual([]);
+  });
+
+  it("has no import that climbs back up a floor, the listed ones aside (at most seven, each with its reason)", () => {
+    expect(findClimbs(graph).map((v) => `${v.file} imports "${v.import}"`)).toEqual([]);
+    expect(ALLOWED_CLIMBS.length).toBeLessThanOrEqual(7);
+    for (const c of ALLOWED_CLIMBS) expect(c.why.length, `${c.from} -> ${c.to}`).toBeGreaterThan(20);
+  });
+
+  it(`keeps every production file of app/ and server/ at most ${MAX_FILE_LINES} lines`, () => {
+    expect(findLongFiles(readSourceTexts(root))).toEqual([]);
+  });
+
+  it("keeps every function at most 80 lines, the listed ones aside (each with why it is longer)", () => {
+    const long = graph
+      .filter((f) => isMeasured(f.file))
+      .flatMap((f) => findLongFunctions(f.file, fs.readFileSync(path.join(root, f.file), "utf8")))
+      .map((f) => `${f.file}:${f.name}`);
+    expect(long.filter((key) => !(key in LONG_FUNCTIONS))).toEqual([]);
+    // An entry whose function was split or is gone is taken off the list.
+    expect(Object.keys(LONG_FUNCTIONS).filter((key) => !long.includes(key))).toEqual([]);
   });
 });
 
@@ -116,6 +162,30 @@ describe("the checker", () => {
     expect(
       broken(graph("server/rate-limits/rate-limit.ts", ["../env", "server/env.ts"], ["./rate-limit.queries", "server/rate-limits/rate-limit.queries.ts"])),
     ).toEqual([]);
+  });
+
+  it("flags an import that climbs back up a floor, and allows one down or a listed climb", () => {
+    const climbs = (g: SourceFile[]) => findClimbs(g).map((v) => v.rule);
+    expect(climbs(graph("server/payments/settle-payment.ts", ["../gateway/run-paid-call", "server/gateway/run-paid-call.ts"]))).toEqual([FLOOR_RULE.name]);
+    expect(climbs(graph("server/catalog/catalog.ts", ["../analytics/span", "server/analytics/span.ts"]))).toEqual([FLOOR_RULE.name]);
+    // A neighbour on the same floor is not below.
+    expect(climbs(graph("server/analytics/x.ts", ["../discovery/guide", "server/discovery/guide.ts"]))).toEqual([FLOOR_RULE.name]);
+    expect(climbs(graph("server/gateway/x.ts", ["../payments/paid-call", "server/payments/paid-call.ts"]))).toEqual([]);
+    expect(climbs(graph("server/payments/x.ts", ["./payment-state", "server/payments/payment-state.ts"]))).toEqual([]);
+    expect(climbs(graph("server/billing/x.queries.ts", ["../payments/payment-state", "server/payments/payment-state.ts"]))).toEqual([]);
+    // Tests and test helpers are outside the floors; a folder without a floor is named.
+    expect(climbs(graph("server/payments/x.db.test.ts", ["../gateway/run-paid-call", "server/gateway/run-paid-call.ts"]))).toEqual([]);
+    expect(roomsWithoutFloor(graph("server/made-up/x.ts", ["../payments/paid-call", "server/payments/paid-call.ts"]))).toEqual(["server/made-up"]);
+  });
+
+  it("measures files and functions", () => {
+    const body = (n: number) => Array.from({ length: n }, (_, i) => `  const v${i} = ${i};`).join("\n");
+    const text = `export function long() {\n${body(79)}\n}\nexport const short = () => {\n${body(10)}\n};\n`;
+    expect(findLongFunctions("server/x.ts", text)).toEqual([{ file: "server/x.ts", name: "long", lines: 81 }]);
+    expect(findLongFunctions("server/x.ts", text, 100)).toEqual([]);
+    expect(findLongFiles([{ file: "server/x.ts", text: "a\n".repeat(351) }])).toEqual([{ file: "server/x.ts", lines: 351 }]);
+    expect(findLongFiles([{ file: "server/x.ts", text: "a\n".repeat(350) }])).toEqual([]);
+    expect(findLongFiles([{ file: "server/x.db.test.ts", text: "a\n".repeat(900) }])).toEqual([]);
   });
 
   it("flags a payment state written into SQL outside the state module", () => {

@@ -2,6 +2,7 @@
 // ones that break a rule, naming the file, the import and the rule. Used by architecture.test.ts.
 import fs from "node:fs";
 import path from "node:path";
+import ts from "typescript";
 import { PAYMENT_STATES } from "../../server/contracts/platform";
 
 export type Import = { spec: string; /** Repo-relative path of the imported file, or null for a package. */ target: string | null };
@@ -122,6 +123,65 @@ const OPERATION_MAY_IMPORT = [
 const MARKET_SHARED = ["server/market/lib/", "server/market/providers/", "server/market/archive/", "server/market/artifacts/"];
 const REGISTRY_LISTS = [`${OPERATIONS_DIR}registry.ts`, `${OPERATIONS_DIR}registered.ts`];
 
+/**
+ * The floors of the production code, lowest first: a file imports only rooms on lower floors (and its own room). A room
+ * is a folder of server/ (or a file directly in it) or app/. ARCHITECTURE.md ("Dependency direction") draws the same.
+ */
+export const FLOORS: string[][] = [
+  ["server/contracts", "server/errors.ts", "server/env.ts"],
+  ["server/lib", "server/validation.ts"],
+  ["server/upstream-auth", "server/db", "server/chain"],
+  ["server/market", "server/audit", "server/rate-limits"],
+  ["server/catalog"],
+  ["server/settings", "server/identity"],
+  ["server/billing"],
+  ["server/payments"],
+  ["server/analytics", "server/discovery", "server/receipts", "server/observability"],
+  ["server/http"],
+  ["server/gateway", "server/auth"],
+  ["server/mcp"],
+  ["server/events"],
+  ["server/payment-reports", "server/price-changes", "server/alerts"],
+  ["server/webhooks"],
+  ["server/trpc", "server/startup.ts"],
+  ["app"],
+];
+
+/** The imports that climb back up, each with why it stays; at most seven (architecture.test.ts holds the bound). */
+export const ALLOWED_CLIMBS: { from: string; to: string; why: string }[] = [
+  {
+    from: "server/market",
+    to: "server/http",
+    why: "market/upstream is a request pipeline answering the gateway's signed calls with server/http's responses; the rest of market is the data floor below discovery",
+  },
+  {
+    from: "server/billing",
+    to: "server/payments",
+    why: "the console's money per customer (customers.queries.ts) counts paid payments through payment-state.ts, the one place SQL may name a state; payments' charge statements credit a purchase through billing's statement in the same transaction",
+  },
+  {
+    from: "server/payments",
+    to: "server/observability",
+    why: "the reconciler reports its runs to the metrics registry, whose database gauges read payment states through payment-state.ts",
+  },
+];
+
+/** The room a file stands in: `server/<folder>`, a file directly under server/, or `app`; null for tests and tooling. */
+export function roomOf(file: string): string | null {
+  if (isTestOrTooling(file)) return null;
+  if (file.startsWith("app/")) return "app";
+  const parts = file.split("/");
+  if (parts[0] !== "server") return null;
+  return parts.length > 2 ? `server/${parts[1]}` : file;
+}
+
+const FLOOR_OF = new Map(FLOORS.flatMap((rooms, floor) => rooms.map((room) => [room, floor] as const)));
+
+/** Every room of the graph that FLOORS does not place. */
+export function roomsWithoutFloor(graph: SourceFile[]): string[] {
+  return [...new Set(graph.map((f) => roomOf(f.file)).filter((r): r is string => !!r && !FLOOR_OF.has(r)))].sort();
+}
+
 type Rule = { name: string; check: (f: SourceFile, i: Import) => boolean };
 
 /** Each rule says which imports it forbids; ARCHITECTURE.md ("Checked rules") lists the same ones. */
@@ -231,6 +291,23 @@ export const RULES: Rule[] = [
   },
 ];
 
+/** The floor rule, kept apart from RULES so each of those keeps naming one kind of wrong import. */
+export const FLOOR_RULE: Rule = {
+  // FLOORS: nothing low imports something high (or a neighbour on its own floor), the climbs ALLOWED_CLIMBS lists aside.
+  name: "a room imports only rooms on lower floors (FLOORS in scripts/test/architecture.ts), apart from ALLOWED_CLIMBS",
+  check: (f, i) => {
+    const from = roomOf(f.file);
+    const to = i.target ? roomOf(i.target) : null;
+    if (!from || !to || from === to || !FLOOR_OF.has(from) || !FLOOR_OF.has(to)) return false;
+    return FLOOR_OF.get(to)! >= FLOOR_OF.get(from)! && !ALLOWED_CLIMBS.some((c) => c.from === from && c.to === to);
+  },
+};
+
+/** Imports that climb back up a floor without a place in ALLOWED_CLIMBS. */
+export function findClimbs(graph: SourceFile[]): Violation[] {
+  return findViolations(graph, [FLOOR_RULE]);
+}
+
 export function findViolations(graph: SourceFile[], rules: Rule[] = RULES): Violation[] {
   const out: Violation[] = [];
   for (const f of graph) for (const i of f.imports) for (const r of rules) if (r.check(f, i)) out.push({ rule: r.name, file: f.file, import: i.spec });
@@ -271,5 +348,55 @@ export const TEXT_RULES: TextRule[] = [
 export function findTextViolations(sources: TextSource[], rules: TextRule[] = TEXT_RULES): Violation[] {
   const out: Violation[] = [];
   for (const s of sources) for (const r of rules) for (const found of r.check(s.file, s.text)) out.push({ rule: r.name, file: s.file, import: found });
+  return out;
+}
+
+/** Production files (not tests, test helpers or tooling) under app/ and server/: what the size rules measure. */
+export function isMeasured(file: string): boolean {
+  return (file.startsWith("app/") || file.startsWith("server/")) && !isTestOrTooling(file);
+}
+
+export const MAX_FILE_LINES = 350;
+export const MAX_FUNCTION_LINES = 80;
+
+export function lineCount(text: string): number {
+  return text.split("\n").length - (text.endsWith("\n") ? 1 : 0);
+}
+
+/** The production files longer than MAX_FILE_LINES, with their lengths. */
+export function findLongFiles(sources: TextSource[], max = MAX_FILE_LINES): { file: string; lines: number }[] {
+  return sources
+    .filter((s) => isMeasured(s.file))
+    .map((s) => ({ file: s.file, lines: lineCount(s.text) }))
+    .filter((f) => f.lines > max);
+}
+
+export type LongFunction = { file: string; name: string; lines: number };
+
+function functionName(node: ts.Node): string {
+  if ((ts.isFunctionDeclaration(node) || ts.isMethodDeclaration(node) || ts.isFunctionExpression(node)) && node.name) return node.name.getText();
+  if (ts.isConstructorDeclaration(node)) return "constructor";
+  if (ts.isGetAccessor(node) || ts.isSetAccessor(node)) return node.name.getText();
+  const parent = node.parent;
+  if (parent && (ts.isVariableDeclaration(parent) || ts.isPropertyAssignment(parent) || ts.isPropertyDeclaration(parent))) return parent.name.getText();
+  if (parent && ts.isCallExpression(parent)) return `${functionName(parent)}(callback)`;
+  if (parent && ts.isExportAssignment(parent)) return "default";
+  return "(anonymous)";
+}
+
+/** Every function, method or arrow function of a file (read with the TypeScript compiler) longer than `max` lines. */
+export function findLongFunctions(file: string, text: string, max = MAX_FUNCTION_LINES): LongFunction[] {
+  if (lineCount(text) <= max) return [];
+  const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true, file.endsWith(".tsx") ? ts.ScriptKind.TSX : ts.ScriptKind.TS);
+  const out: LongFunction[] = [];
+  const visit = (node: ts.Node) => {
+    if (ts.isFunctionLike(node) && "body" in node && node.body) {
+      const first = source.getLineAndCharacterOfPosition(node.getStart(source)).line;
+      const last = source.getLineAndCharacterOfPosition(node.getEnd()).line;
+      if (last - first + 1 > max) out.push({ file, name: functionName(node), lines: last - first + 1 });
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
   return out;
 }
