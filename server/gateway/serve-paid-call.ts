@@ -13,6 +13,7 @@ import { AppError } from "../errors";
 import type { PaidCall } from "../payments/paid-call";
 import type { PaymentRow } from "../payments/payments.queries";
 import type { HeldPayment, Hold, Rail } from "../payments/rails/rail";
+import { receiptHeaders } from "../receipts/receipt-headers";
 import { signReceipt } from "../receipts/sign-receipt";
 import { chargeServedPayment, scheduleCharge } from "../payments/settle-payment";
 import { awaitDelivery, markDeliveryInFlight } from "../payments/delivered-answers/await-delivery";
@@ -26,8 +27,8 @@ import type { Delivered, ServedOutcome } from "./paid-outcome";
 import type { UpstreamResult } from "./proxy-upstream";
 import { parseUsageHeader } from "./usage-header";
 
-/** What `accept` may end in short of a hold: a refusal, or an implicit rail that covers nothing here (the 402 follows). */
-export type ServeOutcome =
+/** What came of a proof: served (ServedOutcome), or, short of a hold, refused, or declined by an implicit rail that covers nothing here (the 402 follows). */
+export type ProofOutcome =
   ServedOutcome | { type: "refused"; rail: Rail; error: AppError; freshChallenge?: boolean } | { type: "declined"; reason?: string; detail?: string };
 
 export type Timings = { lap(name: string): void };
@@ -44,7 +45,7 @@ export type Delivery = { deliver: () => Promise<UpstreamResult>; meters: Catalog
 /** Requests whose upstream call may start before their payment is accepted: reads (RFC 9110's safe methods). */
 const SAFE_METHODS = new Set(["GET", "HEAD"]);
 
-export async function servePaidCall(call: PaidCall, rail: Rail, proof: unknown, delivery: Delivery, timings: Timings): Promise<ServeOutcome> {
+export async function servePaidCall(call: PaidCall, rail: Rail, proof: unknown, delivery: Delivery, timings: Timings): Promise<ProofOutcome> {
   // A read paid by a proof that has lately been paying (prepaid credit that covered the last calls) starts its upstream
   // while the rail reserves: the call then waits for the slower of the two, not both. The answer still goes out only
   // if the reservation holds; otherwise it is dropped unserved, and the refusal is the same as without the early start.
@@ -85,7 +86,7 @@ async function serveHeld(
   early: Promise<UpstreamResult> | null,
   delivery: Delivery,
   timings: Timings,
-): Promise<ServeOutcome> {
+): Promise<ProofOutcome> {
   faultPoint("exit_after_lock");
   // Undo the hold: release it (nothing moved), or refund a prepaid one in full. True when refunded.
   const undo = async (reason: string, upstreamStatus?: number): Promise<boolean> => {
@@ -125,7 +126,7 @@ async function serveHeld(
     const jws = await signJws(call, rail, hold.payment, delivered, null, false);
     const railReceipt = rail.capture(hold, { units, upstreamStatus: delivered.status, receipt: jws });
     timings.lap("capture");
-    const receipt = { ...(railReceipt ?? rail.charge?.receipt?.(hold, null) ?? NO_RECEIPT), "svc-receipt": jws };
+    const receipt = receiptHeaders(railReceipt ?? rail.charge?.receipt?.(hold, null), jws);
     return { type: "charged", call, rail, hold, delivered, transaction: null, units, receipt };
   }
   if (hold.prepaid && rail.prepaid) {
@@ -142,7 +143,7 @@ async function serveHeld(
         error: new AppError("payment_in_progress", { detail: "this payment is being delivered to another request", extra: { payment_id: hold.payment.id } }),
       };
     timings.lap("deliver");
-    const receipt = { ...(rail.charge?.receipt?.(hold, reference) ?? NO_RECEIPT), "svc-receipt": jws };
+    const receipt = receiptHeaders(rail.charge?.receipt?.(hold, reference), jws);
     return { type: "charged", call, rail, hold, delivered, transaction: reference, units, receipt };
   }
   // Whether the answer waits for the charge's inclusion is settlement's decision (settle-payment.ts), made with the outbox row.
@@ -166,10 +167,7 @@ async function serveHeld(
       delivered,
       units,
       transaction: settled.transaction,
-      receipt: {
-        ...(rail.charge?.receipt?.(hold, settled.transaction, true) ?? NO_RECEIPT),
-        "svc-receipt": settled.receipt ?? (await sign(settled.transaction)),
-      },
+      receipt: receiptHeaders(rail.charge?.receipt?.(hold, settled.transaction, true), settled.receipt ?? (await sign(settled.transaction))),
     };
   if (settled.type === "failed") return { type: "settlement_failed", call, rail, hold, reason: settled.reason };
   if (settled.type !== "settled") {
@@ -196,11 +194,8 @@ async function serveHeld(
     delivered,
     transaction: settled.transaction,
     units,
-    receipt: {
-      ...(rail.charge?.receipt?.(hold, settled.transaction) ?? NO_RECEIPT),
-      // Null only when the charge statement could not get it signed: sign here (and let a failure fail the answer, as before).
-      "svc-receipt": settled.receipt ?? (await sign(settled.transaction)),
-    },
+    // settled.receipt is null only when the charge statement could not get it signed: sign here (and let a failure fail the answer, as before).
+    receipt: receiptHeaders(rail.charge?.receipt?.(hold, settled.transaction), settled.receipt ?? (await sign(settled.transaction))),
   };
 }
 
@@ -241,9 +236,9 @@ const NOT_KEPT: Record<string, string> = {
  * `payment_consumed`, reason `answer_not_kept`. A purchase stays `payment_consumed` here (its own entry point answers
  * its grant).
  */
-async function replayPaidCall(call: PaidCall, rail: Rail, payment: PaymentRow): Promise<ServeOutcome> {
+async function replayPaidCall(call: PaidCall, rail: Rail, payment: PaymentRow): Promise<ProofOutcome> {
   const extra = { payment_id: payment.id };
-  const refuse = (error: AppError): ServeOutcome => ({ type: "refused", rail, freshChallenge: false, error });
+  const refuse = (error: AppError): ProofOutcome => ({ type: "refused", rail, freshChallenge: false, error });
   if (call.purpose !== "call")
     return refuse(new AppError("payment_consumed", { detail: "this payment already bought its purchase; make a fresh unpaid request and pay its 402", extra }));
   const kept = await findKeptAnswer(payment.id);
@@ -266,11 +261,8 @@ async function replayPaidCall(call: PaidCall, rail: Rail, payment: PaymentRow): 
   };
   const hold: Hold = { rail: rail.name, payment };
   const transaction = payment.transaction;
-  const receipt = {
-    ...(rail.charge?.receipt?.(hold, transaction) ?? NO_RECEIPT),
-    // The charge's own receipt: signed over these bytes. Only if its signing had failed is one signed now, saying replay.
-    "svc-receipt": kept.receipt ?? (await signJws(call, rail, payment, delivered, transaction, true)),
-  };
+  // The charge's own receipt: signed over these bytes. Only if its signing had failed is one signed now, saying replay.
+  const receipt = receiptHeaders(rail.charge?.receipt?.(hold, transaction), kept.receipt ?? (await signJws(call, rail, payment, delivered, transaction, true)));
   return {
     type: "charged",
     call,
@@ -283,6 +275,3 @@ async function replayPaidCall(call: PaidCall, rail: Rail, payment: PaymentRow): 
     replay: { chargedAt: payment.settledAt ?? payment.verifiedAt ?? payment.createdAt },
   };
 }
-
-/** A rail with no protocol receipt (credits; a card checkout) adds no headers to the paid answer. */
-const NO_RECEIPT: Record<string, string> = Object.freeze({}) as Record<string, string>;
