@@ -2,6 +2,7 @@
 // holds the `alerts` lease runs the checks and retention (one at a time across the deployment, taken over by another
 // instance when the holder stops renewing it); every instance sends unsent alert emails (each claimed with a lease).
 import { env } from "../env";
+import { startBackgroundLoop, type BackgroundLoop } from "../lib/background-loop";
 import { deleteEventsBefore } from "../events/events.queries";
 import { INSTANCE, logger } from "../observability/logger";
 import { claimLease, deleteResolvedAlertsBefore } from "./alerts.queries";
@@ -22,25 +23,7 @@ export async function alertPass(): Promise<void> {
   await notifyAlerts();
 }
 
-export function startAlertLoop(): { stop: () => Promise<void> } {
-  let stopped = false;
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<void> | undefined;
-  const schedule = (ms: number) => {
-    if (stopped) return;
-    timer = setTimeout(() => {
-      running = alertPass()
-        .catch((err: unknown) => logger().error({ err, component: "alerts" }, "alert pass failed"))
-        .finally(() => schedule(env().ALERT_CHECK_INTERVAL_SECONDS * 1000));
-    }, ms);
-    timer.unref();
-  };
-  schedule(5_000);
-  return {
-    stop: async () => {
-      stopped = true;
-      clearTimeout(timer);
-      await running;
-    },
-  };
+export function startAlertLoop(): BackgroundLoop {
+  const pass = () => alertPass().catch((err: unknown) => logger().error({ err, component: "alerts" }, "alert pass failed"));
+  return startBackgroundLoop(pass, { firstMs: 5_000, nextMs: () => env().ALERT_CHECK_INTERVAL_SECONDS * 1000 });
 }

@@ -1,19 +1,17 @@
 // The webhook worker of this instance (started by instrumentation.ts, like the reconciler; on every instance: a
 // delivery is claimed by one worker at a time through PostgreSQL, so adding instances adds senders, never duplicates).
 // It polls for due deliveries every POLL_MS and, while it finds a full batch, again at once.
+import { startBackgroundLoop, type BackgroundLoop } from "../lib/background-loop";
 import { logger } from "../observability/logger";
 import { deliverDueWebhooks } from "./deliver-webhooks";
 
 const POLL_MS = 1_000;
 const BATCH = 16;
 
-export function startWebhookWorker(opts: { pollMs?: number; sellerId?: string } = {}): { stop: () => Promise<void> } {
-  let stopped = false;
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<void> | undefined;
-  const tick = async () => {
+export function startWebhookWorker(opts: { pollMs?: number; sellerId?: string } = {}): BackgroundLoop {
+  const tick = async (stopped: () => boolean) => {
     let full = true;
-    while (full && !stopped) {
+    while (full && !stopped()) {
       try {
         const pass = await deliverDueWebhooks(BATCH, opts.sellerId ?? null);
         full = pass.claimed === BATCH;
@@ -23,19 +21,6 @@ export function startWebhookWorker(opts: { pollMs?: number; sellerId?: string } 
       }
     }
   };
-  const schedule = () => {
-    if (stopped) return;
-    timer = setTimeout(() => {
-      running = tick().finally(schedule);
-    }, opts.pollMs ?? POLL_MS);
-    timer.unref();
-  };
-  schedule();
-  return {
-    stop: async () => {
-      stopped = true;
-      clearTimeout(timer);
-      await running;
-    },
-  };
+  const pollMs = opts.pollMs ?? POLL_MS;
+  return startBackgroundLoop(tick, { firstMs: pollMs, nextMs: () => pollMs });
 }
