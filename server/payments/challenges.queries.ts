@@ -1,7 +1,7 @@
 // A payment's challenge: the row a 402 writes when it must (a plan purchase, a card checkout), and the unsaved row a
 // signed challenge id describes (a stateless 402 writes none). Apart from the statements of paid payments
 // (payments.queries.ts), each under the size the style asks.
-import { sql } from "../db/client";
+import { run, statement } from "../db/statement";
 import { readChallengeId, type ChallengeTerms } from "./challenge-id";
 import { initialStateSql } from "./payment-state";
 import type { PaymentRow } from "./payments.queries";
@@ -29,35 +29,37 @@ export type NewChallenge = {
   purchase?: { planId: string; kind: "purchase" | "extend" } | null;
 };
 
+const CREATE_CHALLENGED = statement(
+  `with p as (
+     insert into payments (id, seller_id, status, from_challenge, method, path, query, operation_key, meter_key, amount_micros, network, asset, pay_to, credential_id, expires_at, created_at, updated_at, transport)
+     values (:id, :seller, ${initialStateSql("challenged")}, true, :method, :path, :query, :operation, :meter, :amount, :network, :asset, :pay_to, :credential,
+       :expires_at::timestamptz at time zone 'UTC', now() at time zone 'UTC', now() at time zone 'UTC', :transport)
+     returning id
+   )
+   insert into plan_purchases (payment_id, seller_id, plan_id, credential_id, kind, amount_micros, created_at)
+   select p.id, :seller, :plan, :credential, :purchase_kind, :amount, now() at time zone 'UTC' from p where :plan::text is not null`,
+  "payments_create_challenged",
+);
+
 export async function createChallengedPayment(p: NewChallenge): Promise<void> {
-  await sql(
-    `with p as (
-       insert into payments (id, seller_id, status, from_challenge, method, path, query, operation_key, meter_key, amount_micros, network, asset, pay_to, credential_id, expires_at, created_at, updated_at, transport)
-       values ($1, $2, ${initialStateSql("challenged")}, true, $3, $4, $5, $6, $7, $8, $9, $10, $11, $13, $12::timestamptz at time zone 'UTC', now() at time zone 'UTC', now() at time zone 'UTC', $16)
-       returning id
-     )
-     insert into plan_purchases (payment_id, seller_id, plan_id, credential_id, kind, amount_micros, created_at)
-     select p.id, $2, $14, $13, $15, $8, now() at time zone 'UTC' from p where $14::text is not null`,
-    [
-      p.id,
-      p.sellerId,
-      p.method,
-      p.path,
-      p.query,
-      p.operationKey,
-      p.meterKey,
-      p.amountMicros,
-      p.network,
-      p.asset,
-      p.payTo,
-      utc(p.expiresAt),
-      p.credentialId ?? null,
-      p.purchase?.planId ?? null,
-      p.purchase?.kind ?? "purchase",
-      p.transport ?? "http",
-    ],
-    "payments_create_challenged",
-  );
+  await run(CREATE_CHALLENGED, {
+    id: p.id,
+    seller: p.sellerId,
+    method: p.method,
+    path: p.path,
+    query: p.query,
+    operation: p.operationKey,
+    meter: p.meterKey,
+    amount: p.amountMicros,
+    network: p.network,
+    asset: p.asset,
+    pay_to: p.payTo,
+    expires_at: utc(p.expiresAt),
+    credential: p.credentialId ?? null,
+    plan: p.purchase?.planId ?? null,
+    purchase_kind: p.purchase?.kind ?? "purchase",
+    transport: p.transport ?? "http",
+  });
 }
 
 /**

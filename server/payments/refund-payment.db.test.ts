@@ -8,7 +8,8 @@ import { newId } from "../lib/ids";
 import { openCheckoutFor, payOnPage, TEST_CARD } from "../testing/card";
 import { createGatewaySeller, type GatewaySeller } from "../testing/gateway";
 import { createCaller, sessionFor } from "../testing/trpc";
-import { lockChallengedPayment, scheduleSettlement } from "./payments.queries";
+import { scheduleSettlement } from "./payments.queries";
+import { lockChallengedPayment } from "./locks.queries";
 import { createChallengedPayment } from "./challenges.queries";
 import { recordSettlementSuccess } from "./settlements.queries";
 

@@ -8,7 +8,8 @@ import { db } from "../db/client";
 import { registerAnonymous, routedStore } from "../testing/identity-harness";
 import { createGatewaySeller, type GatewaySeller } from "../testing/gateway";
 import { signChallengeId, type ChallengeTerms } from "./challenge-id";
-import { findPayment, lockChallengedPayment, unlockUnverifiedPayment, type Lock } from "./payments.queries";
+import { findPayment } from "./payments.queries";
+import { lockChallengedPayment, unlockUnverifiedPayment, type Lock } from "./locks.queries";
 import { startCheckout } from "./rails/card/card.queries";
 
 let seller: GatewaySeller;

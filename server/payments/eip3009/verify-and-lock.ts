@@ -13,15 +13,8 @@ import { env } from "../../env";
 import { AppError } from "../../errors";
 import { heldByError, paymentStateError } from "../payment-state";
 import { requestFields } from "../paid-call";
-import {
-  findPayment,
-  findPaymentByLockKey,
-  insertHeldPayment,
-  lockChallengedPayment,
-  unlockUnverifiedPayment,
-  type Lock,
-  type PaymentRow,
-} from "../payments.queries";
+import { findPayment, findPaymentByLockKey, type PaymentRow } from "../payments.queries";
+import { insertHeldPayment, lockChallengedPayment, unlockUnverifiedPayment, type Lock } from "../locks.queries";
 import { replayOf } from "../replay";
 import type { AcceptOutcome, HeldPayment, Hold, PaidCall } from "../rails/rail";
 import { authorizationLockKey, facilitatorInput, type Eip3009Authorization, type StoredAuthorization } from "./authorization";
