@@ -12,9 +12,9 @@ import { authLogger } from "./auth-logger";
 import { humanEmailProvider } from "./human-provider";
 import { authenticateSeller } from "./authenticate-seller";
 import { limitedSignIn } from "./limited-sign-in";
-import { bumpSessionVersion, findSessionVersion } from "./sessions.queries";
+import { bumpSessionVersion, findSessionVersion, type SessionKind } from "./sessions.queries";
 
-export type SessionKind = "seller" | "human";
+export type { SessionKind };
 
 declare module "next-auth" {
   interface Session {

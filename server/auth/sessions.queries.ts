@@ -1,7 +1,9 @@
 // Session versions: a session (a next-auth JWT) records its person's version when it is made; sign-out and a password
 // reset bump it, so every session made before is over, on every instance, at its next request.
 import { db } from "../db/client";
-import type { SessionKind } from "./options";
+
+/** Whose session: a seller's or a person's (options.ts signs both in). */
+export type SessionKind = "seller" | "human";
 
 /** The person's current session version, or null when the person is gone. */
 export async function findSessionVersion(kind: SessionKind, id: string): Promise<number | null> {

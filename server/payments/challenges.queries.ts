@@ -1,10 +1,10 @@
 // A payment's challenge: the row a 402 writes when it must (a plan purchase, a card checkout), and the unsaved row a
 // signed challenge id describes (a stateless 402 writes none). Apart from the statements of paid payments
 // (payments.queries.ts), each under the size the style asks.
+import type { Prisma } from "../db/generated/client";
 import { run, statement } from "../db/statement";
 import { readChallengeId, type ChallengeTerms } from "./challenge-id";
 import { initialStateSql } from "./payment-state";
-import type { PaymentRow } from "./payments.queries";
 
 const utc = (d: Date) => d.toISOString();
 
@@ -75,7 +75,7 @@ export function challengeTermsOf(sellerId: string, id: string): { terms: Challen
  * An unpaid challenge as its signed id describes it: what its row said when a 402 wrote one. Never saved; the row is
  * born when something acts on the id (a proof's lock, a checkout, a purchase).
  */
-export function challengedRow(id: string, t: ChallengeTerms): PaymentRow {
+export function challengedRow(id: string, t: ChallengeTerms): Prisma.PaymentGetPayload<object> {
   const issued = new Date(t.issuedAt * 1000);
   return {
     id,
