@@ -122,10 +122,6 @@ export const EVENTS = {
 export type EventType = keyof typeof EVENTS;
 export const EVENT_TYPES = Object.keys(EVENTS) as EventType[];
 
-export function isEventType(s: string): s is EventType {
-  return Object.hasOwn(EVENTS, s);
-}
-
 /** The webhook body (Standard Webhooks: `type`, `timestamp`, `data`), also what the console shows. */
 export const eventEnvelope = z.object({
   id: z.string().meta({ description: "evt_...: stable, the same on every retry (also the webhook-id header)." }),

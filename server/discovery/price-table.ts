@@ -16,8 +16,6 @@ export function railsFor(op: Priced): Rail<unknown>[] {
   return op.key === "advisor_quote" ? RAILS.filter((r) => r.verifyWalletProof) : [];
 }
 
-export type PriceEntry = NonNullable<ReturnType<typeof priceEntry>>;
-
 /**
  * An operation's price as the price table states it (the manifest's meter in the operation's terms): its USD price,
  * micro-USD, meter, included units and the rails that take it; undefined for unmetered operations.

@@ -1,7 +1,6 @@
 // The events table: written only through the database's emit_event() (which also fans each event out to the seller's
 // webhook endpoints), read by the console and by the webhook workers, pruned by retention.
 import { db, sql, type Tx } from "../db/client";
-import type { EventRow } from "./render-event";
 
 export type NewEvent = { sellerId: string; type: string; subjectId: string | null; data: unknown };
 
@@ -21,10 +20,6 @@ export async function findEvents(sellerId: string, opts: { beforeSeq?: bigint; t
     take: opts.take,
     select: { id: true, seq: true, type: true, subjectId: true, createdAt: true, data: true },
   });
-}
-
-export async function findEvent(sellerId: string, id: string): Promise<(EventRow & { sellerId: string }) | null> {
-  return db.event.findFirst({ where: { id, sellerId }, select: { id: true, sellerId: true, type: true, createdAt: true, data: true } });
 }
 
 /** Hosts a seller answers on, oldest first: the first names the storefront in links when PUBLIC_URL is unset. */

@@ -219,5 +219,3 @@ export async function exportPaymentEvidence(sellerId: string, paymentId: string)
     })),
   };
 }
-
-export type PaymentEvidence = Awaited<ReturnType<typeof exportPaymentEvidence>>;

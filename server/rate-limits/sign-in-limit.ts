@@ -4,7 +4,6 @@
 // for twice as long as the one before (1 s, 2 s, 4 s, ... up to 15 minutes), and while a key is locked nothing is
 // checked at all, the right password included: guessing runs at a few attempts an hour, not 57 a second. A key idle
 // for an hour starts again; a successful sign-in forgets its account's failures (not its address's).
-import { AppError } from "../errors";
 import { clientBudgetKey } from "./rate-limit";
 import { addFailures, clearFailures, lockedSeconds, type KeyRule } from "./sign-in-limit.queries";
 
@@ -52,16 +51,6 @@ export async function recordSignInFailure(rules: KeyRule[]): Promise<number> {
 /** The account's owner got in: its failures are forgotten (the address's stay until they go idle). */
 export async function forgetAccountFailures(rules: KeyRule[]): Promise<void> {
   await clearFailures(rules.filter((r) => r.key.includes(":account:")).map((r) => r.key));
-}
-
-/** A locked attempt as the one error every caller answers with: 429 with retry_after. */
-export function signInLockedError(v: Extract<SignInVerdict, { type: "locked" }>): AppError {
-  return new AppError("rate_limit_exceeded", {
-    reason: "too_many_attempts",
-    detail: `too many attempts for this account or from this address; try again in ${v.retryAfter} s`,
-    extra: { retry_after: v.retryAfter, scope: "sign_in" },
-    headers: { "retry-after": String(v.retryAfter) },
-  });
 }
 
 export { deleteIdleFailures } from "./sign-in-limit.queries";

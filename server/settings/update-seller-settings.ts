@@ -18,7 +18,6 @@ export const settingsInput = z.object({
   // USD per ETH as a decimal string (e.g. "3012.55"); null or "": no rate, gas is shown in ETH only.
   ethUsd: z.string().max(32).nullable(),
 });
-export type SettingsInput = z.input<typeof settingsInput>;
 
 function describe(row: SettingsRow) {
   return { explorerTxUrls: row.explorerTxUrls, ethUsdMicros: row.ethUsdMicros?.toString() ?? null };

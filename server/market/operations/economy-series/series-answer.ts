@@ -7,7 +7,6 @@ import type { economySeriesResponse } from "./contract";
 
 export type SeriesRequest = { id: string; start?: string; end?: string; asOf?: string; limit: number; sort: "asc" | "desc" };
 export type SeriesAnswer = Omit<z.output<typeof economySeriesResponse>, "feedback">;
-export type SeriesObservation = SeriesAnswer["observations"][number];
 
 /** An operation's own source (the ProviderFamily's product): one series' answer, embedded or live. */
 export interface EconomySeriesSource {

@@ -206,15 +206,3 @@ export async function knownChannels(ids: string[]): Promise<string[]> {
   const { rows } = await sql<{ id: string }>(`select id from batch_channels where id = any($1::text[])`, [ids]);
   return rows.map((r) => r.id);
 }
-
-// ---------------------------------------------------------------- figures (the bench, the README)
-
-/** On-chain transactions of this rail since `since`: how many of each kind, their gas, the calls claims covered. */
-export async function transactionFigures(since: Date): Promise<{ kind: string; count: number; gasUsed: bigint; calls: number }[]> {
-  const { rows } = await sql<{ kind: string; count: number; gas_used: string; calls: number }>(
-    `select kind, count(*)::int as count, coalesce(sum(gas_used), 0)::text as gas_used, coalesce(sum(calls), 0)::int as calls from batch_transactions
-     where status = 'confirmed' and created_at >= $1::timestamptz at time zone 'UTC' group by kind`,
-    [since.toISOString()],
-  );
-  return rows.map((r) => ({ kind: r.kind, count: Number(r.count), gasUsed: BigInt(r.gas_used), calls: Number(r.calls) }));
-}
