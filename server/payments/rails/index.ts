@@ -4,6 +4,7 @@
 import { Credential } from "mppx";
 import { AppError } from "../../errors";
 import { isPaymentCredential } from "../mpp/credential";
+import { proofRefused } from "../proof-refused";
 import { cardRail } from "./card";
 import { creditsRail } from "./credits";
 import { mppRail } from "./mpp";
@@ -80,10 +81,10 @@ function unclaimedPaymentCredential(authorization: string | null): PaymentProof 
     type: "malformed",
     rail: speaker,
     freshChallenge: true,
-    error: new AppError("payment_invalid", {
-      reason: "method_unsupported",
-      detail: `this storefront takes MPP methods evm (USDC on Base) and stripe (card, $0.50 and up), intent charge (not ${method}); answer one of the 402's challenges`,
-    }),
+    error: proofRefused(
+      "method_unsupported",
+      `this storefront takes MPP methods evm (USDC on Base) and stripe (card, $0.50 and up), intent charge (not ${method}); answer one of the 402's challenges`,
+    ),
   };
 }
 

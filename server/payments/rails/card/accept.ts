@@ -17,6 +17,7 @@ import { cardNetworkId, cardProcessor } from "./processor/get-card-processor";
 import type { ProcessorKind } from "./processor/processor";
 import { heldByError, paymentStateError, requestMismatch, sameRequest } from "../../payment-state";
 import { findPayment, findPaymentByLockKey, lockChallengedPayment, type PaymentRow } from "../../payments.queries";
+import { proofRefused } from "../../proof-refused";
 import { replayOf } from "../../replay";
 import type { AcceptOutcome, HeldPayment, PaidCall } from "../rail";
 import { challengeIsOurs } from "../../mpp/mppx-servers";
@@ -30,7 +31,7 @@ function refused(error: AppError, freshChallenge?: boolean): AcceptOutcome {
 }
 
 function invalid(reason: string, detail: string, paymentId?: string): AcceptOutcome {
-  return refused(new AppError("payment_invalid", { reason, detail, extra: paymentId ? { payment_id: paymentId } : undefined }), true);
+  return refused(proofRefused(reason, detail, paymentId ? { payment_id: paymentId } : undefined), true);
 }
 
 function held(p: PaymentRow): HeldPayment {

@@ -477,7 +477,7 @@ describe("the MPP card method", () => {
     });
     expect(both.status).toBe(402);
     expect(await both.json()).toMatchObject({
-      error: "payment_invalid",
+      error: "payment_required",
       reason: "malformed_credential",
       type: "https://paymentauth.org/problems/malformed-credential",
     });
@@ -490,7 +490,7 @@ describe("the MPP card method", () => {
     expect(res.status).toBe(402);
     expect(res.headers.get("content-type")).toContain("application/problem+json");
     expect(await res.json()).toMatchObject({
-      error: "payment_invalid",
+      error: "payment_required",
       reason: "method_unsupported",
       type: "https://paymentauth.org/problems/method-unsupported",
     });
