@@ -9,7 +9,7 @@ import { env } from "../env";
 import { microsToUsd } from "../lib/money";
 import { signChallengeId } from "./challenge-id";
 import type { PaidCall } from "./paid-call";
-import { railsOffering } from "./rails";
+import { railsOffering, railsPaying } from "./rails";
 
 export type Challenge = { paymentId: string; body: Record<string, unknown>; headers: Headers };
 
@@ -46,8 +46,12 @@ export async function createChallenge(call: PaidCall, opts: ChallengeOptions = {
   });
   countChallengeIssued(call.sellerId, call.operationKey);
   const offering = railsOffering(call.amountMicros);
-  const rails = offering.map((o) => o.rail);
-  const offers = await Promise.all(offering.map((o) => o.rail.challenge.offer(call, { paymentId, expiresAt, refused: opts.refused }, o.price)));
+  const rails = railsPaying(call);
+  const offers = await Promise.all(
+    offering.map((o) =>
+      o.rail.challenge.offer(call, { paymentId, expiresAt, refused: opts.refused ?? (opts.error === "usage_exhausted" ? opts.error : undefined) }, o.price),
+    ),
+  );
   // no-transform: a 402 is not compressed (the compression of Next.js and of proxies honour it). It is small, its 2.7 KB of
   // headers are sent as they are anyway, and gzip (with its thread-pool hand-offs) was a sixth of the server's CPU per 402
   // (1.66 against 1.38 ms warm, measured): under a flood of unpaid calls CPU runs out, not bytes (docs/challenges.md).

@@ -43,6 +43,16 @@ export function railsOffering(amountMicros: bigint): { rail: Rail & Required<Pic
   return out;
 }
 
+/**
+ * The rails a 402 names as paying this call (its `payment.rails`): those offering it, and an implicit rail that pays
+ * with what the request carries (plan credit, for a priced data call: credit buys calls, not purchases or the quote's
+ * $0 proof), as discovery's `protocols` names them.
+ */
+export function railsPaying(call: { purpose: "call" | "purchase"; amountMicros: bigint }): Rail[] {
+  const implicit = call.purpose === "call" && call.amountMicros > 0n;
+  return RAILS.filter((r) => (r.challenge || (implicit && r.implicit)) && r.price(call.amountMicros) !== null);
+}
+
 /** A rail's offers in an operation's `x-payment-info` at this price: one at its own price, none when it cannot take it. */
 export function discoveryOffers(rail: Rail, amountMicros: bigint): DiscoveryOffer[] {
   const price = rail.price(amountMicros);

@@ -59,7 +59,7 @@ describe("the 402 offers MPP beside x402", () => {
     const res = await call(AAPL);
     expect(res.status).toBe(402);
     const body = await res.json();
-    expect(body.payment.rails).toEqual(["x402", "x402-batch", "mpp"]);
+    expect(body.payment.rails).toEqual(["x402", "x402-batch", "mpp", "credits"]);
     expect(res.headers.get("payment-required")).toBeTruthy();
     const [c, ...more] = challenges(res);
     expect(more).toHaveLength(0);
