@@ -5,14 +5,17 @@
 
 export const ERROR_STATUS = {
   // --- payment and access (part 7) ---
+  // the unpaid 402, and a refused payment proof (`reason` says why: server/payments/proof-refused.ts)
   payment_required: 402,
   bearer_required: 401,
   invalid_token: 401,
   entitlements_not_available: 501,
-  identity_invalid: 401,
+  // the free quote's $0 wallet proof did not verify: answered like any refused proof, a 402 with a fresh offer to sign
+  identity_invalid: 402,
   plan_required: 403,
   access_not_found: 403,
-  usage_exhausted: 403,
+  // the plan's credit ran out: the call can still be paid per request, so this is the 402 with every rail's offer
+  usage_exhausted: 402,
   settlement_failed: 402,
   payment_refunded: 409,
   payment_consumed: 409,
@@ -21,7 +24,7 @@ export const ERROR_STATUS = {
   payment_incomplete: 402,
   payment_unknown: 404,
   payment_provider_unavailable: 503,
-  payment_invalid: 402,
+  // not named by the spec: the payment is held by another request right now (a concurrent copy of the proof)
   payment_in_progress: 409,
   // not named by the spec: no card processor is configured here (neither Stripe nor the test processor), so the card
   // rail is not offered and its endpoints answer this

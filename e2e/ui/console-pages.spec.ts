@@ -98,7 +98,7 @@ async function funnelCounts(page: Page) {
     neverPaid: Number((await page.getByTestId("funnel-step-issued").innerText()).match(/− ([\d,]+) never paid/)?.[1]?.replace(/,/g, "") ?? 0),
     refused: Number((await page.getByTestId("funnel-step-proofs").innerText()).match(/− ([\d,]+) refused/)?.[1]?.replace(/,/g, "") ?? 0),
     mismatch: await reason("payment_request_mismatch"),
-    invalid: await reason("payment_invalid"),
+    invalid: await reason("payment_required"),
   };
 }
 
@@ -124,7 +124,7 @@ test("the funnel counts a scripted mix of unpaid, mismatched, refused and paid c
   // 1 refused: a proof that is not one.
   const garbled = await fetch(`${baseURL}${A}`, { headers: { "X-PAYMENT": "bm90LWpzb24=" } });
   expect(garbled.status).toBe(402);
-  expect((await garbled.json()).error).toBe("payment_invalid");
+  expect((await garbled.json()).error).toBe("payment_required");
   // 2 paid with the official client (each: a 402, then the paid call).
   const pay = wrapFetchWithPayment(fetch, payingClient());
   for (let i = 0; i < 2; i++) expect((await pay(`${baseURL}${A}`)).status).toBe(200);

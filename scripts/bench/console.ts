@@ -79,7 +79,7 @@ export async function run(ctx: BenchContext) {
   await sql(
     `insert into payment_refusals (seller_id, rail, operation_key, code, reason, created_at)
      select $1, case when g % 4 = 0 then 'mpp' else 'x402' end, (array['aggregates','archive_catalog','archive_day','archive_range','avg_interest_rates','backtest','basis'])[1 + g % 7],
-       (array['payment_request_mismatch','payment_invalid','payment_consumed','rate_limit_exceeded'])[1 + g % 4], null,
+       (array['payment_request_mismatch','payment_required','payment_consumed','rate_limit_exceeded'])[1 + g % 4], null,
        (now() at time zone 'UTC') - make_interval(secs => (g::float8 / ($2 * 0.03)) * $3 * 86400)
      from generate_series(1, ($2 * 0.03)::int) g`,
     [sellerId, PAYMENTS, DAYS],

@@ -11,7 +11,10 @@ const FRESH_402 = "Make a fresh unpaid request and pay its new 402.";
 const SETUP = "Nothing: the storefront's setup is unfinished (see Settings).";
 
 export const ERROR_EXPLANATIONS: Record<ErrorCode, Explanation> = {
-  payment_required: { meaning: "The call needs payment; the 402 carried the offers.", payerCanDo: "Pay one of the 402's offers and retry with the proof." },
+  payment_required: {
+    meaning: "The call needs payment, or its payment proof was refused (the reason says why); the 402 carried fresh offers.",
+    payerCanDo: "Pay one of the 402's offers and retry with the proof.",
+  },
   bearer_required: { meaning: "The call needs a registered agent credential.", payerCanDo: "Register an agent credential, then retry with its bearer." },
   invalid_token: {
     meaning: "The agent credential did not verify (expired, malformed or not ours).",
@@ -30,7 +33,6 @@ export const ERROR_EXPLANATIONS: Record<ErrorCode, Explanation> = {
   payment_incomplete: { meaning: "The card checkout is not paid yet.", payerCanDo: "Finish paying the checkout (poll its statusUrl), then retry." },
   payment_unknown: { meaning: "The payment id matches no payment of this storefront.", payerCanDo: "Check the id, or request a fresh 402." },
   payment_provider_unavailable: { meaning: "The card processor or chain could not be reached.", payerCanDo: "Retry the same request later, with backoff." },
-  payment_invalid: { meaning: "The payment proof was refused.", payerCanDo: "Answer a fresh 402 with a proof made for it." },
   request_timeout: { meaning: "The request's body did not arrive in time.", payerCanDo: "Send the request again, whole." },
   uri_too_long: { meaning: "The request's URL is too long.", payerCanDo: "Shorten the path or query." },
   card_payments_unavailable: { meaning: "This storefront takes no card payments (no card processor is configured).", payerCanDo: "Pay with a wallet rail." },
@@ -103,7 +105,15 @@ export const ERROR_EXPLANATIONS: Record<ErrorCode, Explanation> = {
   not_implemented: { meaning: "Not available here.", payerCanDo: "Nothing." },
 };
 
-/** Reasons that refine a refusal (payment_invalid's `reason`) or say why a payment was released or failed. */
+/**
+ * Codes answered before SERVICE.md part 7's were used everywhere, still named by refusals recorded then:
+ * payment_invalid is now payment_required with the same reason (or settlement_failed for a wallet's funds).
+ */
+const FORMER_CODES: Record<string, Explanation> = {
+  payment_invalid: { meaning: "The payment proof was refused.", payerCanDo: "Answer a fresh 402 with a proof made for it." },
+};
+
+/** Reasons that refine a refusal (payment_required's `reason`, settlement_failed's `settlementReason`) or say why a payment was released or failed. */
 const REASONS: Record<string, Explanation> = {
   challenge_expired: { meaning: "The 402 challenge expired before the proof arrived.", payerCanDo: FRESH_402 },
   terms_changed: { meaning: "The price or recipient changed after the 402 was issued.", payerCanDo: FRESH_402 },
@@ -138,7 +148,7 @@ const REASONS: Record<string, Explanation> = {
 export function explainRefusal(code: string, reason?: string | null): Explanation {
   const byReason = reason ? REASONS[reason] : undefined;
   if (byReason) return byReason;
-  const byCode = (ERROR_EXPLANATIONS as Record<string, Explanation | undefined>)[code];
+  const byCode = (ERROR_EXPLANATIONS as Record<string, Explanation | undefined>)[code] ?? FORMER_CODES[code];
   return byCode ?? { meaning: `Refused with ${code}${reason ? ` (${reason})` : ""}.`, payerCanDo: FIX_REQUEST };
 }
 

@@ -48,7 +48,7 @@ describe("the 402 funnel", () => {
     // 2 mismatched: a proof made for A sent with B.
     for (let i = 0; i < 2; i++) await expectStatus(await call(B, await payChallenge(await call(A), 1)), 409, "payment_request_mismatch");
     // 1 malformed proof (no challenge asked for).
-    await expectStatus(await call(A, { "X-PAYMENT": "bm90LWpzb24=" }), 402, "payment_invalid");
+    await expectStatus(await call(A, { "X-PAYMENT": "bm90LWpzb24=" }), 402, "payment_required");
     // 2 paid x402 calls, then one of their proofs replayed.
     const paid = await payChallenge(await call(A), 2);
     await expectStatus(await call(A, paid), 200);
@@ -84,7 +84,7 @@ describe("the 402 funnel", () => {
     expect(f.reasons).toEqual([
       { step: "proof", code: "payment_request_mismatch", count: 2 },
       { step: "proof", code: "payment_consumed", count: 1 },
-      { step: "proof", code: "payment_invalid", count: 1 },
+      { step: "proof", code: "payment_required", count: 1 },
       { step: "serve", code: "upstream_error", count: 1 },
     ]);
     expect(f.byRail.find((r) => r.rail === "x402")).toMatchObject({ proofs: 8, refused: 4, verified: 4, released: 1, served: 3, settled: 3 });

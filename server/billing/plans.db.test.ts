@@ -375,7 +375,7 @@ describe("drawing credit", () => {
     await db.creditGrant.updateMany({ where: { credentialId: agent.credentialId }, data: { remainingMicros: 10_000n } });
     const exhausted = await callGateway(seller.host, AAPL, { headers: bearer(agent.token) });
     expect(exhausted.status).toBe(402);
-    expect(await exhausted.json()).toMatchObject({ error: "payment_required", reason: "usage_exhausted" });
+    expect(await exhausted.json()).toMatchObject({ error: "usage_exhausted" });
     // Pay-as-you-go still works for it.
     expect(exhausted.headers.get("payment-required")).toBeTruthy();
   });
@@ -450,7 +450,7 @@ describe("drawing credit", () => {
     expect(Object.fromEntries(await remaining())).toEqual({ older: 0n, newer: 0n });
     const exhausted = await callGateway(seller.host, AAPL, { headers: bearer(agent.token) });
     expect(exhausted.status).toBe(402);
-    expect((await exhausted.json()).reason).toBe("usage_exhausted");
+    expect((await exhausted.json()).error).toBe("usage_exhausted");
     expect((await entitlements(agent.token)).body.credit).toEqual([]);
   });
 

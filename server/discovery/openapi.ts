@@ -135,15 +135,19 @@ function paymentResponses(op: DiscoverableOperation): Record<string, unknown> {
   if (!op.meter || op.meter.priceMicros === 0n)
     return {
       "402": {
-        description: `Without a wallet proof: a $0 offer to sign on ${rails.map((r) => r.name).join(" or ")} (the same shapes as a priced 402); nothing is charged`,
+        description: `Without a wallet proof: a $0 offer to sign on ${rails.map((r) => r.name).join(" or ")} (the same shapes as a priced 402); nothing is charged. A proof that does not verify: identity_invalid (\`reason\`), with a fresh $0 offer`,
         content: { "application/json": { schema: { $ref: "#/components/schemas/PaymentRequired" } } },
       },
     };
   return {
     "402": {
-      description: `Payment required: one signed challenge, offered on every rail that takes this price (${rails.map((r) => r.howToPay).join("; ")})`,
+      description:
+        `Payment required: one signed challenge, offered on every rail that takes this price (${rails.map((r) => r.howToPay).join("; ")}). ` +
+        "A refused proof is a 402 with a fresh challenge too: payment_required with `reason`, or settlement_failed with `settlementReason` " +
+        "(insufficient_funds, ...); a plan whose credit ran out: usage_exhausted",
       content: { "application/json": { schema: { $ref: "#/components/schemas/PaymentRequired" } } },
     },
+    "401": errorRef("invalid_token (`reason` says which) for an agent credential that does not verify"),
     "409": errorRef("payment_request_mismatch, signing_secret_required, terminal payment states"),
     "429": errorRef("rate_limit_exceeded (see retry_after)"),
   };
@@ -283,9 +287,15 @@ export function buildOpenApi(catalog: Catalog, opts: { origin: string; selfPath:
         },
         PaymentRequired: {
           type: "object",
-          required: ["error", "payment"],
+          required: ["error"],
           properties: {
-            error: { const: "payment_required" },
+            error: {
+              enum: ["payment_required", "settlement_failed", "usage_exhausted", "identity_invalid"],
+              description:
+                "payment_required: unpaid, or a refused proof (`reason` says why); settlement_failed: the signed money did not move (`settlementReason`); usage_exhausted: the plan's credit ran out; identity_invalid: the $0 wallet proof did not verify. Every one but a settlement that failed after the call was served carries `payment` and the fresh offers.",
+            },
+            reason: { type: "string" },
+            settlementReason: { type: "string" },
             payment: {
               type: "object",
               required: ["id", "amount", "currency"],

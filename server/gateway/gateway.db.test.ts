@@ -252,7 +252,7 @@ describe("paying with x402", () => {
     const calls = upstream.state.calls;
     const res = await call(AAPL, { headers: { "X-PAYMENT": "bm90LWpzb24=" } });
     expect(res.status).toBe(402);
-    expect(await res.json()).toMatchObject({ error: "payment_invalid", reason: "malformed_payment" });
+    expect(await res.json()).toMatchObject({ error: "payment_required", reason: "malformed_payment" });
     expect(upstream.state.calls).toBe(calls);
   });
 });
@@ -423,7 +423,7 @@ describe("rate limits", () => {
       for (let i = 0; i < 2; i++) {
         const forged = await call(AAPL, { host: s.host, headers: claimingFrom(await proofFor(await ask(), 7), victim) });
         expect(forged.status).not.toBe(200);
-        expect((await forged.json()).error).toBe("payment_invalid");
+        expect((await forged.json()).error).toBe("payment_required");
       }
       const own = await call(AAPL, { host: s.host, headers: await proofFor(await ask(), 9) });
       expect(own.status).toBe(200);
@@ -463,7 +463,7 @@ describe("rate limits", () => {
       expect(challenges.map((r) => r.status)).toEqual([402, 402, 402, 402, 402]);
       // A forged proof (wallet 7 signs, naming wallet 6) does not recover to a payer: anonymous, its unit never taken.
       const forged = await call(AAPL, { host: s.host, headers: claimingFrom(await proofFor(challenges[0]!, 7), anvilAddress(6)) });
-      expect((await forged.json()).error).toBe("payment_invalid");
+      expect((await forged.json()).error).toBe("payment_required");
       // A valid signature sent with another request: its payer is known and spends a unit, given back on refusal.
       const mismatched = await call("/api/v1/aggregates/AAPL?from=2024-01-02&to=2024-02-29", { host: s.host, headers: await proofFor(challenges[3]!, 9) });
       expect((await mismatched.json()).error).toBe("payment_request_mismatch");

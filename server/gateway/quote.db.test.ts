@@ -63,7 +63,7 @@ describe("POST /vendor/agent/quote", () => {
     (payload.payload as { authorization: { from: string } }).authorization.from = anvilAddress(5);
     const res = await quote(http.encodePaymentSignatureHeader(payload));
     expect(res.status).toBe(402);
-    expect(await res.json()).toMatchObject({ error: "payment_invalid", reason: "invalid_signature" });
+    expect(await res.json()).toMatchObject({ error: "identity_invalid", reason: "invalid_signature" });
   });
 });
 

@@ -3,7 +3,7 @@
 // answer, `Cache-Control: private, no-store` wherever a response was paid for. Entry points with answers of their own
 // (a purchase's grant, the quote's guide) render those and hand everything else to renderOutcome.
 import { AppError } from "../errors";
-import { errorResponse, json } from "../http/respond";
+import { errorResponse, json, refusalResponse } from "../http/respond";
 import { microsToUsd } from "../lib/money";
 import type { Challenge } from "../payments/create-challenge";
 import type { Delivered, OutcomeMeta, PaidOutcome } from "./paid-outcome";
@@ -29,19 +29,20 @@ function renderChallenge(c: Challenge): Response {
 }
 
 /**
- * A refused proof. Rails that answer refusals with a fresh challenge (MPP) get one, as RFC 9457 problem details
- * carrying our `error` code too; the status stays the one SERVICE.md part 7 gives the code.
+ * A refused proof. Rails that answer refusals with a fresh challenge get one: the unpaid 402's offers (body and
+ * headers, so x402's PAYMENT-REQUIRED and `accepts` are there for x402 clients to parse) under our error; MPP's as
+ * RFC 9457 problem details. The status stays the one SERVICE.md part 7 gives the code (server/errors.ts).
  */
 function renderRefusal(o: Extract<PaidOutcome, { type: "refused" }>): Response {
-  const problem = o.rail?.refusal?.problemType?.(o.error);
   const fresh = o.challenge;
-  if (!fresh || !problem) return errorResponse(o.error);
+  if (!fresh) return errorResponse(o.error);
   const headers = new Headers(fresh.headers);
   for (const [k, v] of Object.entries(o.error.headers ?? {})) headers.set(k, v);
+  const { error: _code, reason: _reason, detail: _detail, ...offers } = fresh.body;
+  const problem = o.rail?.refusal?.problemType?.(o.error);
+  if (!problem) return refusalResponse(o.error, { ...offers, ...o.error.toBody() }, headers);
   headers.set("content-type", "application/problem+json");
-  const { error: _code, ...challengeFields } = fresh.body;
-  const body = { type: problem.type, title: problem.title, status: o.error.status, ...challengeFields, ...o.error.toBody() };
-  return json(body, { status: o.error.status, headers });
+  return refusalResponse(o.error, { type: problem.type, title: problem.title, status: o.error.status, ...offers, ...o.error.toBody() }, headers);
 }
 
 export function renderOutcome(o: PaidOutcome, meta: OutcomeMeta = {}): Response {

@@ -105,7 +105,7 @@ describe("refusals, for every entry point", () => {
     expect(res.status).toBe(402);
     expect(res.headers.get("content-type")).toMatch(/^application\/problem\+json/);
     expect(res.headers.get("www-authenticate")).toMatch(/^Payment /);
-    expect(await res.json()).toMatchObject({ error: "payment_invalid", reason: "malformed_credential", purchase: { plan: { id: planId } } });
+    expect(await res.json()).toMatchObject({ error: "payment_required", reason: "malformed_credential", purchase: { plan: { id: planId } } });
   });
 
   it("the quote's refused wallet proof is recorded for the funnel", async () => {

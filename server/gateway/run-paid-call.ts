@@ -15,6 +15,7 @@ import { AppError, isAppError } from "../errors";
 import { chainMsSoFar, dbMsSoFar } from "../lib/request-timing";
 import type { ChallengeOptions } from "../payments/create-challenge";
 import type { PaidCall } from "../payments/paid-call";
+import { walletProofRefused } from "../payments/proof-refused";
 import { readPaymentProof, type PaymentProof } from "../payments/rails";
 import type { Rail } from "../payments/rails/rail";
 import type { OutcomeMeta, PaidOutcome } from "./paid-outcome";
@@ -114,7 +115,7 @@ export async function runPaidCall<R>(entry: PaidEntry<R>): Promise<R> {
   // An implicit rail that covers nothing here (no plan for this meter, credit used up): pay-as-you-go, as without it.
   if (served.type === "declined") {
     await unpaid(false);
-    const challenge = await issueChallenge(call, { ...priced.challenge, reason: served.reason, detail: served.detail ?? priced.challenge?.detail });
+    const challenge = await issueChallenge(call, { ...priced.challenge, error: served.error, detail: served.detail ?? priced.challenge?.detail });
     return entry.render({ type: "challenge", call, challenge }, {});
   }
   const total = performance.now() - t0;
@@ -155,8 +156,15 @@ async function refuse<R>(entry: PaidEntry<R>, priced: Payable, rail: Rail | null
     if (first !== null) return first;
   }
   await recordPaymentRefusal({ sellerId: call.sellerId, rail: rail?.name ?? null, operationKey: call.operationKey, error });
-  const challenge = rail && (fresh ?? rail.refusal?.freshChallenge) ? await issueChallenge(call, priced.challenge) : undefined;
+  const challenge =
+    rail && (fresh ?? rail.refusal?.freshChallenge) ? await issueChallenge(call, { ...priced.challenge, refused: refusalCause(error) }) : undefined;
   return entry.render({ type: "refused", call, rail, error, challenge }, {});
+}
+
+/** Why a proof was refused, in one word for the fresh offer (x402's PaymentRequired `error`). */
+export function refusalCause(error: AppError): string {
+  const settlement = error.extra?.settlementReason;
+  return error.reason ?? (typeof settlement === "string" ? settlement : error.code);
 }
 
 /** The $0 quote: the proof's rail checks the signature and binding; nothing is locked, held or charged. */
@@ -168,7 +176,7 @@ async function proveWallet<R>(entry: PaidEntry<R>, priced: Payable, rail: Rail, 
       entry,
       priced,
       rail,
-      new AppError("payment_invalid", { reason: "not_a_wallet_proof", detail: `a ${rail.name} proof cannot prove a wallet; sign the $0 offer of this 402` }),
+      walletProofRefused("not_a_wallet_proof", `a ${rail.name} proof cannot prove a wallet; sign the $0 offer of this 402`),
       false,
     );
   }

@@ -29,7 +29,7 @@ import { parseUsageHeader } from "./usage-header";
 
 /** What came of a proof: served (ServedOutcome), or, short of a hold, refused, or declined by an implicit rail that covers nothing here (the 402 follows). */
 export type ProofOutcome =
-  ServedOutcome | { type: "refused"; rail: Rail; error: AppError; freshChallenge?: boolean } | { type: "declined"; reason?: string; detail?: string };
+  ServedOutcome | { type: "refused"; rail: Rail; error: AppError; freshChallenge?: boolean } | { type: "declined"; error?: "usage_exhausted"; detail?: string };
 
 export type Timings = { lap(name: string): void };
 
@@ -67,7 +67,7 @@ export async function servePaidCall(call: PaidCall, rail: Rail, proof: unknown, 
     timings.lap("wait");
   }
   if (accepted.type === "refused") return { type: "refused", rail, error: accepted.error, freshChallenge: accepted.freshChallenge };
-  if (accepted.type === "declined") return { type: "declined", reason: accepted.reason, detail: accepted.detail };
+  if (accepted.type === "declined") return { type: "declined", error: accepted.error, detail: accepted.detail };
   // An early start was for a new reservation; a replay is answered from what was kept, never the upstream.
   if (accepted.type === "replay") return replayPaidCall(call, rail, accepted.payment);
   const { hold } = accepted;

@@ -56,7 +56,7 @@ describe.each(cases)("a wallet proof the chain refuses: $name", ({ payer, pay })
 
     const refused = await call(proof);
     expect(refused.status).toBe(402);
-    expect(await refused.json()).toMatchObject({ error: "payment_invalid", reason: "insufficient_funds" });
+    expect(await refused.json()).toMatchObject({ error: "settlement_failed", settlementReason: "insufficient_funds" });
     // Concurrent copies race for the lock while the chain says no: none is served, each gets a 4xx.
     const copies = await Promise.all(Array.from({ length: 10 }, () => call(proof)));
     for (const r of copies) expect([402, 409]).toContain(r.status);

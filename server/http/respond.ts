@@ -69,7 +69,18 @@ export function errorResponse(err: AppError, requestId?: string): Response {
   return res;
 }
 
-/** The AppError `res` was rendered from by errorResponse, if it was. */
+/**
+ * A refusal answered with a body and headers of its own (a refused payment proof with its fresh offers), counted and
+ * logged as the AppError it renders.
+ */
+export function refusalResponse(err: AppError, body: Record<string, unknown>, headers: Headers): Response {
+  if (!headers.has("cache-control")) headers.set("cache-control", "no-store");
+  const res = json(body, { status: err.status, headers });
+  renderedErrors.set(res, err);
+  return res;
+}
+
+/** The AppError `res` was rendered from by errorResponse or refusalResponse, if it was. */
 export function renderedError(res: Response): AppError | undefined {
   return renderedErrors.get(res);
 }

@@ -327,7 +327,7 @@ describe("one payment serves one tool call", () => {
     const bad = await settle(call(client, "aggregates", ARGS, { "org.paymentauth/credential": { challenge: { id: "nope" }, payload: { signature: "0x" } } }));
     expect(bad).toBeInstanceOf(McpError);
     expect((bad as McpError).code).toBe(-32602);
-    expect((bad as McpError).data).toMatchObject({ error: "payment_invalid", reason: "malformed_credential", detail: expect.stringContaining("credential") });
+    expect((bad as McpError).data).toMatchObject({ error: "payment_required", reason: "malformed_credential", detail: expect.stringContaining("credential") });
     // A well-formed credential for another call's challenge (another tool's price and request): refused, not served.
     const other = await call(client, "avg_interest_rates", {});
     const [challenge] = (other._meta?.["org.paymentauth/payment-required"] as { challenges: Record<string, unknown>[] }).challenges;

@@ -202,17 +202,17 @@ describe("MCP over Streamable HTTP", () => {
       const err = await call(client, "aggregates", { ticker: "AAPL" }, { "org.paymentauth/credential": credential }).catch((e: unknown) => e);
       expect(err, JSON.stringify(credential)).toBeInstanceOf(McpError);
       expect((err as McpError).code).toBe(-32602);
-      expect((err as McpError).data).toMatchObject({ error: "payment_invalid", reason: "malformed_credential" });
+      expect((err as McpError).data).toMatchObject({ error: "payment_required", reason: "malformed_credential" });
     }
     // x402: fresh requirements carrying the reason (x402's "payment invalid"), whether the value is no object at all or
     // an object the x402 rail cannot read.
     const notObject = await call(client, "aggregates", { ticker: "AAPL" }, { "x402/payment": "eyJ4NDAyVmVyc2lvbiI6Mn0=" });
     expect(notObject.isError).toBe(true);
-    expect(notObject.structuredContent).toMatchObject({ error: "payment_invalid", reason: "malformed_payment" });
+    expect(notObject.structuredContent).toMatchObject({ error: "payment_required", reason: "malformed_payment" });
     expect(isPaymentRequired(notObject.structuredContent)).toBe(true);
     const wrong = await call(client, "aggregates", { ticker: "AAPL" }, { "x402/payment": { x402Version: 2, payload: {} } });
     expect(wrong.isError).toBe(true);
-    expect(wrong.structuredContent).toMatchObject({ error: "payment_invalid", reason: "malformed_payment", x402Version: 2 });
+    expect(wrong.structuredContent).toMatchObject({ error: "payment_required", reason: "malformed_payment", x402Version: 2 });
     expect(isPaymentRequired(wrong.structuredContent)).toBe(true);
     // Proofs of two bindings at once (each readable as its binding's object): refused as over HTTP, nothing charged.
     const unpaid = await call(client, "aggregates", { ticker: "AAPL" });

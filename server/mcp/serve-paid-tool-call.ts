@@ -7,7 +7,7 @@ import { AppError } from "../errors";
 import { priceDataCall } from "../gateway/paid-call";
 import type { PaidOutcome } from "../gateway/paid-outcome";
 import { issueChallenge } from "../gateway/issue-challenge";
-import { runPaidCall } from "../gateway/run-paid-call";
+import { refusalCause, runPaidCall } from "../gateway/run-paid-call";
 import type { RouteContext } from "../http/route";
 import { railFor, type PaymentProof } from "../payments/rails";
 import type { ToolCallProof } from "./payment/read-tool-call-proof";
@@ -53,6 +53,6 @@ async function renderPaidOutcome(o: PaidOutcome, render: RenderOptions): Promise
   if (o.type === "challenge") return renderToolChallenge(o.challenge, render);
   // x402's MCP binding answers a refused payment with fresh requirements, also where the HTTP rail does not make any.
   if (o.type === "refused" && !o.challenge && o.rail && render.binding === "x402")
-    return renderToolOutcome({ ...o, challenge: await issueChallenge(o.call) }, render);
+    return renderToolOutcome({ ...o, challenge: await issueChallenge(o.call, { refused: refusalCause(o.error) }) }, render);
   return renderToolOutcome(o, render);
 }

@@ -34,7 +34,7 @@ function build() {
     }),
     refusals: new Counter({
       name: "storefront_payment_refusals_total",
-      help: "Paid-path answers refusing a payment or a request (error code, e.g. payment_invalid, rate_limit_exceeded), by route template.",
+      help: "Paid-path answers refusing a payment or a request (error code, e.g. payment_required, settlement_failed, rate_limit_exceeded), by route template.",
       labelNames: ["route", "code"] as const,
       registers: r,
     }),

@@ -80,7 +80,8 @@ export function routeTemplate(pathname: string, params: Record<string, string | 
 }
 
 /** Error codes a paid path answers when it turns a payment or a call down (the 402 funnel's refusals). */
-const REFUSALS = /^(payment_|settlement_failed|rate_limit_exceeded|invalid_token|bearer_required|plan_required|usage_exhausted|access_not_found)/;
+const REFUSALS =
+  /^(payment_|settlement_failed|rate_limit_exceeded|invalid_token|bearer_required|plan_required|usage_exhausted|access_not_found|identity_invalid)/;
 
 export type AnsweredRequest = {
   requestId: string;

@@ -8,18 +8,22 @@ import { env } from "../env";
 import { microsToUsd } from "../lib/money";
 import { signChallengeId } from "./challenge-id";
 import type { PaidCall } from "./paid-call";
-import { railsOffering } from "./rails";
+import { railsOffering, railsPaying } from "./rails";
 
 export type Challenge = { paymentId: string; body: Record<string, unknown>; headers: Headers };
 
 /** What an entry point's 402 says beyond the price: its detail and reason, the purchase it binds, extra body fields. */
 export type ChallengeOptions = {
   detail?: string;
-  /** SERVICE.md part 7: refines payment_required (usage_exhausted: the plan's credit ran out). */
+  /** SERVICE.md part 7: the 402's code when a part 7 code says why it is asked (usage_exhausted: the plan's credit ran out). */
+  error?: "payment_required" | "usage_exhausted";
+  /** SERVICE.md part 7: refines payment_required. */
   reason?: string;
   /** A plan purchase: written with the challenge, credited when its payment is charged. */
   purchase?: { planId: string; kind: "purchase" | "extend" };
   extraBody?: Record<string, unknown>;
+  /** The fresh challenge of a refused proof: why it was refused (the reason, settlementReason or code), for the rails' offers. */
+  refused?: string;
 };
 
 export async function createChallenge(call: PaidCall, opts: ChallengeOptions = {}): Promise<Challenge> {
@@ -40,8 +44,12 @@ export async function createChallenge(call: PaidCall, opts: ChallengeOptions = {
     transport: call.transport ?? "http",
   });
   const offering = railsOffering(call.amountMicros);
-  const rails = offering.map((o) => o.rail);
-  const offers = await Promise.all(offering.map((o) => o.rail.challenge.offer(call, { paymentId, expiresAt }, o.price)));
+  const rails = railsPaying(call);
+  const offers = await Promise.all(
+    offering.map((o) =>
+      o.rail.challenge.offer(call, { paymentId, expiresAt, refused: opts.refused ?? (opts.error === "usage_exhausted" ? opts.error : undefined) }, o.price),
+    ),
+  );
   // no-transform: a 402 is not compressed (the compression of Next.js and of proxies honour it). It is small, its 2.7 KB of
   // headers are sent as they are anyway, and gzip (with its thread-pool hand-offs) was a sixth of the server's CPU per 402
   // (1.66 against 1.38 ms warm, measured): under a flood of unpaid calls CPU runs out, not bytes (docs/challenges.md).
@@ -54,8 +62,7 @@ export async function createChallenge(call: PaidCall, opts: ChallengeOptions = {
   // After every rail's own headers: a rail adding to another's document (x402's schemes share PAYMENT-REQUIRED).
   for (const o of offers) for (const a of o.amend ?? []) headers.set(a.header, a.with(headers.get(a.header)));
   const body: Record<string, unknown> = {
-    error: "payment_required",
-    // SERVICE.md part 7: a reason may refine payment_required (usage_exhausted: the plan's credit ran out).
+    error: opts.error ?? "payment_required",
     ...(opts.reason ? { reason: opts.reason } : {}),
     detail:
       opts.detail ??

@@ -10,6 +10,7 @@
 import { PAYMENT_STATES } from "../contracts/platform";
 import { AppError } from "../errors";
 import type { PaidCall } from "./paid-call";
+import { proofRefused } from "./proof-refused";
 
 export { PAYMENT_STATES };
 /** The contract's list (payments.queries.ts checks at compile time that it is the database enum). */
@@ -99,7 +100,7 @@ export function paymentStateError(p: { id: string; status: PaymentStatus }): App
     case "failed":
       return new AppError("payment_failed", { detail: "this payment failed to settle; make a fresh unpaid request and pay its 402", extra });
     case "challenged":
-      return new AppError("payment_invalid", { reason: "challenge_expired", detail: "the challenge expired; make a fresh unpaid request", extra });
+      return proofRefused("challenge_expired", "the challenge expired; make a fresh unpaid request", extra);
   }
 }
 
@@ -113,11 +114,7 @@ export function termsChanged(purpose: PaidCall["purpose"], paymentId: string): A
       detail: "this payment was made for another amountUsd; retry with the amount of its 402, or request a fresh 402 for this amount",
       extra: { payment_id: paymentId },
     });
-  return new AppError("payment_invalid", {
-    reason: "terms_changed",
-    detail: "the price or recipient changed since this challenge was issued; request a fresh 402",
-    extra: { payment_id: paymentId },
-  });
+  return proofRefused("terms_changed", "the price or recipient changed since this challenge was issued; request a fresh 402", { payment_id: paymentId });
 }
 
 export function requestMismatch(paymentId: string): AppError {

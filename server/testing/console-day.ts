@@ -64,11 +64,11 @@ export const CONSOLE_DAY_FIGURES = {
     string
   >,
   // The funnel of CONSOLE_DAY, all operations and rails: 15 challenges (10 paid, 1 released, 1 failed, 3 never paid),
-  // 3 refused proofs (2 payment_request_mismatch, 1 payment_invalid), so 15 proofs.
+  // 3 refused proofs (2 payment_request_mismatch, 1 payment_required: a malformed proof), so 15 proofs.
   funnel: { issued: 15, neverPaid: 3, proofs: 15, refused: 3, verified: 12, released: 1, served: 11, failed: 1, settled: 10 },
   funnelReasons: [
     { step: "proof", code: "payment_request_mismatch", count: 2 },
-    { step: "proof", code: "payment_invalid", count: 1 },
+    { step: "proof", code: "payment_required", count: 1 },
     { step: "serve", code: "upstream_error", count: 1 },
     { step: "settle", code: "insufficient_funds", count: 1 },
   ],
@@ -204,7 +204,7 @@ export async function seedConsoleDay(db: PrismaClient, sellerId: string): Promis
       data: [
         { sellerId, rail: "x402", operationKey: "aggregates", code: "payment_request_mismatch", createdAt: at(CONSOLE_DAY, 8) },
         { sellerId, rail: "x402", operationKey: "aggregates", code: "payment_request_mismatch", createdAt: at(CONSOLE_DAY, 8, 5) },
-        { sellerId, rail: "mpp", operationKey: "backtest", code: "payment_invalid", reason: "malformed_payment", createdAt: at(CONSOLE_DAY, 8, 9) },
+        { sellerId, rail: "mpp", operationKey: "backtest", code: "payment_required", reason: "malformed_payment", createdAt: at(CONSOLE_DAY, 8, 9) },
       ],
     });
   });

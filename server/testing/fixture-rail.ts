@@ -9,6 +9,7 @@ import { AppError } from "../errors";
 import { heldByError, paymentStateError, sameRequest } from "../payments/payment-state";
 import { findPayment, findPaymentByLockKey, releasePayment } from "../payments/payments.queries";
 import { lockChallengedPayment } from "../payments/locks.queries";
+import { proofRefused } from "../payments/proof-refused";
 import type { Rail } from "../payments/rails/rail";
 import { replayOf } from "../payments/replay";
 import type { RailKit } from "./rail-conformance";
@@ -45,14 +46,14 @@ export const voucherRail = {
     if (!m)
       return {
         type: "malformed",
-        error: new AppError("payment_invalid", { reason: "malformed_payment", detail: "X-Voucher must be <payment id>.<signature>" }),
+        error: proofRefused("malformed_payment", "X-Voucher must be <payment id>.<signature>"),
       };
     return { type: "present", header: "X-Voucher", proof: { paymentId: m[1]!, signature: m[2]! } };
   },
 
   async accept(call, proof) {
     if (signVoucher(proof.paymentId) !== `${proof.paymentId}.${proof.signature}`)
-      return { type: "refused", error: new AppError("payment_invalid", { reason: "invalid_signature", detail: "the voucher's signature does not verify" }) };
+      return { type: "refused", error: proofRefused("invalid_signature", "the voucher's signature does not verify") };
     const row = await findPayment(call.sellerId, proof.paymentId);
     if (!row) return { type: "refused", error: new AppError("payment_unknown", { detail: "no such payment", extra: { payment_id: proof.paymentId } }) };
     if (!sameRequest(row, call)) return { type: "refused", error: heldByError(row, call) };

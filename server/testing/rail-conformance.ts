@@ -204,14 +204,15 @@ export function describeRailConformance(kits: RailKit[]): void {
         expect(rail().readProof(new Headers())).toEqual({ type: "absent" });
       });
 
-      it("lists itself in discovery exactly at the prices it can take, and in the 402 exactly when it can offer there", async () => {
+      it("lists itself in discovery exactly at the prices it can take, and in the 402 exactly when it can pay there", async () => {
         for (const amount of SAMPLE_PRICES) expect(discoveryOffers(rail(), amount).length > 0, `at ${amount} micros`).toBe(rail().price(amount) !== null);
         for (const way of kit.ways) {
           const res = await challenge(way.path);
           expect(res.status).toBe(402);
           const body = (await res.json()) as { payment: { amount_micros: string; rails: string[] } };
           const price = BigInt(body.payment.amount_micros);
-          expect(body.payment.rails.includes(kit.rail)).toBe(!!rail().challenge && rail().price(price) !== null);
+          // An offer of its own, or (an implicit rail: plan credit) the proof a data call's request carries anyway.
+          expect(body.payment.rails.includes(kit.rail)).toBe((!!rail().challenge || !!rail().implicit) && rail().price(price) !== null);
           const doc = await openapiRoute.GET(
             new Request(`http://${stack.seller.host}/openapi.json?path=${encodeURIComponent(way.path.split("?")[0]!)}`, {
               headers: { host: stack.seller.host },

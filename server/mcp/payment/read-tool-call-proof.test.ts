@@ -103,13 +103,13 @@ describe("readToolCallProof", () => {
       const r = readToolCallProof({ "org.paymentauth/credential": bad }, new Headers());
       expect(r.type, JSON.stringify(bad)).toBe("malformed");
       expect(r.type === "malformed" && r.binding).toBe("mpp");
-      expect(r.type === "malformed" && r.error).toMatchObject({ code: "payment_invalid", reason: "malformed_credential" });
+      expect(r.type === "malformed" && r.error).toMatchObject({ code: "payment_required", reason: "malformed_credential" });
       expect(r.type === "malformed" && r.error.detail).toContain("org.paymentauth/credential");
     }
     for (const bad of ["eyJ4NDAyVmVyc2lvbiI6Mn0=", 2, null, [x402Payload]]) {
       const r = readToolCallProof({ "x402/payment": bad }, new Headers());
       expect(r.type === "malformed" && r.binding).toBe("x402");
-      expect(r.type === "malformed" && r.error).toMatchObject({ code: "payment_invalid", reason: "malformed_payment" });
+      expect(r.type === "malformed" && r.error).toMatchObject({ code: "payment_required", reason: "malformed_payment" });
     }
     const id = readToolCallProof({ "svc-payment-id": 12 }, new Headers());
     expect(id.type === "malformed" && id.error.code).toBe("payment_unknown");

@@ -10,6 +10,7 @@
 import { Credential } from "mppx";
 import { AppError } from "../../errors";
 import { AGENT_AUTHORIZATION_HEADER, parseAgentAuthorization } from "../../identity/parse-agent-authorization";
+import { proofRefused } from "../../payments/proof-refused";
 import { MPP_CREDENTIAL_KEY, PAYMENT_ID_KEY, X402_PAYMENT_KEY, type Binding } from "./bindings";
 
 export type ToolCallProof =
@@ -21,7 +22,7 @@ const MAX_PROOF_BYTES = 16 * 1024;
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
 function mppHeader(value: unknown): string | AppError {
-  const malformed = (detail: string) => new AppError("payment_invalid", { reason: "malformed_credential", detail });
+  const malformed = (detail: string) => proofRefused("malformed_credential", detail);
   if (!isObject(value) || !isObject(value.challenge) || !("payload" in value))
     return malformed(
       `_meta["${MPP_CREDENTIAL_KEY}"] must be an MPP credential object {challenge, payload, source?}, the challenge echoed unchanged from the payment-required answer`,
@@ -39,7 +40,7 @@ function mppHeader(value: unknown): string | AppError {
 }
 
 function x402Header(value: unknown): string | AppError {
-  const malformed = (detail: string) => new AppError("payment_invalid", { reason: "malformed_payment", detail });
+  const malformed = (detail: string) => proofRefused("malformed_payment", detail);
   if (!isObject(value)) return malformed(`_meta["${X402_PAYMENT_KEY}"] must be an x402 PaymentPayload object {x402Version, accepted, payload}`);
   const json = JSON.stringify(value);
   if (json.length > MAX_PROOF_BYTES) return malformed(`_meta["${X402_PAYMENT_KEY}"] is larger than ${MAX_PROOF_BYTES} bytes`);

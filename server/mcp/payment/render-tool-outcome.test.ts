@@ -171,10 +171,10 @@ describe("renderToolOutcome", () => {
   it("refuses an MPP credential in MPP's terms: -32602 when malformed, -32043 with fresh challenges otherwise", () => {
     const mpp = railFor("mpp");
     const malformed = renderToolOutcome(
-      { type: "refused", call, rail: mpp, error: new AppError("payment_invalid", { reason: "malformed_credential", detail: "bad" }) },
+      { type: "refused", call, rail: mpp, error: new AppError("payment_required", { reason: "malformed_credential", detail: "bad" }) },
       { binding: "mpp" },
     );
-    expect(malformed).toMatchObject({ type: "error", code: -32602, data: { error: "payment_invalid", detail: "bad" } });
+    expect(malformed).toMatchObject({ type: "error", code: -32602, data: { error: "payment_required", detail: "bad" } });
     const replay = renderToolOutcome(
       { type: "refused", call, rail: mpp, error: new AppError("payment_consumed", { detail: "used" }), challenge: storefrontChallenge("pay_4444444444444444") },
       { binding: "mpp" },
@@ -195,14 +195,14 @@ describe("renderToolOutcome", () => {
 
   it("refuses an x402 payload with fresh requirements carrying the reason, or as a plain tool error without a fresh challenge", () => {
     const x402 = railFor("x402");
-    const error = new AppError("payment_invalid", { reason: "malformed_payment", detail: "not x402" });
+    const error = new AppError("payment_required", { reason: "malformed_payment", detail: "not x402" });
     const fresh = resultOf(renderToolOutcome({ type: "refused", call, rail: x402, error, challenge: storefrontChallenge() }, { binding: "x402" }));
     expect(fresh.isError).toBe(true);
     expect(isPaymentRequired(fresh.structuredContent)).toBe(true);
-    expect(fresh.structuredContent).toMatchObject({ error: "payment_invalid", reason: "malformed_payment", detail: "not x402" });
+    expect(fresh.structuredContent).toMatchObject({ error: "payment_required", reason: "malformed_payment", detail: "not x402" });
     expect(fresh._meta!["svc-http-status"]).toBe(402);
     const plain = resultOf(renderToolOutcome({ type: "refused", call, rail: x402, error }, { binding: "x402" }));
-    expect(plain.structuredContent).toEqual({ error: "payment_invalid", reason: "malformed_payment", detail: "not x402" });
+    expect(plain.structuredContent).toEqual({ error: "payment_required", reason: "malformed_payment", detail: "not x402" });
   });
 
   it("a settlement that failed serves nothing", () => {

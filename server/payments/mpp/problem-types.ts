@@ -10,7 +10,8 @@ export function mppProblemType(error: AppError): { type: string; title: string }
   if (reason === "malformed_credential" || reason === "malformed_payment") return { type: `${PROBLEMS}malformed-credential`, title: "Malformed Credential" };
   if (reason === "challenge_expired") return { type: `${PROBLEMS}payment-expired`, title: "Payment Expired" };
   if (reason === "method_unsupported") return { type: `${PROBLEMS}method-unsupported`, title: "Method Unsupported" };
-  if (error.code === "payment_invalid" && reason !== "challenge_invalid" && reason !== "terms_changed")
+  const refusedProof = error.code === "payment_required" || error.code === "identity_invalid";
+  if (refusedProof && reason !== "challenge_invalid" && reason !== "terms_changed")
     return { type: `${PROBLEMS}verification-failed`, title: "Verification Failed" };
   if (error.code === "settlement_failed") return { type: `${PROBLEMS}verification-failed`, title: "Verification Failed" };
   // Another request's challenge, or one already used (consumed, released, refunded, failed, in progress).

@@ -4,6 +4,7 @@
 import { Credential } from "mppx";
 import { AppError } from "../../errors";
 import { isPaymentCredential } from "../mpp/credential";
+import { proofRefused } from "../proof-refused";
 import { cardRail } from "./card";
 import { creditsRail } from "./credits";
 import { mppRail } from "./mpp";
@@ -40,6 +41,16 @@ export function railsOffering(amountMicros: bigint): { rail: Rail & Required<Pic
     if (price) out.push({ rail: rail as Rail & Required<Pick<Rail, "challenge">>, price });
   }
   return out;
+}
+
+/**
+ * The rails a 402 names as paying this call (its `payment.rails`): those offering it, and an implicit rail that pays
+ * with what the request carries (plan credit, for a priced data call: credit buys calls, not purchases or the quote's
+ * $0 proof), as discovery's `protocols` names them.
+ */
+export function railsPaying(call: { purpose: "call" | "purchase"; amountMicros: bigint }): Rail[] {
+  const implicit = call.purpose === "call" && call.amountMicros > 0n;
+  return RAILS.filter((r) => (r.challenge || (implicit && r.implicit)) && r.price(call.amountMicros) !== null);
 }
 
 /** A rail's offers in an operation's `x-payment-info` at this price: one at its own price, none when it cannot take it. */
@@ -80,10 +91,10 @@ function unclaimedPaymentCredential(authorization: string | null): PaymentProof 
     type: "malformed",
     rail: speaker,
     freshChallenge: true,
-    error: new AppError("payment_invalid", {
-      reason: "method_unsupported",
-      detail: `this storefront takes MPP methods evm (USDC on Base) and stripe (card, $0.50 and up), intent charge (not ${method}); answer one of the 402's challenges`,
-    }),
+    error: proofRefused(
+      "method_unsupported",
+      `this storefront takes MPP methods evm (USDC on Base) and stripe (card, $0.50 and up), intent charge (not ${method}); answer one of the 402's challenges`,
+    ),
   };
 }
 

@@ -10,7 +10,13 @@ import type { PaymentRow, SettlementCost } from "../payments.queries";
 export type { PaidCall, SettlementCost };
 
 /** The unpaid challenge (a payment row in state `challenged`) that every rail of one 402 offers to settle. */
-export type ChallengeRef = { paymentId: string; /** Unix seconds. */ expiresAt: number };
+export type ChallengeRef = {
+  paymentId: string;
+  /** Unix seconds. */
+  expiresAt: number;
+  /** A fresh challenge answering a refused proof: why it was refused, for protocols whose offer says (x402's `error`). */
+  refused?: string;
+};
 
 /**
  * A rail's part of a 402: body fields merged into the one JSON body, response headers (repeatable), and additions to a
@@ -72,9 +78,10 @@ export type AcceptOutcome =
   | { type: "refused"; error: AppError; freshChallenge?: boolean }
   /**
    * Not payable this way, and not an error (an implicit rail whose credential covers nothing here): the caller gets
-   * the ordinary 402, with `reason` refining it (SERVICE.md part 7: `usage_exhausted`) and the plans that would cover it.
+   * the ordinary 402, with the plans that would cover it; `error` names it where SERVICE.md part 7 has a code for why
+   * (`usage_exhausted`: the plan's credit ran out), else it is `payment_required`.
    */
-  | { type: "declined"; reason?: string; detail?: string };
+  | { type: "declined"; error?: "usage_exhausted"; detail?: string };
 
 export type SettleOutcome =
   | { type: "settled"; transaction: string | null; payer?: string; cost?: SettlementCost }

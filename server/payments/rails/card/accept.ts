@@ -18,6 +18,7 @@ import type { ProcessorKind } from "./processor/processor";
 import { heldByError, paymentStateError, requestMismatch, sameRequest } from "../../payment-state";
 import { findPayment, findPaymentByLockKey, type PaymentRow } from "../../payments.queries";
 import { lockChallengedPayment } from "../../locks.queries";
+import { proofRefused } from "../../proof-refused";
 import { replayOf } from "../../replay";
 import type { AcceptOutcome, HeldPayment, PaidCall } from "../rail";
 import { challengeIsOurs } from "../../mpp/mppx-servers";
@@ -31,7 +32,7 @@ function refused(error: AppError, freshChallenge?: boolean): AcceptOutcome {
 }
 
 function invalid(reason: string, detail: string, paymentId?: string): AcceptOutcome {
-  return refused(new AppError("payment_invalid", { reason, detail, extra: paymentId ? { payment_id: paymentId } : undefined }), true);
+  return refused(proofRefused(reason, detail, paymentId ? { payment_id: paymentId } : undefined), true);
 }
 
 function held(p: PaymentRow): HeldPayment {

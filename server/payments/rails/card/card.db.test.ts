@@ -60,7 +60,7 @@ describe("the 402 offers card from $0.50", () => {
     const res = await call(BACKTEST);
     expect(res.status).toBe(402);
     const body = await res.json();
-    expect(body.payment.rails).toEqual(["x402", "mpp", "card"]);
+    expect(body.payment.rails).toEqual(["x402", "mpp", "card", "credits"]);
     expect(body.card).toEqual({
       payUrl: `http://${seller.host}/payments/${body.payment.id}/pay`,
       statusUrl: `http://${seller.host}/payments/${body.payment.id}`,
@@ -79,7 +79,7 @@ describe("the 402 offers card from $0.50", () => {
   it("offers no card below $0.50: no card block, no stripe challenge, and payUrl of such a payment is amount_below_card_minimum", async () => {
     const res = await call(AAPL);
     const body = await res.json();
-    expect(body.payment.rails).toEqual(["x402", "mpp"]);
+    expect(body.payment.rails).toEqual(["x402", "mpp", "credits"]);
     expect(body.card).toBeUndefined();
     expect(Challenge.fromHeadersList(res.headers).map((c) => c.method)).toEqual(["evm"]);
     const pay = await payRoute.POST(
@@ -477,7 +477,7 @@ describe("the MPP card method", () => {
     });
     expect(both.status).toBe(402);
     expect(await both.json()).toMatchObject({
-      error: "payment_invalid",
+      error: "payment_required",
       reason: "malformed_credential",
       type: "https://paymentauth.org/problems/malformed-credential",
     });
@@ -490,7 +490,7 @@ describe("the MPP card method", () => {
     expect(res.status).toBe(402);
     expect(res.headers.get("content-type")).toContain("application/problem+json");
     expect(await res.json()).toMatchObject({
-      error: "payment_invalid",
+      error: "payment_required",
       reason: "method_unsupported",
       type: "https://paymentauth.org/problems/method-unsupported",
     });

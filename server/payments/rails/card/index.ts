@@ -111,7 +111,7 @@ export const cardRail = {
   readProof: (headers) => {
     const read = readCardProof(headers);
     if (read.type === "absent" || cardPaymentsOffered()) return read;
-    return { type: "malformed", freshChallenge: false, error: new AppError("payment_invalid", { reason: "card_not_offered", detail: CARD_NOT_OFFERED }) };
+    return { type: "malformed", freshChallenge: false, error: new AppError("card_payments_unavailable", { detail: CARD_NOT_OFFERED }) };
   },
   accept: acceptCard,
   release: releasePayment,

@@ -8,6 +8,7 @@ import { z } from "zod";
 import { AppError } from "../../../errors";
 import { MAX_CHALLENGE_ID_LENGTH } from "../../challenge-id";
 import { decodeMeta, isPaymentCredential, MAX_CREDENTIAL_BYTES, type MppBinding } from "../../mpp/credential";
+import { proofRefused } from "../../proof-refused";
 import type { ProofRead } from "../rail";
 
 export type CardTokenProof = {
@@ -45,7 +46,7 @@ const stripeChargeCredential = z.object({
 });
 
 function malformed(detail: string, reason = "malformed_credential"): ProofRead<CardProof> {
-  return { type: "malformed", error: new AppError("payment_invalid", { reason, detail }), freshChallenge: true };
+  return { type: "malformed", error: proofRefused(reason, detail), freshChallenge: true };
 }
 
 /** The SPT from `SVC-Agent-Authorization: Bearer spt_...`, if that is what it carries (an agent token is not ours to read). */

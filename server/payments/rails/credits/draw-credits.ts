@@ -17,7 +17,7 @@ import { forgetCoverage, noteCoverage, reservationTurn } from "./coverage-memo";
 
 export type Draw =
   | { type: "reserved"; paymentId: string; amountMicros: bigint; billing: Record<string, string> }
-  | { type: "uncovered"; reason?: "usage_exhausted"; detail: string }
+  | { type: "uncovered"; error?: "usage_exhausted"; detail: string }
   | { type: "credential_invalid" }
   /** The Idempotency-Key's draw, charged before for this very request: served again, never drawn again. */
   | { type: "replay"; payment: PaymentRow }
@@ -107,7 +107,7 @@ export async function drawCredits(call: PaidCall, agent: AgentClaims, opts: { ea
   if (await hasCoveringGrant(call.sellerId, agent.sub, humanId, call.meterKey))
     return {
       type: "uncovered",
-      reason: "usage_exhausted",
+      error: "usage_exhausted",
       detail: "your plan's credit does not cover this call any more: top up (POST /extend), or pay this call",
     };
   return {

@@ -35,7 +35,7 @@ async function acceptBearer(call: PaidCall, token: string, early: boolean, idemp
   if (draw.type === "refused") return draw;
   if (draw.type === "credential_invalid")
     return { type: "refused", error: invalidToken("token_invalid", "the credential is revoked or expired; register again") };
-  if (draw.type === "uncovered") return { type: "declined", reason: draw.reason, detail: draw.detail };
+  if (draw.type === "uncovered") return { type: "declined", error: draw.error, detail: draw.detail };
   const payment: HeldPayment = {
     id: draw.paymentId,
     sellerId: call.sellerId,

@@ -12,6 +12,7 @@ import { AppError } from "../../../errors";
 import type { Eip3009Authorization, StoredAuthorization } from "../../eip3009/authorization";
 import { undoUnverifiedHold, verifyAndLock } from "../../eip3009/verify-and-lock";
 import { requestMismatch, termsChanged } from "../../payment-state";
+import { proofRefused } from "../../proof-refused";
 import type { AcceptOutcome, PaidCall } from "../rail";
 import { challengeIsOurs } from "../../mpp/mppx-servers";
 import { evmMppxServer } from "./mppx-server";
@@ -27,7 +28,7 @@ function refused(error: AppError): AcceptOutcome {
 }
 
 function invalid(reason: string, detail: string, paymentId?: string): AcceptOutcome {
-  return refused(new AppError("payment_invalid", { reason, detail, extra: paymentId ? { payment_id: paymentId } : undefined }));
+  return refused(proofRefused(reason, detail, paymentId ? { payment_id: paymentId } : undefined));
 }
 
 /** mppx's refusals, as our part 7 errors (the problem type is restored when the refusal is rendered). */
@@ -82,7 +83,7 @@ export async function acceptMpp(call: PaidCall, proof: MppProof): Promise<Accept
     authorization,
     railData,
     challengedId: paymentId,
-    invalid: (reason) => new AppError("payment_invalid", { reason, detail: `the MPP payment cannot settle (${reason})`, extra: { payment_id: paymentId } }),
+    invalid: (reason) => proofRefused(reason, `the MPP payment cannot settle (${reason})`, { payment_id: paymentId }),
     // The challenge id is our HMAC and never on chain (the nonce is a hash of it): the credential that paid, not a copy
     // rebuilt from the transfer.
     sameProof: (stored) => (stored as Partial<MppRailData>).challengeId === challenge.id,

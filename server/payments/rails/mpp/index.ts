@@ -11,6 +11,7 @@ import { usdcPrice } from "../../eip3009/authorization";
 import { WALLET_REFUND } from "../../eip3009/record-refund";
 import { settleAuthorization } from "../../eip3009/settle-authorization";
 import { releasePayment } from "../../payments.queries";
+import { walletProofRefused } from "../../proof-refused";
 import { requestBinding } from "../../request-binding";
 import type { Rail } from "../rail";
 import { signedByFrom } from "../../../chain/eip3009";
@@ -109,10 +110,7 @@ export const mppRail = {
     try {
       await evmMppxServer(binding.realm, binding.payTo).validateCredential(credential, { request: { amount: "0" }, meta: { ...meta }, realm: binding.realm });
     } catch (e) {
-      throw new AppError("payment_invalid", {
-        reason: "invalid_wallet_proof",
-        detail: `the MPP wallet proof did not verify (${e instanceof Error ? e.message : String(e)})`,
-      });
+      throw walletProofRefused("invalid_wallet_proof", `the MPP wallet proof did not verify (${e instanceof Error ? e.message : String(e)})`);
     }
     return { wallet: getAddress(authorizationOf(proof).from) };
   },

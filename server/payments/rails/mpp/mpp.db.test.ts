@@ -59,7 +59,7 @@ describe("the 402 offers MPP beside x402", () => {
     const res = await call(AAPL);
     expect(res.status).toBe(402);
     const body = await res.json();
-    expect(body.payment.rails).toEqual(["x402", "x402-batch", "mpp"]);
+    expect(body.payment.rails).toEqual(["x402", "x402-batch", "mpp", "credits"]);
     expect(res.headers.get("payment-required")).toBeTruthy();
     const [c, ...more] = challenges(res);
     expect(more).toHaveLength(0);
@@ -185,16 +185,16 @@ describe("paying with MPP", () => {
     cheaper.challenge.request = Buffer.from(
       JSON.stringify({ ...JSON.parse(Buffer.from(decoded.challenge.request, "base64url").toString()), amount: "1" }),
     ).toString("base64url");
-    await expectProblem(await call(AAPL, { headers: { authorization: encode(cheaper) } }), 402, "payment_invalid", "invalid-challenge");
+    await expectProblem(await call(AAPL, { headers: { authorization: encode(cheaper) } }), 402, "payment_required", "invalid-challenge");
     // Someone else's address in the signed authorization: the signature no longer recovers to it.
     const forged = structuredClone(decoded);
     forged.payload.from = anvilAddress(6);
-    const body = await expectProblem(await call(AAPL, { headers: { authorization: encode(forged) } }), 402, "payment_invalid", "verification-failed");
+    const body = await expectProblem(await call(AAPL, { headers: { authorization: encode(forged) } }), 402, "payment_required", "verification-failed");
     expect(body.reason).toBe("verification_failed");
     // Ten minutes later the challenge has expired.
     vi.useFakeTimers({ toFake: ["Date"], now: Date.now() + 600_000 });
     try {
-      const late = await expectProblem(await call(AAPL, { headers: { authorization } }), 402, "payment_invalid", "payment-expired");
+      const late = await expectProblem(await call(AAPL, { headers: { authorization } }), 402, "payment_required", "payment-expired");
       expect(late.reason).toBe("challenge_expired");
     } finally {
       vi.useRealTimers();
@@ -232,7 +232,7 @@ describe("paying with MPP", () => {
     });
     const notThisChallenge = `Payment ${Buffer.from(JSON.stringify(elsewhere)).toString("base64url")}`;
     for (const authorization of [otherSigner, noSigner, notThisChallenge]) {
-      const refusedBody = await expectProblem(await call(AAPL, { headers: { authorization } }), 402, "payment_invalid", "verification-failed");
+      const refusedBody = await expectProblem(await call(AAPL, { headers: { authorization } }), 402, "payment_required", "verification-failed");
       expect(refusedBody.reason).toBe("verification_failed");
     }
     expect(upstream.state.calls).toBe(calls);
@@ -255,7 +255,7 @@ describe("paying with MPP", () => {
     await setPrice(30_000n);
     try {
       // As mppx itself answers a credential that no longer matches the route's requirements.
-      const body = await expectProblem(await call(AAPL, { headers: credential }), 402, "payment_invalid", "invalid-challenge");
+      const body = await expectProblem(await call(AAPL, { headers: credential }), 402, "payment_required", "invalid-challenge");
       expect(body.reason).toBe("terms_changed");
       // The fresh challenge asks for the new price.
       expect(body.payment).toMatchObject({ amount: "0.030000" });
@@ -272,7 +272,7 @@ describe("paying with MPP", () => {
       "Payment bm90LWpzb24",
       `Payment ${Buffer.from(JSON.stringify({ challenge: {}, payload: {} })).toString("base64url")}`,
     ]) {
-      const body = await expectProblem(await call(AAPL, { headers: { authorization: value } }), 402, "payment_invalid", "malformed-credential");
+      const body = await expectProblem(await call(AAPL, { headers: { authorization: value } }), 402, "payment_required", "malformed-credential");
       expect(body.reason).toBe("malformed_credential");
     }
   });

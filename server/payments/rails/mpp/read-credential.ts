@@ -3,9 +3,9 @@
 // challenge id makes it tamper-proof; it is checked when the credential is validated).
 import { Credential } from "mppx";
 import { z } from "zod";
-import { AppError } from "../../../errors";
 import { authorizationSchema } from "../../eip3009/authorization";
 import { decodeMeta, isPaymentCredential, MAX_CREDENTIAL_BYTES, type MppBinding } from "../../mpp/credential";
+import { proofRefused } from "../../proof-refused";
 import type { ProofRead } from "../rail";
 
 const address = z.string().regex(/^0x[0-9a-fA-F]{40}$/);
@@ -48,7 +48,7 @@ export type MppCredential = ReturnType<typeof Credential.deserialize>;
 export type MppProof = { credential: MppCredential; meta: MppBinding | null };
 
 function malformed(detail: string): ProofRead<MppProof> {
-  return { type: "malformed", error: new AppError("payment_invalid", { reason: "malformed_credential", detail }) };
+  return { type: "malformed", error: proofRefused("malformed_credential", detail) };
 }
 
 export function readMppCredential(headers: Headers): ProofRead<MppProof> {

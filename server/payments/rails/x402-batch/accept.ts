@@ -12,6 +12,7 @@ import { env } from "../../../env";
 import { AppError } from "../../../errors";
 import { heldByError, paymentStateError, requestMismatch, sameRequest, termsChanged } from "../../payment-state";
 import { findPayment, findPaymentByLockKey, type PaymentRow } from "../../payments.queries";
+import { proofRefused } from "../../proof-refused";
 import { challengeTermsOf } from "../../challenges.queries";
 import { replayOf } from "../../replay";
 import type { AcceptOutcome, HeldPayment, PaidCall } from "../rail";
@@ -26,7 +27,7 @@ type Bound = { paymentId: string; terms: NonNullable<ReturnType<typeof challenge
 
 const invalid = (reason: string, detail: string, extra?: Record<string, unknown>): AcceptOutcome => ({
   type: "refused",
-  error: new AppError("payment_invalid", { reason, detail, extra }),
+  error: proofRefused(reason, detail, extra),
 });
 
 /** The voucher's lock: what is spent (this channel's step to this ceiling), whichever request carried it. */
@@ -217,7 +218,7 @@ async function refuse(call: PaidCall, proof: BatchProof, bound: Bound, channel: 
   }
   return {
     type: "refused",
-    error: new AppError("payment_invalid", {
+    error: new AppError("payment_required", {
       reason: "cumulative_amount_mismatch",
       detail: `the voucher's ceiling must be the channel's charged total (${channel.charged}) plus the price (${call.amountMicros}); PAYMENT-REQUIRED carries the channel's state and its latest voucher to resync from`,
       extra: { payment_id: bound.paymentId, charged_cumulative: channel.charged.toString() },

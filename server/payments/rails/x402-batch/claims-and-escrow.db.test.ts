@@ -137,7 +137,7 @@ describe("forged and foreign vouchers", () => {
       return p;
     };
     const stranger = await tampered(withVoucher(() => signVoucher(privateKeyToAccount(anvilPrivateKey(7)), id, next.toString(), NETWORK)));
-    expect(stranger).toMatchObject({ status: 402, body: { error: "payment_invalid", reason: "invalid_voucher_signature" } });
+    expect(stranger).toMatchObject({ status: 402, body: { error: "payment_required", reason: "invalid_voucher_signature" } });
     const otherChain = await tampered(withVoucher(() => signVoucher(privateKeyToAccount(anvilPrivateKey(6)), id, next.toString(), "eip155:84532")));
     expect(otherChain).toMatchObject({ status: 402, body: { reason: "invalid_voucher_signature" } });
     const otherConfig = await tampered((p) => {

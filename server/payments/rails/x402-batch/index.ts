@@ -8,7 +8,7 @@ import type { Hex } from "viem";
 import { NETWORK, USDC_ADDRESS } from "../../../chain/config";
 import { usdcPrice } from "../../eip3009/authorization";
 import { WALLET_REFUND } from "../../eip3009/record-refund";
-import { AppError } from "../../../errors";
+import { proofRefused } from "../../proof-refused";
 import type { Rail } from "../rail";
 import { acceptBatch, fitsCachedChannel, receipts, verifyInMemory } from "./accept";
 import { releaseVoucher } from "./batch.queries";
@@ -51,11 +51,13 @@ export const x402BatchRail = {
   price: (amountMicros) => (amountMicros > 0n && gasWallet() ? usdcPrice(amountMicros) : null),
 
   challenge: { offer: offerBatch },
+  // As x402's exact scheme: a refused voucher gets a fresh offer (a corrective 402 keeps its own PAYMENT-REQUIRED).
+  refusal: { freshChallenge: true },
 
   readProof(headers) {
     const read = readBatchProof(headers);
     if (read.type === "none") return { type: "absent" };
-    if (read.type === "invalid") return { type: "malformed", error: new AppError("payment_invalid", { reason: "malformed_payment", detail: read.detail }) };
+    if (read.type === "invalid") return { type: "malformed", error: proofRefused("malformed_payment", read.detail) };
     return { type: "present", proof: read.proof, header: read.header };
   },
 

@@ -59,7 +59,7 @@ export function offerBatch(call: PaidCall, challenge: ChallengeRef, _price: Rail
         with(current) {
           const doc: PaymentRequired = (current && decode(current)) || {
             x402Version: 2,
-            error: "payment_required",
+            error: challenge.refused ?? "payment_required",
             resource: {
               url: `${call.origin}${call.path}${call.canonicalQuery ? `?${call.canonicalQuery}` : ""}`,
               description: call.summary,

@@ -12,6 +12,7 @@ import { encodeAbiParameters, keccak256, type Hex } from "viem";
 import { RpcError } from "../../../chain/json-rpc";
 import { env } from "../../../env";
 import { AppError } from "../../../errors";
+import { proofRefused } from "../../proof-refused";
 import type { PaidCall } from "../rail";
 import type { ChannelRow } from "./batch.queries";
 import { confirmDeposit, dropDeposit, lockDeposit } from "./chain.queries";
@@ -23,7 +24,7 @@ import { authorizationUsed, depositCall, gasFor, gasWallet } from "./settlement-
 export type Deposited = { type: "deposited"; channel: ChannelRow; amount: bigint; transaction: Hex | null };
 export type DepositRefused = { type: "refused"; error: AppError };
 
-const refused = (reason: string, detail: string): DepositRefused => ({ type: "refused", error: new AppError("payment_invalid", { reason, detail }) });
+const refused = (reason: string, detail: string): DepositRefused => ({ type: "refused", error: proofRefused(reason, detail) });
 
 /** A revert of the deposit's simulation, as a reason the payer can act on. */
 function whyRefused(message: string): string {

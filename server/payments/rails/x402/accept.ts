@@ -7,6 +7,7 @@ import type { StoredAuthorization } from "../../eip3009/authorization";
 import { findWalletReplay, verifyAndLock, type WalletProof } from "../../eip3009/verify-and-lock";
 import { requestMismatch, sameRequest, termsChanged } from "../../payment-state";
 import { findPayment } from "../../payments.queries";
+import { proofRefused } from "../../proof-refused";
 import type { AcceptOutcome, PaidCall } from "../rail";
 import { verifyChallenge } from "./challenge-token";
 import { offerExtra } from "./offer";
@@ -20,7 +21,7 @@ function refused(error: AppError): AcceptOutcome {
 }
 
 function invalid(reason: string, detail: string, extra?: Record<string, unknown>): AcceptOutcome {
-  return refused(new AppError("payment_invalid", { reason, detail, extra }));
+  return refused(proofRefused(reason, detail, extra));
 }
 
 /** v2 proofs echo our offer: check it was signed for this very call, at today's terms, and is still fresh. */
@@ -78,7 +79,7 @@ export async function acceptX402(call: PaidCall, proof: DecodedProof): Promise<A
     authorization: proof.authorization,
     railData,
     challengedId,
-    invalid: (reason) => new AppError("payment_invalid", { reason, detail: `the x402 payment did not verify (${reason})` }),
+    invalid: (reason) => proofRefused(reason, `the x402 payment did not verify (${reason})`),
     // A v2 proof replays with the challenge token it paid with (our HMAC, never on chain). A v1 proof binds no request:
     // rebuilt from the chain, it could be replayed by anyone who guesses the request, so it never replays.
     sameProof: (stored) =>

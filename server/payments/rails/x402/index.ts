@@ -2,11 +2,11 @@
 // PAYMENT-SIGNATURE (v2), settled on chain by the facilitator, receipt in PAYMENT-RESPONSE (and X-PAYMENT-RESPONSE).
 import { NETWORK, USDC_ADDRESS } from "../../../chain/config";
 import { signedByFrom } from "../../../chain/eip3009";
-import { AppError } from "../../../errors";
 import { usdcPrice } from "../../eip3009/authorization";
 import { WALLET_REFUND } from "../../eip3009/record-refund";
 import { settleAuthorization } from "../../eip3009/settle-authorization";
 import { releasePayment } from "../../payments.queries";
+import { proofRefused } from "../../proof-refused";
 import type { Rail } from "../rail";
 import { acceptX402 } from "./accept";
 import { encodeBase64Json, offerX402 } from "./offer";
@@ -35,11 +35,14 @@ export const x402Rail = {
   price: usdcPrice,
 
   challenge: { offer: offerX402 },
+  // A refused proof is answered with a fresh offer, as the unpaid 402 (PAYMENT-REQUIRED, its `error` saying why, and
+  // `accepts`), so an x402 client parses the refusal and can pay again without another round trip.
+  refusal: { freshChallenge: true },
 
   readProof(headers) {
     const read = readProofHeader(headers);
     if (read.type === "none") return { type: "absent" };
-    if (read.type === "invalid") return { type: "malformed", error: new AppError("payment_invalid", { reason: "malformed_payment", detail: read.detail }) };
+    if (read.type === "invalid") return { type: "malformed", error: proofRefused("malformed_payment", read.detail) };
     return { type: "present", proof: read.proof, header: read.header };
   },
 

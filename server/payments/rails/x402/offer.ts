@@ -21,6 +21,8 @@ export type Offer = {
   resourceUrl: string;
   description: string;
   maxTimeoutSeconds: number;
+  /** Why the proof this offer answers was refused (x402's PaymentRequired `error`), if it answers one. */
+  refused?: string;
 };
 
 export function offerExtra(o: Pick<Offer, "paymentId" | "challenge" | "expiresAt">): Record<string, unknown> {
@@ -47,7 +49,7 @@ function requirementsV1(o: Offer, network: string): PaymentRequirementsV1 & { am
 export function paymentRequiredV2(o: Offer): PaymentRequired {
   return {
     x402Version: 2,
-    error: "payment_required",
+    error: o.refused ?? "payment_required",
     resource: { url: o.resourceUrl, description: o.description, mimeType: "application/json" },
     accepts: [exactRequirements(o, offerExtra(o))],
   };
@@ -67,7 +69,7 @@ export function encodeBase64Json(value: unknown): string {
 
 /** The x402 part of a 402: the v1 body and the v2 PAYMENT-REQUIRED header, both carrying our signed challenge. */
 export function offerX402(call: PaidCall, challenge: ChallengeRef): RailOffer {
-  const { paymentId, expiresAt } = challenge;
+  const { paymentId, expiresAt, refused } = challenge;
   const token = signChallenge({
     paymentId,
     sellerId: call.sellerId,
@@ -87,6 +89,7 @@ export function offerX402(call: PaidCall, challenge: ChallengeRef): RailOffer {
     resourceUrl: `${call.origin}${call.path}${call.canonicalQuery ? `?${call.canonicalQuery}` : ""}`,
     description: call.summary,
     maxTimeoutSeconds: env().PAYMENT_CHALLENGE_TTL_SECONDS,
+    refused,
   };
   return { body: paymentRequiredV1(offer), headers: [["PAYMENT-REQUIRED", encodeBase64Json(paymentRequiredV2(offer))]] };
 }

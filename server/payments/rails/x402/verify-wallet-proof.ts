@@ -4,6 +4,7 @@
 import { getAddress } from "viem";
 import { signedByFrom } from "../../../chain/eip3009";
 import { AppError } from "../../../errors";
+import { walletProofRefused } from "../../proof-refused";
 import type { WalletProofBinding } from "../rail";
 import { verifyChallenge } from "./challenge-token";
 import type { DecodedProof } from "./read-proof";
@@ -14,7 +15,7 @@ const MAX_WINDOW_SECONDS = 3600;
 export async function verifyX402WalletProof(proof: DecodedProof, binding: WalletProofBinding): Promise<{ wallet: string }> {
   const a = proof.authorization;
   const now = Math.floor(Date.now() / 1000);
-  const fail = (reason: string, detail: string) => new AppError("payment_invalid", { reason, detail });
+  const fail = walletProofRefused;
   if (a.value !== "0") throw fail("not_zero_value", "the wallet proof must authorize a transfer of 0");
   if (Number(a.validAfter) > now || Number(a.validBefore) <= now || Number(a.validBefore) - now > MAX_WINDOW_SECONDS)
     throw fail("stale_proof", `the wallet proof must be valid now and for at most ${MAX_WINDOW_SECONDS} seconds`);

@@ -47,8 +47,8 @@ describe("the card rail without a processor chosen", () => {
     await withEnvForTests(OFF, async () => {
       const before = upstream.state.calls;
       const retry = await retryWithPaymentId(seller.host, BACKTEST, opened.paymentId);
-      expect(retry.status).toBe(402);
-      expect(await retry.json()).toMatchObject({ error: "payment_invalid", reason: "card_not_offered" });
+      expect(retry.status).toBe(501);
+      expect(await retry.json()).toMatchObject({ error: "card_payments_unavailable" });
       expect(upstream.state.calls).toBe(before);
       // ... and a new checkout cannot be opened at all.
       const challenge = await callGateway(seller.host, BACKTEST);
