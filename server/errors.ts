@@ -13,6 +13,9 @@ export const ERROR_STATUS = {
   plan_required: 403,
   access_not_found: 403,
   usage_exhausted: 403,
+  // not named by the spec: the call would pass a budget the person who claimed the agent set (server/budgets); nothing
+  // was charged; the body names the limit, what is left and when it resets (UTC)
+  budget_exceeded: 403,
   settlement_failed: 402,
   payment_refunded: 409,
   payment_consumed: 409,
