@@ -18,6 +18,8 @@ import { exchange, linkTokenOf, postJson, registerAnonymous, routedStore, signIn
 import { flushBudgetAlerts } from "./alert-budget-thresholds";
 import { budgetWindows } from "./budget-windows";
 import { releaseLapsedBudgetHolds } from "./release-lapsed-budget-holds";
+import { exportAccountCsv } from "./export-account-csv";
+import { getAccount } from "./get-account";
 import { setBudget } from "./set-budget";
 
 const SECRET = "fake-upstream-secret-0123456789";
@@ -261,5 +263,37 @@ describe("holds and alerts", () => {
     const mails = await db.outboxMessage.findMany({ where: { to: who, subject: { contains: "budget" } }, orderBy: { createdAt: "asc" } });
     expect(mails.map((m) => m.subject.match(/(\d+) %/)![1])).toEqual(["80", "100"]);
     expect(mails[1]!.text).toContain("$0.10 of $0.10");
+  });
+});
+
+describe("the person's account", () => {
+  it("shows each agent's spending across rails by day and month, the credit left, the paid calls with receipts, and the CSV", async () => {
+    const who = email();
+    const agent = await claimedAgent(who);
+    for (let i = 0; i < 3; i++) expect((await paidCall(agent)).status).toBe(200);
+    const account = await getAccount(stack.seller.sellerId, agent.humanId);
+    expect(account.credentials.map((c) => c.id)).toEqual([agent.credentialId]);
+    expect(account.today.get(agent.credentialId)).toBe(60_000n);
+    expect(account.thisMonth.get(agent.credentialId)).toBe(60_000n);
+    expect(account.daily).toEqual([expect.objectContaining({ credentialId: agent.credentialId, rail: "credits", calls: 3, micros: 60_000n })]);
+    expect(account.credit).toEqual([expect.objectContaining({ remainingMicros: 10_000_000n - 60_000n })]);
+    expect(account.calls).toHaveLength(3);
+    expect(account.calls.every((c) => c.hasReceipt && c.operationKey === "aggregates")).toBe(true);
+    const csv = (await exportAccountCsv(stack.seller.sellerId, agent.humanId, "https://shop.test")).trim().split("\r\n");
+    expect(csv[0]).toBe("paid_at,payment_id,agent_credential,rail,operation,path,query,amount_usd,receipt_url");
+    expect(csv).toHaveLength(4);
+    expect(csv[1]).toContain(`,${agent.credentialId},credits,aggregates,/api/v1/aggregates/AAPL,`);
+    expect(csv[1]).toContain(`,0.020000,https://shop.test/payments/${account.calls[0]!.paymentId}/receipt`);
+  });
+
+  it("only the person who claimed a credential sets its budget", async () => {
+    const agent = await claimedAgent(email());
+    const stranger = await claimedAgent(email());
+    await expect(
+      setBudget({ sellerId: stack.seller.sellerId, humanId: stranger.humanId, credentialId: agent.credentialId, perDayUsd: "1" }),
+    ).rejects.toMatchObject({
+      code: "forbidden",
+    });
+    await expect(budget(agent, { perDayUsd: "1.0000001" })).rejects.toMatchObject({ code: "invalid_request" });
   });
 });
