@@ -1,8 +1,7 @@
 import { headers } from "next/headers";
 import type { Metadata } from "next";
 import { currentSession } from "@/server/auth/session";
-import { ALL_AGENTS, getAccount, type Account } from "@/server/budgets/get-account";
-import type { BudgetView } from "@/server/budgets/budget-settings.queries";
+import { ALL_AGENTS, getAccount, type Account, type BudgetView } from "@/server/budgets/get-account";
 import { isAppError } from "@/server/errors";
 import { storefrontOfHeaders } from "@/server/http/route";
 import { formatUsd, microsToUsd } from "@/server/lib/money";

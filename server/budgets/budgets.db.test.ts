@@ -145,7 +145,7 @@ describe("a budget per credential", () => {
     expect((await paidCall(agent)).status).toBe(200);
     expect((await paidCall(agent)).status).toBe(403);
     const states = (await db.budgetHold.findMany({ where: { credentialId: agent.credentialId } })).map((h) => h.state).sort();
-    expect(states).toEqual(["confirmed", "released"]);
+    expect(states).toEqual(["confirmed", "freed"]);
   });
 });
 

@@ -186,7 +186,7 @@ export async function releaseBudgetHolds(holdIds: string[]): Promise<number> {
   if (holdIds.length === 0) return 0;
   const { rows } = await sql<{ n: string }>(
     `with h as (
-       update budget_holds set state = 'released', settled_at = now() where id = any($1::text[]) and state = 'held'
+       update budget_holds set state = 'freed', settled_at = now() where id = any($1::text[]) and state = 'held'
        returning budget_ids, day, month, amount_micros as delta
      ),${GIVE_BACK}
      select (select count(*) from h)::text as n`,

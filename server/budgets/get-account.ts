@@ -3,6 +3,8 @@
 // with their receipts. Money stays micro-USD here; the page formats it.
 import { budgetWindows } from "./budget-windows";
 import { findBudgetsOf, type BudgetView } from "./budget-settings.queries";
+
+export type { BudgetView };
 import {
   findClaimedCredentials,
   findCredit,
