@@ -9,6 +9,7 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import * as mcpRoute from "../../app/mcp/route";
 import { anvilAddress } from "../../scripts/lib/local-chain";
+import { getFunnel } from "../analytics/get-funnel";
 import { db } from "../db/client";
 import { newId } from "../lib/ids";
 import { flushCaptures } from "../payments/rails/credits/capture-queue";
@@ -295,5 +296,18 @@ describe("the person's account", () => {
       code: "forbidden",
     });
     await expect(budget(agent, { perDayUsd: "1.0000001" })).rejects.toMatchObject({ code: "invalid_request" });
+  });
+});
+
+describe("the seller's side", () => {
+  it("budget refusals are drops in the console's funnel, plan credit's too, with what they mean", async () => {
+    const agent = await claimedAgent(email());
+    await budget(agent, { perCallUsd: "0.01" });
+    const before = (await getFunnel(stack.seller.sellerId, { preset: "7d" })).reasons.find((r) => r.code === "budget_exceeded")?.count ?? 0;
+    expect((await paidCall(agent)).status).toBe(403);
+    const f = await getFunnel(stack.seller.sellerId, { preset: "7d" });
+    expect(f.reasons.find((r) => r.code === "budget_exceeded")).toMatchObject({ step: "proof", count: before + 1 });
+    expect(f.explanations["proof:budget_exceeded"]!.meaning).toContain("budget the person who claimed the agent set");
+    expect(f.byRail.find((r) => r.rail === "credits")?.refused).toBeGreaterThanOrEqual(1);
   });
 });
