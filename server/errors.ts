@@ -16,6 +16,9 @@ export const ERROR_STATUS = {
   access_not_found: 403,
   // the plan's credit ran out: the call can still be paid per request, so this is the 402 with every rail's offer
   usage_exhausted: 402,
+  // not named by the spec: the call would pass a budget the person who claimed the agent set (server/budgets); nothing
+  // was charged; the body names the limit, what is left and when it resets (UTC)
+  budget_exceeded: 403,
   settlement_failed: 402,
   payment_refunded: 409,
   payment_consumed: 409,

@@ -25,6 +25,10 @@ export const ERROR_EXPLANATIONS: Record<ErrorCode, Explanation> = {
   plan_required: { meaning: "No plan the credential holds covers this call.", payerCanDo: "Buy one of the plans named in the error, or pay per call." },
   access_not_found: { meaning: "There is no active plan to draw from or extend.", payerCanDo: "Buy a plan first." },
   usage_exhausted: { meaning: "The plan's credit ran out.", payerCanDo: "Top up or buy again, or pay this call per request." },
+  budget_exceeded: {
+    meaning: "The call would pass a budget the person who claimed the agent set (per call, day or month); nothing was charged.",
+    payerCanDo: "Wait until the budget resets (resets_at), or ask the person to raise it on their account page.",
+  },
   settlement_failed: { meaning: "The signed payment did not settle (for example, the wallet lacked funds).", payerCanDo: FRESH_402 },
   payment_refunded: { meaning: "The payment was already refunded.", payerCanDo: FRESH_402 },
   payment_consumed: { meaning: "The payment already bought a response (a replay).", payerCanDo: FRESH_402 },

@@ -89,7 +89,9 @@ async function readFacts(sellerId: string, range: ReturnType<typeof resolveRange
   // Prepaid credit is usage, not a payment answering a 402 (see the top of this file).
   const implicit = new Set(RAILS.filter((r) => r.implicit).map((r) => r.name as string));
   const money = <T extends { rail: string | null }>(rows: T[]) => rows.filter((r) => !implicit.has(r.rail ?? ""));
-  return { issued, payments: money(payments), settling: money(settling), refusals: money(refusals), expired };
+  // A person's budget refusing a call (server/budgets) is a drop the seller sees whatever paid it, plan credit included.
+  const dropped = refusals.filter((r) => r.code === "budget_exceeded" || !implicit.has(r.rail ?? ""));
+  return { issued, payments: money(payments), settling: money(settling), refusals: dropped, expired };
 }
 
 /** Every fact into one cell per (operation, rail); rail "" holds what has no rail (challenges) or several (two rails' proofs). */

@@ -9,6 +9,7 @@
 // recorded like calls).
 // Server-Timing on paid answers splits the time into the upstream, the chain (RPC round trips, receipt waits) and
 // the gateway's own work (everything else), and says how much of the own work was waiting on PostgreSQL (`db`).
+import { holdBudget } from "../budgets/hold-budget";
 import { recordPaymentRefusal } from "../analytics/record-payment-refusal";
 import { env } from "../env";
 import { AppError, isAppError } from "../errors";
@@ -107,7 +108,10 @@ export async function runPaidCall<R>(entry: PaidEntry<R>): Promise<R> {
       mark = now;
     },
   };
-  const served = await servePaidCall(call, proof.rail, proof.proof, priced.delivery, timings);
+  // The person's budgets, reserved before any rail is asked (server/budgets): past a limit, refused with nothing charged.
+  const budget = await holdBudget(call, entry.proofs);
+  if (budget.type === "exceeded") return unpaid(false).then(() => refuse(entry, priced, proof.rail, budget.error, false));
+  const served = await budget.serve(() => servePaidCall(call, proof.rail, proof.proof, priced.delivery, timings));
   if (served.type === "refused") {
     await unpaid(true);
     return refuse(entry, priced, served.rail, served.error, served.freshChallenge);

@@ -8,6 +8,8 @@ export const ID_PREFIXES = {
   alr: "alert to a seller (written by the database: alr_ and 32 hex digits)",
   arc: "archive day",
   art: "backtest artifact",
+  bgh: "budget hold (a paid call of a claimed credential reserved against its budgets)",
+  bud: "budget (a person's spending limits on the agents they claimed)",
   btx: "batch-settlement transaction (a deposit relayed into an x402 channel, or a claim of vouchers)",
   aud: "audit log row",
   cla: "claim attempt",

@@ -12,6 +12,7 @@ import { env } from "../env";
 import { deleteOldRateLimitWindows } from "../rate-limits/rate-limit.queries";
 import { deleteIdleFailures, SIGN_IN_IDLE_SECONDS } from "../rate-limits/sign-in-limit";
 import { observeReconcilerRun } from "../observability/metrics";
+import { releaseLapsedBudgetHolds } from "../budgets/release-lapsed-budget-holds";
 import { purgeExpiredAnswers } from "./delivered-answers/delivered-answers.queries";
 import { claimSettlement, findAbandonedPayments, findDueSettlements } from "./settlements.queries";
 import { RAILS, railFor } from "./rails";
@@ -29,6 +30,8 @@ export type ReconcileReport = {
   rails: Record<string, { settled?: number; released?: number; refunded?: number }>;
   /** Kept answers deleted this pass, their replay window over (./delivered-answers). */
   purgedAnswers?: number;
+  /** Budget holds released this pass, their instance gone past the lease (server/budgets). */
+  budgetHoldsReleased?: number;
 };
 
 export async function reconcileOnce(): Promise<ReconcileReport> {
@@ -63,6 +66,7 @@ export async function reconcileOnce(): Promise<ReconcileReport> {
   await deleteIdleFailures(SIGN_IN_IDLE_SECONDS);
   // Answers kept for re-delivery leave with their replay window, and give their bytes back to the seller's allowance.
   report.purgedAnswers = await purgeExpiredAnswers(1_000);
+  report.budgetHoldsReleased = await releaseLapsedBudgetHolds();
   return report;
 }
 

@@ -157,7 +157,8 @@ function renderRefusal(o: Extract<PaidOutcome, { type: "refused" }>, opts: Rende
   const fresh = o.challenge;
   // Refused before any rail read it (two proofs at once), or over a rate limit (the proof unjudged, retry_after says
   // when to come back): a plain tool error in every binding, with the status HTTP answers (429).
-  if (!o.rail || error.code === "rate_limit_exceeded") return renderToolError(error);
+  // A person's budget (budget_exceeded) likewise refuses before any proof is judged.
+  if (!o.rail || error.code === "rate_limit_exceeded" || error.code === "budget_exceeded") return renderToolError(error);
   if (opts.binding === "mpp") {
     if (error.reason === "malformed_credential" || error.reason === "malformed_payment") return renderMalformedCredential(error);
     const problem = o.rail.refusal?.problemType?.(error) ?? { type: `${PROBLEMS}verification-failed`, title: "Verification Failed" };

@@ -1,0 +1,47 @@
+// The refusal of a call that would pass a budget, in the service description's error shape: which limit (whose, per
+// call, day or month), the limit, what is left of it, the price asked, and when it resets (UTC windows).
+import { AppError } from "../errors";
+import { microsToUsd } from "../lib/money";
+import type { BudgetPeriod, Windows } from "./budget-windows";
+import type { AppliedBudget } from "./budgets.queries";
+
+type Passed = { budget: AppliedBudget; period: BudgetPeriod; limit: bigint; left: bigint };
+
+/** The first limit this price passes: the credential's before the person's, per call before day before month. */
+export function firstPassedLimit(budgets: AppliedBudget[], amountMicros: bigint): Passed | null {
+  const ordered = [...budgets].sort((a, b) => (a.scope === b.scope ? 0 : a.scope === "credential" ? -1 : 1));
+  for (const budget of ordered) {
+    const checks: [BudgetPeriod, bigint | null, bigint][] = [
+      ["call", budget.perCallMicros, 0n],
+      ["day", budget.perDayMicros, budget.dayUsedMicros],
+      ["month", budget.perMonthMicros, budget.monthUsedMicros],
+    ];
+    for (const [period, limit, used] of checks)
+      if (limit !== null && used + amountMicros > limit) return { budget, period, limit, left: limit > used ? limit - used : 0n };
+  }
+  return null;
+}
+
+const WHOSE = { credential: "this agent's", person: "the budget for all of its person's agents" } as const;
+
+/** 403 `budget_exceeded`: nothing was charged; the agent may retry after `resets_at` (a per-call limit never resets). */
+export function budgetExceeded(budgets: AppliedBudget[], amountMicros: bigint, windows: Windows): AppError {
+  const passed = firstPassedLimit(budgets, amountMicros);
+  // The statement refused, so some limit was passed; if the counts moved meanwhile, say so without inventing one.
+  if (!passed) return new AppError("budget_exceeded", { detail: "a budget set by the person who claimed this agent would be passed; nothing was charged" });
+  const resets = passed.period === "day" ? windows.nextDay : passed.period === "month" ? windows.nextMonth : null;
+  const whose = passed.budget.scope === "credential" ? WHOSE.credential : WHOSE.person;
+  const per = passed.period === "call" ? "per-call limit" : `${passed.period === "day" ? "daily" : "monthly"} limit (UTC)`;
+  return new AppError("budget_exceeded", {
+    detail: `this call costs $${microsToUsd(amountMicros)} and would pass ${whose} ${per} of $${microsToUsd(passed.limit)} ($${microsToUsd(passed.left)} left); nothing was charged`,
+    extra: {
+      budget_scope: passed.budget.scope,
+      budget_period: passed.period,
+      limit_usd: microsToUsd(passed.limit),
+      remaining_usd: microsToUsd(passed.left),
+      price_usd: microsToUsd(amountMicros),
+      resets_at: resets ? resets.toISOString() : null,
+    },
+    headers: resets ? { "retry-after": String(Math.max(1, Math.ceil((resets.getTime() - Date.now()) / 1000))) } : undefined,
+  });
+}

@@ -1,0 +1,80 @@
+// The budgets' one hook in the paid-call pipeline (server/gateway/run-paid-call.ts): a call by a known credential
+// (its bearer on any rail: plan credit, or a wallet or card proof sent with the agent credential) is reserved against
+// its budgets before any rail is asked, then confirmed with what was charged or released (README.md).
+import { AppError } from "../errors";
+import { newId } from "../lib/ids";
+import { AGENT_AUTHORIZATION_HEADER, parseAgentAuthorization } from "../identity/parse-agent-authorization";
+import { peekVerifiedToken, verifyAccessToken } from "../identity/verify-access-token";
+import type { PaidCall } from "../payments/paid-call";
+import { budgetExceeded } from "./budget-refusal";
+import { budgetWindows, dateOnly } from "./budget-windows";
+import { confirmBudgetHold, releaseBudgetHolds, reserveBudgetHold } from "./budgets.queries";
+import { alertBudgetThresholds } from "./alert-budget-thresholds";
+
+/** How long a hold may stay unsettled before the reconciler takes it as its instance's crash and releases it. */
+export const BUDGET_HOLD_LEASE_MS = 10 * 60_000;
+
+/** What the pipeline's serving step ended in, as far as a budget cares (ServeOutcome has this shape). */
+export type Served = { type: string; hold?: { rail: string; payment: { id: string; amountMicros: bigint } }; replay?: unknown };
+
+export type BudgetAdmission =
+  | { type: "exceeded"; error: AppError }
+  /** Admitted: `serve` runs the call, then confirms the hold (charged) or releases it (anything else, a throw too). */
+  | { type: "admitted"; serve<T extends Served>(run: () => Promise<T>): Promise<T> };
+
+const PASS: BudgetAdmission = { type: "admitted", serve: (run) => run() };
+
+/** The credential a request's bearer names at this seller, or null (no bearer, or one that does not verify). */
+async function credentialOf(proofs: Headers, sellerId: string): Promise<string | null> {
+  const parsed = parseAgentAuthorization(proofs.get("authorization"), proofs.get(AGENT_AUTHORIZATION_HEADER));
+  if (parsed.type !== "token") return null;
+  const peeked = peekVerifiedToken(parsed.token);
+  const claims = peeked ?? (await verifyAccessToken(parsed.token).then((v) => (v.type === "valid" ? v.claims : null)));
+  return claims && claims.sid === sellerId ? claims.sub : null;
+}
+
+/** Charged now (or its charge decided and on its way): what counts. A replay was charged before, not now. */
+function chargedBy(served: Served): { chargedMicros: bigint; paymentId: string; rail: string } | null {
+  if ((served.type !== "charged" && served.type !== "settlement_pending") || served.replay || !served.hold) return null;
+  return { chargedMicros: served.hold.payment.amountMicros, paymentId: served.hold.payment.id, rail: served.hold.rail };
+}
+
+/**
+ * Reserve the call's price against every budget of its credential and person, in the statement that admits it. A
+ * purchase is not counted: it buys credit, which counts when a call draws it.
+ */
+export async function holdBudget(call: PaidCall, proofs: Headers): Promise<BudgetAdmission> {
+  if (call.purpose !== "call") return PASS;
+  const credentialId = await credentialOf(proofs, call.sellerId);
+  if (!credentialId) return PASS;
+  const windows = budgetWindows();
+  const reserved = await reserveBudgetHold({
+    holdId: newId("bgh"),
+    sellerId: call.sellerId,
+    credentialId,
+    amountMicros: call.amountMicros,
+    day: dateOnly(windows.day),
+    month: dateOnly(windows.month),
+    leaseUntil: new Date(Date.now() + BUDGET_HOLD_LEASE_MS),
+    operationKey: call.operationKey,
+  });
+  if (reserved.type === "no_person") return PASS;
+  if (reserved.type === "exceeded") return { type: "exceeded", error: budgetExceeded(reserved.budgets, call.amountMicros, windows) };
+  const { holdId } = reserved;
+  return {
+    type: "admitted",
+    async serve(run) {
+      let served;
+      try {
+        served = await run();
+      } catch (e) {
+        await releaseBudgetHolds([holdId]);
+        throw e;
+      }
+      const charged = chargedBy(served);
+      if (!charged) await releaseBudgetHolds([holdId]);
+      else alertBudgetThresholds(await confirmBudgetHold(holdId, charged));
+      return served;
+    },
+  };
+}
