@@ -19,6 +19,7 @@ import { readPaymentProof, type PaymentProof } from "../payments/rails";
 import type { Rail } from "../payments/rails/rail";
 import type { OutcomeMeta, PaidOutcome } from "./paid-outcome";
 import { rateLimitError, rateLimits } from "../rate-limits/rate-limit";
+import { admitPaidCall } from "../controls/admit-paid-call";
 import { servePaidCall, type Delivery } from "./serve-paid-call";
 
 export type Priced =
@@ -93,6 +94,12 @@ export async function runPaidCall<R>(entry: PaidEntry<R>): Promise<R> {
     // A $0 proof earns nothing: never the seller's ceiling.
     return proveWallet(entry, priced, proof.rail, proof.proof, unpaid);
   }
+  // The person's controls (freeze, revoke, wallet caps, approval), before any rail accepts: a refusal charged nothing.
+  const admission = await admitPaidCall(call, entry.proofs, proof.rail, proof.proof);
+  if (admission.type === "refused") {
+    await unpaid(false);
+    return refuse(entry, priced, proof.rail, admission.error, false);
+  }
 
   const phases: string[] = [];
   let mark = performance.now();
@@ -106,6 +113,7 @@ export async function runPaidCall<R>(entry: PaidEntry<R>): Promise<R> {
     },
   };
   const served = await servePaidCall(call, proof.rail, proof.proof, priced.delivery, timings);
+  await admission.end(served.type === "settlement_pending" || (served.type === "charged" && !served.replay));
   if (served.type === "refused") {
     await unpaid(true);
     return refuse(entry, priced, served.rail, served.error, served.freshChallenge);

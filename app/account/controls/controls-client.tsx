@@ -1,0 +1,52 @@
+"use client";
+
+import { useRouter } from "next/navigation";
+import { useState } from "react";
+import { freezeAction, revokeAction, unfreezeAction, type ActionResult } from "./actions";
+
+const button = "rounded border border-slate-300 px-3 py-1 text-sm disabled:opacity-50";
+const danger = "rounded bg-red-700 px-3 py-1 text-sm text-white disabled:opacity-50";
+
+/** Freeze or unfreeze, and revoke behind a second, explicit step (it cannot be undone). */
+export function CredentialControls({ credentialId, state }: { credentialId: string; state: "live" | "frozen" | "revoked" }) {
+  const router = useRouter();
+  const [pending, setPending] = useState(false);
+  const [confirming, setConfirming] = useState(false);
+  const [message, setMessage] = useState<string | null>(null);
+  if (state === "revoked") return null;
+  const run = async (action: (id: string) => Promise<ActionResult>) => {
+    setPending(true);
+    const res = await action(credentialId);
+    setPending(false);
+    setConfirming(false);
+    setMessage(res.ok ? null : res.message);
+    router.refresh();
+  };
+  return (
+    <div className="flex flex-wrap items-center gap-2">
+      {state === "live" ? (
+        <button type="button" className={button} disabled={pending} onClick={() => run(freezeAction)}>
+          Freeze
+        </button>
+      ) : (
+        <button type="button" className={button} disabled={pending} onClick={() => run(unfreezeAction)}>
+          Unfreeze
+        </button>
+      )}
+      {confirming ? (
+        <button type="button" className={danger} disabled={pending} onClick={() => run(revokeAction)}>
+          Revoke for good
+        </button>
+      ) : (
+        <button type="button" className={button} disabled={pending} onClick={() => setConfirming(true)}>
+          Revoke…
+        </button>
+      )}
+      {message && (
+        <p role="alert" className="w-full text-sm text-red-700">
+          {message}
+        </p>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,67 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { listPersonCredentials } from "@/server/controls/list-person-credentials";
+import { LocalTime } from "../../_components/local-time";
+import { CredentialControls } from "./controls-client";
+import { currentPerson } from "./person";
+
+export const dynamic = "force-dynamic";
+export const metadata: Metadata = { title: "Your agents' controls", robots: { index: false } };
+
+const STATE: Record<string, string> = { live: "Live", frozen: "Frozen: its paid calls are refused", revoked: "Revoked for good" };
+
+// /account/controls - the person's hand on the purse: freeze, unfreeze or revoke each agent credential they claimed
+export default async function ControlsPage() {
+  const person = await currentPerson();
+  if (!person)
+    return (
+      <main className="mx-auto my-12 max-w-2xl px-4">
+        <h1 className="text-xl font-semibold">Your agents&apos; controls</h1>
+        <p className="mt-4">
+          <Link className="text-indigo-700 underline" href="/account">
+            Sign in on your account page
+          </Link>{" "}
+          to see and control the agents you claimed here.
+        </p>
+      </main>
+    );
+  const credentials = await listPersonCredentials(person.humanId, person.sellerId);
+  return (
+    <main className="mx-auto my-8 max-w-2xl space-y-8 px-4">
+      <header>
+        <h1 className="text-xl font-semibold">Your agents&apos; controls</h1>
+        <p className="mt-1 text-sm text-slate-600">
+          Signed in as <span data-testid="signed-in-as">{person.email}</span> at {person.sellerName}. A freeze stops an agent&apos;s paid calls at once and can
+          be undone; a revocation cannot.
+        </p>
+      </header>
+      <section aria-labelledby="agents-heading">
+        <h2 id="agents-heading" className="font-medium">
+          Agents you claimed
+        </h2>
+        {credentials.length === 0 && <p className="mt-2 text-sm">You have not claimed an agent here yet.</p>}
+        <ul className="mt-2 divide-y divide-slate-200 rounded border border-slate-200 bg-white">
+          {credentials.map((c) => (
+            <li key={c.id} className="flex flex-col gap-2 p-3 sm:flex-row sm:items-center sm:justify-between" data-testid="agent-row" data-credential={c.id}>
+              <div className="min-w-0">
+                <p className="truncate font-mono text-sm">{c.id}</p>
+                <p className="text-xs text-slate-600">
+                  {c.kind.replace("_", " ")}
+                  {c.claimedAt && (
+                    <>
+                      , claimed <LocalTime iso={c.claimedAt} />
+                    </>
+                  )}
+                </p>
+                <p className="text-sm" data-testid="agent-state">
+                  {STATE[c.state]}
+                </p>
+              </div>
+              <CredentialControls credentialId={c.id} state={c.state} />
+            </li>
+          ))}
+        </ul>
+      </section>
+    </main>
+  );
+}
