@@ -2,6 +2,7 @@
 
 import { freezeCredential, unfreezeCredential } from "@/server/controls/freeze-credential";
 import { revokeCredential } from "@/server/controls/revoke-credential";
+import { setApprovalThreshold } from "@/server/controls/set-approval-threshold";
 import { isAppError } from "@/server/errors";
 import { currentPerson } from "./person";
 
@@ -30,4 +31,9 @@ export async function unfreezeAction(credentialId: string): Promise<ActionResult
 
 export async function revokeAction(credentialId: string): Promise<ActionResult> {
   return asPerson((p) => revokeCredential(p, credentialId));
+}
+
+/** An approval threshold in USD for one credential, or (null) for all of them; empty removes it. */
+export async function setThresholdAction(credentialId: string | null, usd: string): Promise<ActionResult> {
+  return asPerson((p) => setApprovalThreshold(p, { credentialId, usd }));
 }

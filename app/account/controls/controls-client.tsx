@@ -2,7 +2,7 @@
 
 import { useRouter } from "next/navigation";
 import { useState } from "react";
-import { freezeAction, revokeAction, unfreezeAction, type ActionResult } from "./actions";
+import { freezeAction, revokeAction, setThresholdAction, unfreezeAction, type ActionResult } from "./actions";
 
 const button = "rounded border border-slate-300 px-3 py-1 text-sm disabled:opacity-50";
 const danger = "rounded bg-red-700 px-3 py-1 text-sm text-white disabled:opacity-50";
@@ -48,5 +48,40 @@ export function CredentialControls({ credentialId, state }: { credentialId: stri
         </p>
       )}
     </div>
+  );
+}
+
+/** The approval threshold of one credential (or, without one, of all the person's credentials here): calls over it wait for the person. */
+export function ThresholdForm({ credentialId, current, label }: { credentialId: string | null; current: string | null; label: string }) {
+  const router = useRouter();
+  const [pending, setPending] = useState(false);
+  const [message, setMessage] = useState<string | null>(null);
+  return (
+    <form
+      className="flex flex-wrap items-end gap-2"
+      onSubmit={async (e) => {
+        e.preventDefault();
+        setPending(true);
+        const res = await setThresholdAction(credentialId, String(new FormData(e.currentTarget).get("usd") ?? ""));
+        setPending(false);
+        setMessage(res.ok ? "Saved." : res.message);
+        router.refresh();
+      }}
+    >
+      <label className="text-sm">
+        {label}
+        <span className="mt-1 flex items-center gap-1">
+          $<input name="usd" inputMode="decimal" defaultValue={current ?? ""} placeholder="none" className="w-28 rounded border border-slate-300 px-2 py-1" />
+        </span>
+      </label>
+      <button className={button} disabled={pending}>
+        Save
+      </button>
+      {message && (
+        <p role="status" className="w-full text-sm">
+          {message}
+        </p>
+      )}
+    </form>
   );
 }

@@ -1,8 +1,10 @@
 import type { Metadata } from "next";
 import Link from "next/link";
+import { listPersonApprovals } from "@/server/approvals/view-approvals";
 import { listPersonCredentials } from "@/server/controls/list-person-credentials";
+import { listApprovalThresholds } from "@/server/controls/set-approval-threshold";
 import { LocalTime } from "../../_components/local-time";
-import { CredentialControls } from "./controls-client";
+import { CredentialControls, ThresholdForm } from "./controls-client";
 import { currentPerson } from "./person";
 
 export const dynamic = "force-dynamic";
@@ -25,7 +27,11 @@ export default async function ControlsPage() {
         </p>
       </main>
     );
-  const credentials = await listPersonCredentials(person.humanId, person.sellerId);
+  const [credentials, thresholds, approvals] = await Promise.all([
+    listPersonCredentials(person.humanId, person.sellerId),
+    listApprovalThresholds(person.humanId, person.sellerId),
+    listPersonApprovals(person.humanId, person.sellerId),
+  ]);
   return (
     <main className="mx-auto my-8 max-w-2xl space-y-8 px-4">
       <header>
@@ -57,10 +63,37 @@ export default async function ControlsPage() {
                   {STATE[c.state]}
                 </p>
               </div>
-              <CredentialControls credentialId={c.id} state={c.state} />
+              <div className="space-y-2">
+                <CredentialControls credentialId={c.id} state={c.state} />
+                {c.state !== "revoked" && <ThresholdForm credentialId={c.id} current={thresholds[c.id] ?? null} label="Approve calls over" />}
+              </div>
             </li>
           ))}
         </ul>
+      </section>
+      <section aria-labelledby="approval-heading" className="space-y-2">
+        <h2 id="approval-heading" className="font-medium">
+          Approval above a threshold
+        </h2>
+        <p className="text-sm text-slate-600">
+          A paid call over the threshold waits for you: we email you a link to approve or decline it, and your agent retries it once you approve. The lower of
+          an agent&apos;s own threshold and this one applies.
+        </p>
+        <ThresholdForm credentialId={null} current={thresholds["*"] ?? null} label="For all your agents: approve calls over" />
+        {approvals.length > 0 && (
+          <ul className="divide-y divide-slate-200 rounded border border-slate-200 bg-white text-sm" data-testid="approvals">
+            {approvals.map((a) => (
+              <li key={a.id} className="flex flex-wrap justify-between gap-2 p-2">
+                <Link className="font-mono break-all text-indigo-700 underline" href={`/account/approvals/${a.id}`}>
+                  {a.request}
+                </Link>
+                <span>
+                  ${a.amountUsd}, {a.state}
+                </span>
+              </li>
+            ))}
+          </ul>
+        )}
       </section>
     </main>
   );
