@@ -11,13 +11,12 @@ import { AppError } from "../errors";
 import type { PaidCall } from "../payments/paid-call";
 import type { Rail } from "../payments/rails/rail";
 import { admitOverThreshold } from "../approvals/admit-over-threshold";
-import { carriedCredential, credentialControls } from "./credential-controls";
+import { reserveWalletCap } from "../wallet-caps/reserve-wallet-cap";
+import { carriedCredential, controlsListening, credentialControls } from "./credential-controls";
 
 export type Admission = { type: "admitted"; end(charged: boolean): Promise<void> } | { type: "refused"; error: AppError };
 
-const ADMITTED: Admission = { type: "admitted", end: async () => {} };
-
-export async function admitPaidCall(call: PaidCall, proofs: Headers, _rail: Rail, _proof: unknown): Promise<Admission> {
+export async function admitPaidCall(call: PaidCall, proofs: Headers, rail: Rail, proof: unknown): Promise<Admission> {
   const credentialId = await carriedCredential(proofs, call.sellerId);
   const controls = credentialId ? await credentialControls(credentialId) : null;
   if (controls?.revoked)
@@ -37,16 +36,17 @@ export async function admitPaidCall(call: PaidCall, proofs: Headers, _rail: Rail
         extra: { credential: credentialId },
       }),
     };
+  const cap = await reserveWalletCap(call, rail, proof, { cacheable: controlsListening() });
+  if (cap.type === "refused") return cap;
   // Held for the person above their threshold (only a claimed credential has a person to ask).
   if (controls?.humanId && controls.thresholdMicros !== null && call.amountMicros > controls.thresholdMicros) {
-    const approval = await admitOverThreshold({
-      call,
-      credentialId: controls.credentialId,
-      humanId: controls.humanId,
-      thresholdMicros: controls.thresholdMicros,
-    });
-    if (approval.type === "held") return { type: "refused", error: approval.error };
-    return { type: "admitted", end: async (charged) => (charged ? undefined : approval.restore()) };
+    const { credentialId: id, humanId, thresholdMicros } = controls;
+    const approval = await admitOverThreshold({ call, credentialId: id, humanId, thresholdMicros });
+    if (approval.type === "held") {
+      await cap.release();
+      return { type: "refused", error: approval.error };
+    }
+    return { type: "admitted", end: async (charged) => void (charged || (await Promise.all([approval.restore(), cap.release()]))) };
   }
-  return ADMITTED;
+  return { type: "admitted", end: async (charged) => void (charged || (await cap.release())) };
 }

@@ -6,6 +6,7 @@
 // check), so a stale row never sticks. The writer's own instance forgets at once, without waiting for its notification.
 import { verifyAccessToken } from "../identity/verify-access-token";
 import { AGENT_AUTHORIZATION_HEADER, parseAgentAuthorization } from "../identity/parse-agent-authorization";
+import { forgetWalletCaps } from "../wallet-caps/reserve-wallet-cap";
 import { findCredentialControls, listenForControlChanges, type CredentialControlsRow } from "./controls.queries";
 
 /** The worst case of a lost notification: an entry is read again after this long. */
@@ -13,14 +14,7 @@ export const CONTROLS_CACHE_TTL_MS = 30_000;
 const MAX_ENTRIES = 50_000;
 
 type Entry = { row: CredentialControlsRow | null; at: number };
-type ControlsCache = {
-  started: boolean;
-  listening: boolean;
-  generation: number;
-  byCredential: Map<string, Entry>;
-  /** Other caches kept true by the same channel (the wallet caps' `w:` messages). */
-  subscribers: Set<(payload: string) => void>;
-};
+type ControlsCache = { started: boolean; listening: boolean; generation: number; byCredential: Map<string, Entry> };
 
 // On globalThis: Next.js may load this module more than once (route bundles, instrumentation); one cache per process.
 const state: ControlsCache = ((globalThis as unknown as { __controlsCache?: ControlsCache }).__controlsCache ??= {
@@ -28,18 +22,23 @@ const state: ControlsCache = ((globalThis as unknown as { __controlsCache?: Cont
   listening: false,
   generation: 0,
   byCredential: new Map(),
-  subscribers: new Set(),
 });
 
-/** Drop what a message names: `c:<credential>`, `h:<human>` (all of a person's credentials); anything else: everything. */
+/**
+ * Drop what a message names: `c:<credential>`, `h:<human>` (all of a person's credentials), `w:<seller>` (its capped
+ * wallets, server/wallet-caps); anything else: everything.
+ */
 export function forgetControls(payload: string): void {
   state.generation++;
   const [kind, id] = [payload.slice(0, 2), payload.slice(2)];
   if (kind === "c:") state.byCredential.delete(id);
   else if (kind === "h:") {
     for (const [k, e] of state.byCredential) if (e.row?.humanId === id) state.byCredential.delete(k);
-  } else if (kind !== "w:") state.byCredential.clear();
-  for (const s of state.subscribers) s(payload);
+  } else if (kind === "w:") forgetWalletCaps(id);
+  else {
+    state.byCredential.clear();
+    forgetWalletCaps(null);
+  }
 }
 
 function ensureListening(): void {
@@ -52,11 +51,10 @@ function ensureListening(): void {
   });
 }
 
-/** Another cache kept true by this channel; `listening()` says whether it may serve from memory now. */
-export function subscribeToControlChanges(onChange: (payload: string) => void): { listening: () => boolean } {
+/** Whether the caches kept true by this channel may serve from memory now. */
+export function controlsListening(): boolean {
   ensureListening();
-  state.subscribers.add(onChange);
-  return { listening: () => state.listening };
+  return state.listening;
 }
 
 /** A credential's controls: from memory while listening and fresh, else one read. Null: no such credential. */
