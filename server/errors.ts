@@ -34,6 +34,15 @@ export const ERROR_STATUS = {
   card_payments_unavailable: 501,
   // the console's refund of a payment not in a refundable state (settled or consumed); names the state
   payment_not_refundable: 409,
+  // --- the person's controls (not named by the spec; server/controls, server/approvals, server/wallet-caps READMEs) ---
+  // a credential its person froze: its paid calls are refused until unfrozen (a revoked one is invalid_token)
+  credential_frozen: 403,
+  // a call over its person's approval threshold, held: `approvalUrl`, `approvalId`, `expiresAt`; retry once approved
+  approval_required: 403,
+  // the person declined that call (or let its approval expire): not served; do not retry it before `retryAfter`
+  approval_declined: 403,
+  // a payment from a wallet whose person capped it at this storefront, over a cap: `limitUsd`, `remainingUsd`, `resetsAt`
+  wallet_cap_exceeded: 403,
   // --- bad request (part 7) ---
   invalid_request: 400,
   payg_not_purchasable: 400,

@@ -34,6 +34,16 @@ export const ERROR_EXPLANATIONS: Record<ErrorCode, Explanation> = {
   payment_consumed: { meaning: "The payment already bought a response (a replay).", payerCanDo: FRESH_402 },
   payment_failed: { meaning: "The payment failed to settle earlier.", payerCanDo: FRESH_402 },
   payment_released: { meaning: "The payment was released without charge earlier.", payerCanDo: FRESH_402 },
+  credential_frozen: { meaning: "The agent's person froze its credential.", payerCanDo: "Nothing until its person unfreezes it on their account page." },
+  approval_required: {
+    meaning: "The call is over its person's approval threshold and waits for them.",
+    payerCanDo: "Have the person approve at approvalUrl, then retry the same request.",
+  },
+  approval_declined: { meaning: "The agent's person declined the call (or let it expire).", payerCanDo: "Do not retry it; ask the person." },
+  wallet_cap_exceeded: {
+    meaning: "The paying wallet's person capped its spending here.",
+    payerCanDo: "Wait until resetsAt, or ask the person to raise the cap.",
+  },
   payment_incomplete: { meaning: "The card checkout is not paid yet.", payerCanDo: "Finish paying the checkout (poll its statusUrl), then retry." },
   payment_unknown: { meaning: "The payment id matches no payment of this storefront.", payerCanDo: "Check the id, or request a fresh 402." },
   payment_provider_unavailable: { meaning: "The card processor or chain could not be reached.", payerCanDo: "Retry the same request later, with backoff." },

@@ -101,6 +101,18 @@ export const EVENTS = {
     about: "A human claimed an agent credential (or an ID-JAG registration created one born claimed).",
     data: z.object({ object: entitlementsResponse.shape.agent, via: z.enum(["claim", "identity_assertion"]), claimed_at: z.string() }),
   },
+  "credential.frozen": {
+    about: "A person froze an agent credential they claimed: its paid calls are refused (credential_frozen) until they unfreeze it.",
+    data: z.object({ object: entitlementsResponse.shape.agent, via: z.literal("person"), frozen_at: z.string() }),
+  },
+  "credential.unfrozen": {
+    about: "A person unfroze an agent credential they had frozen: it pays again.",
+    data: z.object({ object: entitlementsResponse.shape.agent, via: z.literal("person"), unfrozen_at: z.string() }),
+  },
+  "credential.revoked": {
+    about: "An agent credential was revoked for good, by its person or by the agent (RFC 7009 /oauth2/revoke).",
+    data: z.object({ object: entitlementsResponse.shape.agent, via: z.enum(["person", "token_revocation"]), revoked_at: z.string() }),
+  },
   "price.updated": {
     about: "A meter's price or free included units changed; `previous` holds the values before.",
     data: z.object({ object: manifestMeter, previous: z.object({ priceUsd: usd.nullable().optional(), includedUnits: z.number().int().optional() }) }),

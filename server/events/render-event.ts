@@ -225,6 +225,9 @@ const RENDERERS: Record<string, Renderer> = {
     return rest;
   },
   "claim.completed": (d) => ({ object: d.agent, via: d.via, claimed_at: iso(d.claimedAt) }),
+  "credential.frozen": (d) => ({ object: d.agent, via: d.via, frozen_at: iso(d.at) }),
+  "credential.unfrozen": (d) => ({ object: d.agent, via: d.via, unfrozen_at: iso(d.at) }),
+  "credential.revoked": (d) => ({ object: d.agent, via: d.via, revoked_at: iso(d.at) }),
   "price.updated": (d) => {
     const prev = (d.previous ?? {}) as Json;
     return {

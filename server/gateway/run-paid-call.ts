@@ -22,6 +22,7 @@ import type { Rail } from "../payments/rails/rail";
 import type { OutcomeMeta, PaidOutcome } from "./paid-outcome";
 import { rateLimitError, rateLimits } from "../rate-limits/rate-limit";
 import { issueChallenge } from "./issue-challenge";
+import { admitPaidCall } from "../controls/admit-paid-call";
 import { servePaidCall, type Delivery } from "./serve-paid-call";
 
 export type Priced =
@@ -96,6 +97,12 @@ export async function runPaidCall<R>(entry: PaidEntry<R>): Promise<R> {
     // A $0 proof earns nothing: never the seller's ceiling.
     return proveWallet(entry, priced, proof.rail, proof.proof, unpaid);
   }
+  // The person's controls (freeze, revoke, wallet caps, approval), before any rail accepts: a refusal charged nothing.
+  const admission = await admitPaidCall(call, entry.proofs, proof.rail, proof.proof);
+  if (admission.type === "refused") {
+    await unpaid(false);
+    return refuse(entry, priced, proof.rail, admission.error, false);
+  }
 
   const phases: string[] = [];
   let mark = performance.now();
@@ -110,8 +117,12 @@ export async function runPaidCall<R>(entry: PaidEntry<R>): Promise<R> {
   };
   // The person's budgets, reserved before any rail is asked (server/budgets): past a limit, refused with nothing charged.
   const budget = await holdBudget(call, entry.proofs);
-  if (budget.type === "exceeded") return unpaid(false).then(() => refuse(entry, priced, proof.rail, budget.error, false));
+  if (budget.type === "exceeded") {
+    await admission.end(false);
+    return unpaid(false).then(() => refuse(entry, priced, proof.rail, budget.error, false));
+  }
   const served = await budget.serve(() => servePaidCall(call, proof.rail, proof.proof, priced.delivery, timings));
+  await admission.end(served.type === "settlement_pending" || (served.type === "charged" && !served.replay));
   if (served.type === "refused") {
     await unpaid(true);
     return refuse(entry, priced, served.rail, served.error, served.freshChallenge);

@@ -22,6 +22,9 @@ export async function authorizationServerMetadata(ctx: { sellerId: string; origi
     grant_types_supported: [JWT_BEARER_GRANT],
     // Agents are public clients: the assertion is the credential, no client authentication.
     token_endpoint_auth_methods_supported: ["none"],
+    // RFC 7009: an access or refresh token revokes its credential for good (server/controls/revoke-token.ts).
+    revocation_endpoint: `${o}/oauth2/revoke`,
+    revocation_endpoint_auth_methods_supported: ["none"],
     response_types_supported: [],
     scopes_supported: ["agent"],
     service_documentation: `${o}/vendor/agent/guide`,

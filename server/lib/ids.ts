@@ -5,6 +5,8 @@ const ALPHABET = "0123456789abcdefghjkmnpqrstvwxyz"; // Crockford base32, lower 
 /** Every id prefix in use, with what it names, so a log line or a support ticket says what an id is. */
 export const ID_PREFIXES = {
   agt: "agent credential",
+  apr: "approval of a paid call over its person's threshold",
+  apt: "approval threshold",
   alr: "alert to a seller (written by the database: alr_ and 32 hex digits)",
   arc: "archive day",
   art: "backtest artifact",

@@ -10,7 +10,7 @@
 // Refusals follow the binding the proof came in: an MPP credential's is MPP's JSON-RPC error (-32602 malformed,
 // -32043 verification failed, with fresh challenges), an x402 payload's a tool result with fresh requirements.
 import { Receipt } from "mppx";
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { ErrorCode, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { AppError } from "../../errors";
 import type { Delivered, PaidOutcome } from "../../gateway/paid-outcome";
 import { microsToUsd } from "../../lib/money";
@@ -151,10 +151,28 @@ export function renderMalformedCredential(error: AppError): ToolAnswer {
   return { type: "error", code: INVALID_PARAMS_CODE, message: "Invalid params", data: { detail: error.detail ?? error.message, ...error.toBody() } };
 }
 
+/**
+ * URLElicitationRequiredError (MCP 2025-11-25, elicitation): the person completes the approval at the URL, out of band,
+ * and the client retries the tool call. The error's body (approvalId, approvalUrl, expiresAt) rides beside it. mppx reads
+ * -32042 as payment only when it carries challenges, which this never does.
+ */
+export function renderApprovalElicitation(error: AppError): ToolAnswer {
+  const body = error.toBody();
+  const elicitation = {
+    mode: "url",
+    elicitationId: String(body.approvalId),
+    url: String(body.approvalUrl),
+    message: `Your agent asks to pay $${String(body.amountUsd)}, over the approval threshold you set. Approve or decline it here.`,
+  };
+  return { type: "error", code: ErrorCode.UrlElicitationRequired, message: "URL elicitation required", data: { elicitations: [elicitation], ...body } };
+}
+
 /** A refused proof, in the terms of the binding it came in. `fresh`: the new challenge the pipeline made for it, if any. */
 function renderRefusal(o: Extract<PaidOutcome, { type: "refused" }>, opts: RenderOptions): ToolAnswer {
   const { error } = o;
   const fresh = o.challenge;
+  // Held for the person's approval: MCP's URL-mode elicitation (-32042), the approval page its URL (server/approvals).
+  if (error.code === "approval_required") return renderApprovalElicitation(error);
   // Refused before any rail read it (two proofs at once), or over a rate limit (the proof unjudged, retry_after says
   // when to come back): a plain tool error in every binding, with the status HTTP answers (429).
   // A person's budget (budget_exceeded) likewise refuses before any proof is judged.

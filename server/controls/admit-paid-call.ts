@@ -1,0 +1,52 @@
+// The person's controls on the one paid-call pipeline (server/gateway/run-paid-call.ts): asked once a call carries a
+// proof, before any rail accepts it, so a refusal here has charged, locked and held nothing. In order:
+//   the credential the call carries (its bearer, on any rail: plan credit, x402, MPP, card):
+//     revoked -> invalid_token (token_invalid), frozen -> credential_frozen
+//   the paying wallet's caps at this storefront, whatever credential sends it (server/wallet-caps): reserved in its
+//     day's window, or wallet_cap_exceeded
+//   the person's approval threshold (server/approvals): a call over it is held (approval_required) until approved, then
+//     served once
+// What was reserved is given back by `end(false)` when the call ends without a charge now (released, refused, failed, a replay).
+import { AppError } from "../errors";
+import type { PaidCall } from "../payments/paid-call";
+import type { Rail } from "../payments/rails/rail";
+import { admitOverThreshold } from "../approvals/admit-over-threshold";
+import { reserveWalletCap } from "../wallet-caps/reserve-wallet-cap";
+import { carriedCredential, controlsListening, credentialControls } from "./credential-controls";
+
+export type Admission = { type: "admitted"; end(charged: boolean): Promise<void> } | { type: "refused"; error: AppError };
+
+export async function admitPaidCall(call: PaidCall, proofs: Headers, rail: Rail, proof: unknown): Promise<Admission> {
+  const credentialId = await carriedCredential(proofs, call.sellerId);
+  const controls = credentialId ? await credentialControls(credentialId) : null;
+  if (controls?.revoked)
+    return {
+      type: "refused",
+      error: new AppError("invalid_token", {
+        reason: "token_invalid",
+        detail: "the credential is revoked; register again",
+        extra: { credential: credentialId },
+      }),
+    };
+  if (controls?.frozen)
+    return {
+      type: "refused",
+      error: new AppError("credential_frozen", {
+        detail: "the person who claimed this agent froze its credential: nothing is paid with it until they unfreeze it",
+        extra: { credential: credentialId },
+      }),
+    };
+  const cap = await reserveWalletCap(call, rail, proof, { cacheable: controlsListening() });
+  if (cap.type === "refused") return cap;
+  // Held for the person above their threshold (only a claimed credential has a person to ask).
+  if (controls?.humanId && controls.thresholdMicros !== null && call.amountMicros > controls.thresholdMicros) {
+    const { credentialId: id, humanId, thresholdMicros } = controls;
+    const approval = await admitOverThreshold({ call, credentialId: id, humanId, thresholdMicros });
+    if (approval.type === "held") {
+      await cap.release();
+      return { type: "refused", error: approval.error };
+    }
+    return { type: "admitted", end: async (charged) => void (charged || (await Promise.all([approval.restore(), cap.release()]))) };
+  }
+  return { type: "admitted", end: async (charged) => void (charged || (await cap.release())) };
+}
