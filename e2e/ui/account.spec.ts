@@ -90,7 +90,11 @@ test("a person claims an agent, sets a daily budget, the agent's call past it is
   await expect
     .poll(
       async () =>
-        (await query<{ n: number }>("select count(*)::int as n from payments where credential_id = $1 and status = 'consumed'", [reg.identity.id]))[0]!.n,
+        (
+          await query<{ n: number }>("select count(*)::int as n from payments where credential_id = $1 and rail = 'credits' and status = 'consumed'", [
+            reg.identity.id,
+          ])
+        )[0]!.n,
     )
     .toBe(2);
 
