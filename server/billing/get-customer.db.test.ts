@@ -7,6 +7,16 @@ import { seedMarketSeller } from "../../prisma/seed";
 import { db } from "../db/client";
 import { newId } from "../lib/ids";
 import { createCaller, sessionFor } from "../testing/trpc";
+import { exportSellerUsage, USAGE_CSV_COLUMNS } from "../payments/export-seller-usage";
+import { CUSTOMER_CSV_COLUMNS, exportCustomers } from "./export-customers";
+
+async function csv(chunks: AsyncGenerator<string>, columns: readonly string[]) {
+  let text = "";
+  for await (const c of chunks) text += c;
+  const [header, ...lines] = text.trimEnd().split("\r\n");
+  expect(header).toBe(columns.join(","));
+  return lines.map((l) => Object.fromEntries(l.split(",").map((v, i) => [columns[i], v])));
+}
 
 const WALLET = `0x${randomBytes(20).toString("hex")}`;
 type Caller = ReturnType<typeof createCaller>;
@@ -124,5 +134,20 @@ describe("customers.customer", () => {
     await expect(other.customers.customer({ id: email })).rejects.toMatchObject({ code: "NOT_FOUND" });
     await expect(caller.customers.customer({ id: "robert'); drop table payments;--" })).rejects.toMatchObject({ code: "NOT_FOUND" });
     await expect(caller.customers.customer({ id: `0x${"0".repeat(40)}` })).rejects.toMatchObject({ code: "NOT_FOUND" });
+  });
+
+  it("exports the range's customers and the draws on credit as CSV in words and dollars and cents", async () => {
+    const customers = await csv(exportCustomers(sellerId, { preset: "today" }), CUSTOMER_CSV_COLUMNS);
+    expect(customers.find((r) => r.Customer === WALLET)).toMatchObject({
+      Type: "Wallet",
+      Payments: "3",
+      Refunds: "1",
+      "Spend (net)": "6.25",
+      Refunded: "0.02",
+      Currency: "USD",
+    });
+    expect(customers.find((r) => r.Customer === email)).toMatchObject({ Type: "Card payer", "Paid with": "Card", Payments: "1", "Spend (net)": "2.00" });
+    const usage = await csv(exportSellerUsage(sellerId, {}), USAGE_CSV_COLUMNS);
+    expect(usage).toEqual([expect.objectContaining({ "Agent credential": credential, "Credit spent": "0.04", Currency: "USD", Status: "Succeeded" })]);
   });
 });
