@@ -12,6 +12,9 @@ import { x402Client, x402HTTPClient } from "@x402/core/client";
 import { registerExactEvmScheme } from "@x402/evm/exact/client";
 import { wrapFetchWithPayment } from "@x402/fetch";
 import { mnemonicToAccount } from "viem/accounts";
+import { csvUsd } from "../../server/lib/csv";
+import type { PaymentStatus } from "../../server/payments/payment-state";
+import { railWords, STATUS_WORDS } from "../../server/payments/payment-words";
 import { CONSOLE_DAY, CONSOLE_DAY_FIGURES as F } from "../../server/testing/console-day";
 import { DEMO, openConsolePage, signIn } from "./sellers";
 
@@ -197,18 +200,19 @@ test("a filtered CSV export equals the filtered table", async ({ page }, testInf
   const [header, ...lines] = csv.trimEnd().split("\r\n");
   const col = header!.split(",");
   const records = lines.map((l) => Object.fromEntries(l.split(",").map((v, i) => [col[i], v])));
+  // The CSV is in words and dollars and cents (docs/console.md): the table's exact amount and state word, as the file writes them.
   expect(
     records.map((r) => ({
-      id: r.payment_id,
-      created: `${r.created_at!.slice(0, 10)} ${r.created_at!.slice(11, 19)}`,
-      operation: r.operation,
-      amount: r.amount_usd,
-      rail: r.rail,
-      payer: r.payer,
-      state: r.status,
-      transaction: r.transaction || null,
+      id: r["Payment ID"],
+      created: r["Created (UTC)"],
+      operation: r.Operation,
+      amount: r.Amount,
+      rail: r["Paid with"],
+      payer: r.Payer,
+      state: r.Status,
+      transaction: r.Transaction || null,
     })),
-  ).toEqual(rows);
+  ).toEqual(rows.map((r) => ({ ...r, amount: csvUsd(r.amount), rail: railWords(r.rail), state: STATUS_WORDS[r.state as PaymentStatus] })));
 });
 
 test("a price change appears in the audit log with before and after", async ({ page }) => {

@@ -8,6 +8,8 @@ import { newId } from "../lib/ids";
 import { CSV_COLUMNS, EXPORT_BATCH, csvField, exportSellerPayments } from "./export-seller-payments";
 import { listSellerPayments } from "./list-seller-payments";
 import type { PaymentFilterInput } from "./payment-filter";
+import { csvTime, csvUsd } from "../lib/csv";
+import { railWords, STATUS_WORDS } from "../payments/payment-words";
 
 const N = 100_000;
 let sellerId: string;
@@ -159,23 +161,26 @@ describe("payments CSV export", () => {
     expect(list.length).toBeGreaterThan(25);
     expect(rows.slice(1).map((r) => Object.fromEntries(CSV_COLUMNS.map((c, i) => [c, r[i]])))).toEqual(
       list.map((p) => ({
-        payment_id: p.id,
-        created_at: p.createdAt,
-        operation: p.operation,
-        method: p.method,
-        path: p.path,
-        query: p.query,
-        amount_usd: p.amountUsd,
-        currency: p.currency,
-        rail: p.rail ?? "",
-        payer: p.payer ?? "",
-        status: p.status,
-        network: p.network ?? "",
-        transaction: p.transaction ?? "",
-        settled_at: p.settledAt ?? "",
-        failure_reason: p.failureReason ?? "",
-        refund_transaction: p.refundTransaction ?? "",
-        refunded_at: p.refundedAt ?? "",
+        "Payment ID": p.id,
+        "Created (UTC)": csvTime(p.createdAt),
+        Operation: p.operation,
+        Method: p.method,
+        Path: p.path,
+        Query: p.query,
+        Amount: csvUsd(p.amountUsd),
+        Currency: p.currency,
+        "Paid with": railWords(p.rail),
+        Payer: p.payer ?? "",
+        "Payer email": "",
+        Card: "",
+        Status: STATUS_WORDS[p.status],
+        Network: p.chain ?? "",
+        Transaction: p.transaction ?? "",
+        "Settled (UTC)": csvTime(p.settledAt),
+        "Failure reason": p.failureReason ?? "",
+        "Refund ID": "",
+        "Refund transaction": p.refundTransaction ?? "",
+        "Refunded (UTC)": csvTime(p.refundedAt),
       })),
     );
     for (const p of list) {

@@ -1,7 +1,6 @@
 // What the seller console reads about money: the seller's payments (filtered, paged), the totals above them, one
 // payment's detail, and the refunds recorded. Every function takes the seller id from the session (sellerProcedure),
 // never from the client. Amounts leave as six-decimal USD strings (like the catalog's prices), never as BigInt or floats.
-import { findAuditActorsOf } from "../audit/audit.queries";
 import { decodePageCursor, encodePageCursor } from "../lib/page-cursor";
 import { microsToUsd } from "../lib/money";
 import { paymentFilter, PAYMENT_SORTS, type PaymentFilterInput } from "./payment-filter";
@@ -14,7 +13,6 @@ import {
   countSellerPaymentsByStatus,
   findOperationKeys,
   findSellerPayments,
-  findSellerRefunds,
   sumSellerLedger,
   sumSellerPayments,
   type ConsolePaymentRow,
@@ -169,39 +167,5 @@ export async function getSellerPaymentTotals(sellerId: string) {
     // credit; a difference means a settlement, draw or refund was recorded on one side only, which the seller should
     // see rather than a silently wrong total.
     ledgerMatchesPayments: paidMicros === chargedMicros - refundedMicros + drawnMicros,
-  };
-}
-
-/** The refunds recorded at this seller, newest first, 25 a page. */
-export async function listSellerRefunds(sellerId: string, q: { cursor?: string | null; limit?: number } = {}) {
-  const limit = q.limit ?? PAYMENTS_PAGE_SIZE;
-  const rows = await findSellerRefunds(sellerId, { cursor: q.cursor ? decodePaymentCursor(q.cursor) : null, take: limit + 1 });
-  const page = rows.slice(0, limit);
-  const last = page[page.length - 1];
-  const [actors, links] = await Promise.all([
-    findAuditActorsOf(
-      sellerId,
-      "payment.refund",
-      page.map((r) => r.paymentId),
-    ),
-    explorerLinksFor(sellerId),
-  ]);
-  return {
-    refunds: page.map((r) => ({
-      id: r.id,
-      paymentId: r.paymentId,
-      amountUsd: microsToUsd(r.amountMicros),
-      operation: r.operationKey,
-      rail: r.rail,
-      payer: r.payer,
-      network: r.payment.network,
-      transaction: r.transaction,
-      transactionUrl: links(r.payment.network, r.transaction),
-      logIndex: r.logIndex,
-      recordedBy: actors.get(r.paymentId) ?? null,
-      paidAt: r.payment.createdAt.toISOString(),
-      refundedAt: r.createdAt.toISOString(),
-    })),
-    nextCursor: rows.length > limit && last ? encodePaymentCursor(last) : null,
   };
 }

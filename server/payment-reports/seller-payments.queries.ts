@@ -120,6 +120,8 @@ export type ConsolePaymentRow = {
     refundStatus: string | null;
     refundCause: string | null;
     refundId: string | null;
+    /** The email the payer gave at checkout (optional there; the list's statement reads it, a payment's detail has its own). */
+    payerEmail?: string | null;
   } | null;
 };
 
@@ -153,6 +155,7 @@ type RawRow = {
   card_refund_status: string | null;
   card_refund_cause: string | null;
   card_refund_id: string | null;
+  card_payer_email: string | null;
 };
 
 // `timestamp(3)` columns come back from pg as local-time Dates: read them as text in UTC instead.
@@ -163,7 +166,7 @@ const COLUMNS = `p.id, to_char(p.created_at, 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as
   (select s.delivered_first from settlements s where s.payment_id = p.id) as delivered_first,
   r.transaction as refund_tx, to_char(r.created_at, 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as refunded_at,
   c.processor as card_processor, c.flow as card_flow, c.card_brand, c.card_last4, c.processor_payment_id as card_processor_payment_id,
-  c.refund_status as card_refund_status, c.refund_cause as card_refund_cause, c.refund_id as card_refund_id`;
+  c.refund_status as card_refund_status, c.refund_cause as card_refund_cause, c.refund_id as card_refund_id, c.payer_email as card_payer_email`;
 
 const toRow = (r: RawRow): ConsolePaymentRow => ({
   id: r.id,
@@ -198,6 +201,7 @@ const toRow = (r: RawRow): ConsolePaymentRow => ({
         refundStatus: r.card_refund_status,
         refundCause: r.card_refund_cause,
         refundId: r.card_refund_id,
+        payerEmail: r.card_payer_email,
       }
     : null,
 });
@@ -271,29 +275,4 @@ export async function sumSellerLedger(sellerId: string): Promise<{ kind: string;
 export async function findOperationKeys(sellerId: string): Promise<string[]> {
   const { rows } = await sql<{ k: string }>(`select key as k from operations where seller_id = $1 order by 1`, [sellerId]);
   return rows.map((r) => r.k);
-}
-
-/** A seller's recorded refunds, newest first (ledger refund rows), `take` after `cursor`. */
-export async function findSellerRefunds(sellerId: string, q: { cursor: PaymentCursor | null; take: number }) {
-  return db.ledgerEntry.findMany({
-    where: {
-      sellerId,
-      kind: "refund",
-      ...(q.cursor ? { OR: [{ createdAt: { lt: q.cursor.createdAt } }, { createdAt: q.cursor.createdAt, id: { lt: q.cursor.id } }] } : {}),
-    },
-    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
-    take: q.take,
-    select: {
-      id: true,
-      paymentId: true,
-      amountMicros: true,
-      transaction: true,
-      logIndex: true,
-      operationKey: true,
-      rail: true,
-      payer: true,
-      createdAt: true,
-      payment: { select: { network: true, amountMicros: true, createdAt: true } },
-    },
-  });
 }

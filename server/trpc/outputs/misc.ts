@@ -185,3 +185,37 @@ export const searchOutput = z.object({
     }),
   ),
 });
+
+/** One customer's page (customers.customer): a wallet, a person by email, or an agent credential. */
+export const customerOutput = z.object({
+  id: z.string(),
+  kind: z.enum(["wallet", "email", "credential"]),
+  credentials: z.array(z.object({ id: z.string(), kind: z.string(), revoked: z.boolean() })),
+  cards: z.array(z.string()),
+  spend: z.object({
+    paidUsd: usd,
+    refundedUsd: usd,
+    netUsd: usd,
+    payments: z.number().int(),
+    refunds: z.number().int(),
+    drawnUsd: usd,
+    draws: z.number().int(),
+  }),
+  creditLeftUsd: usd,
+  plans: z.array(z.object({ plan: z.string(), boughtUsd: usd, remainingUsd: usd, expiresAt: iso, live: z.boolean() })),
+  firstAt: iso.nullable(),
+  lastAt: iso.nullable(),
+  payments: z.array(
+    z.object({
+      id: z.string(),
+      createdAt: iso,
+      operation: z.string(),
+      amountUsd: usd,
+      rail: z.string().nullable(),
+      status: z.string(),
+      refundedUsd: usd.nullable(),
+      refundedAt: iso.nullable(),
+    }),
+  ),
+  morePayments: z.boolean(),
+});

@@ -1,3 +1,4 @@
+import { REFUND_STATUSES } from "../../payment-reports/refund-filter";
 import { z } from "zod";
 import { TRANSPORTS } from "../../payments/paid-call";
 import { PAYMENT_SORTS } from "../../payment-reports/payment-filter";
@@ -139,13 +140,21 @@ export const refundsOutput = z.object({
       id: z.string(),
       paymentId: z.string(),
       amountUsd: usd,
+      currency: z.string(),
       operation: z.string().nullable(),
       rail: z.string().nullable(),
       payer: z.string().nullable(),
+      payerEmail: z.string().nullable(),
+      card: z.object({ brand: z.string().nullable(), last4: z.string() }).nullable(),
       network: z.string().nullable(),
+      chain: z.string().nullable(),
       transaction: z.string().nullable(),
       transactionUrl: z.string().nullable(),
       logIndex: z.number().int().nullable(),
+      status: z.enum(REFUND_STATUSES),
+      reason: z.string(),
+      processorRefundId: z.string().nullable(),
+      refundError: z.string().nullable(),
       recordedBy: z.string().nullable(),
       paidAt: iso,
       refundedAt: iso,
@@ -153,6 +162,9 @@ export const refundsOutput = z.object({
   ),
   nextCursor: z.string().nullable(),
 });
+
+const refundSum = z.object({ count: z.number().int(), amountUsd: usd });
+export const refundsSummaryOutput = refundSum.extend({ byStatus: z.array(refundSum.extend({ status: z.enum(REFUND_STATUSES) })) });
 
 /** One refund, whatever the rail (`payments.refund`): the wallet rails' recorded transfer or the card processor's refund. */
 export const refundOutput = z.object({

@@ -2,18 +2,23 @@ import { z } from "zod";
 import { MAX_CHALLENGE_ID_LENGTH } from "../../payments/challenge-id";
 import { exportPaymentEvidence } from "../../payment-reports/export-payment-evidence";
 import { getPaymentDetail } from "../../payment-reports/get-payment-detail";
-import {
-  getPaymentFilterOptions,
-  getSellerPaymentTotals,
-  listSellerPayments,
-  listSellerRefunds,
-  summarizeSellerPayments,
-} from "../../payment-reports/list-seller-payments";
+import { getPaymentFilterOptions, getSellerPaymentTotals, listSellerPayments, summarizeSellerPayments } from "../../payment-reports/list-seller-payments";
 import { paymentFilter } from "../../payment-reports/payment-filter";
+import { listSellerRefunds, summarizeSellerRefunds } from "../../payment-reports/list-seller-refunds";
+import { refundFilter } from "../../payment-reports/refund-filter";
 import { refundPayment } from "../../payments/refund-payment";
 import { router, sellerProcedure } from "../init";
 import { evidenceOutput } from "../outputs/evidence";
-import { detailOutput, filterOptionsOutput, listOutput, refundOutput, refundsOutput, summaryOutput, totalsOutput } from "../outputs/payments";
+import {
+  detailOutput,
+  filterOptionsOutput,
+  listOutput,
+  refundOutput,
+  refundsOutput,
+  refundsSummaryOutput,
+  summaryOutput,
+  totalsOutput,
+} from "../outputs/payments";
 
 // Up to a signed challenge id's length (payments born from a 402 carry its terms in their id: docs/challenges.md).
 const paymentId = z.string().min(1).max(MAX_CHALLENGE_ID_LENGTH);
@@ -41,10 +46,15 @@ export const paymentsRouter = router({
     .input(z.object({ id: paymentId }))
     .output(evidenceOutput)
     .query(({ ctx, input }) => exportPaymentEvidence(ctx.seller.id, input.id)),
+  // The Refunds page: filtered by status, rail and days of the refund, newest first; its totals below.
   refunds: sellerProcedure
-    .input(z.object({ cursor: z.string().max(100).nullish() }).prefault({}))
+    .input(refundFilter.and(z.object({ cursor: z.string().max(100).nullish() })).prefault({}))
     .output(refundsOutput)
     .query(({ ctx, input }) => listSellerRefunds(ctx.seller.id, input)),
+  refundsSummary: sellerProcedure
+    .input(refundFilter.prefault({}))
+    .output(refundsSummaryOutput)
+    .query(({ ctx, input }) => summarizeSellerRefunds(ctx.seller.id, input)),
   // A refund, whatever the rail: the wallet rails record the transfer the seller sent back on chain from their payTo
   // wallet (`transaction`; its format is checked by the domain, so every caller gets the same message), the card rail
   // refunds through its processor in full. The ledger row and the audit row come with it; a second submit returns the

@@ -1,13 +1,25 @@
-import { Prefetched } from "../../_components/prefetch";
+import { Suspense } from "react";
+import { Prefetched, urlParams } from "../../_components/prefetch";
 import { Refunds } from "./_components/refunds";
+import { rangeProblem, refundsInput } from "./_components/refunds-input";
 
-// /console/refunds - the refunds recorded, and how to record one
-export default function RefundsPage() {
+// /console/refunds - the refunds recorded (status, reason, the card's refund id), filtered, with totals and a CSV
+export default async function RefundsPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+  const input = refundsInput(await urlParams(searchParams));
   return (
     <Prefetched
-      load={(trpc, qc) => [qc.prefetchInfiniteQuery(trpc.payments.refunds.infiniteQueryOptions({}, { getNextPageParam: (last) => last.nextCursor }))]}
+      load={(trpc, qc) =>
+        rangeProblem(input)
+          ? []
+          : [
+              qc.prefetchInfiniteQuery(trpc.payments.refunds.infiniteQueryOptions(input, { getNextPageParam: (last) => last.nextCursor })),
+              qc.prefetchQuery(trpc.payments.refundsSummary.queryOptions(input)),
+            ]
+      }
     >
-      <Refunds />
+      <Suspense>
+        <Refunds />
+      </Suspense>
     </Prefetched>
   );
 }

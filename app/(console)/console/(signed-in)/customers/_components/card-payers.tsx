@@ -9,6 +9,7 @@ import { Empty, LINK, Loaded, Section, STACKED_TABLE_CLASS, TableScroll } from "
 import { microsOf, useSort } from "../../../_components/sortable";
 import type { Outputs } from "../../../_components/types";
 import { useSearchState } from "../../../_components/use-search-state";
+import { customerHref } from "../[id]/_components/customer-detail";
 import { cardPayersInput } from "./customers-input";
 
 type CardPayer = Outputs["customers"]["cardPayers"]["payers"][number];
@@ -40,7 +41,7 @@ function CardPayersTable({ payers }: { payers: CardPayer[] }) {
             <tr key={p.email ?? p.cards.join()} className="border-t border-slate-100" data-testid="card-payer-row">
               <td className="py-1.5 whitespace-nowrap" data-label="Payer">
                 {p.email ? (
-                  <Link className={LINK} href={`/console/payments?q=${encodeURIComponent(p.email)}`} data-testid="card-payer-email">
+                  <Link className={LINK} href={customerHref(p.email)} data-testid="card-payer-email">
                     {p.email}
                   </Link>
                 ) : (

@@ -3,7 +3,9 @@
 import { useInfiniteQuery } from "@tanstack/react-query";
 import { useTRPC } from "../../../providers";
 import { utcCell } from "../../../_components/format";
-import { Empty, Loaded, Section, STACKED_TABLE_CLASS, ShowOlder, TableScroll } from "../../../_components/section";
+import Link from "next/link";
+import { customerHref } from "../[id]/_components/customer-detail";
+import { Empty, LINK, Loaded, Section, STACKED_TABLE_CLASS, ShowOlder, TableScroll } from "../../../_components/section";
 import { CreditCells } from "./credit-cells";
 
 /** Every agent credential registered here, with its money. */
@@ -41,7 +43,9 @@ export function Credentials() {
                     {rows.map((c) => (
                       <tr key={c.id} className="border-t border-slate-100 align-top" data-testid={`credential-row-${c.id}`}>
                         <td className="py-1.5" data-label="Credential">
-                          <span className="font-mono text-xs whitespace-nowrap">{c.id}</span>
+                          <Link className={`${LINK} font-mono text-xs whitespace-nowrap`} href={customerHref(c.id)}>
+                            {c.id}
+                          </Link>
                           <span className="block text-xs text-slate-600">
                             {c.kind.replace("_", " ")} · {c.state.replace("_", " ")}
                           </span>

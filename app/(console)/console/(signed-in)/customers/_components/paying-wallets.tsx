@@ -9,6 +9,7 @@ import { BUTTON_SECONDARY, Empty, LINK, Loaded, Section, STACKED_TABLE_CLASS, Ta
 import { microsOf, useSort } from "../../../_components/sortable";
 import type { Outputs } from "../../../_components/types";
 import { useSearchState } from "../../../_components/use-search-state";
+import { customerHref } from "../[id]/_components/customer-detail";
 import { payersInput } from "./customers-input";
 
 type Payer = Outputs["customers"]["payers"]["payers"][number];
@@ -39,7 +40,7 @@ function PayersTable({ payers }: { payers: Payer[] }) {
           {t.rows.map((p) => (
             <tr key={p.payer} className="border-t border-slate-100" data-testid={`payer-row-${p.payer}`}>
               <td className="py-1.5 font-mono text-xs whitespace-nowrap" title={p.payer} data-label="Payer">
-                <Link className={LINK} href={`/console/payments?payer=${encodeURIComponent(p.payer)}`}>
+                <Link className={LINK} href={customerHref(p.payer)}>
                   {short(p.payer, 10, 6)}
                 </Link>
               </td>

@@ -3,7 +3,9 @@
 import { useInfiniteQuery } from "@tanstack/react-query";
 import { useTRPC } from "../../../providers";
 import { utcCell } from "../../../_components/format";
-import { Empty, Loaded, Section, STACKED_TABLE_CLASS, ShowOlder, TableScroll } from "../../../_components/section";
+import Link from "next/link";
+import { customerHref } from "../[id]/_components/customer-detail";
+import { Empty, LINK, Loaded, Section, STACKED_TABLE_CLASS, ShowOlder, TableScroll } from "../../../_components/section";
 import { CreditCells } from "./credit-cells";
 
 /** The people who claimed credentials here, with the plans and credit their credentials share. */
@@ -42,7 +44,9 @@ export function People() {
                     {rows.map((h) => (
                       <tr key={h.id} className="border-t border-slate-100 align-top" data-testid={`person-row-${h.id}`}>
                         <td className="py-1.5 break-all" data-testid="person-email" data-label="Person">
-                          {h.email}
+                          <Link className={LINK} href={customerHref(h.email)}>
+                            {h.email}
+                          </Link>
                         </td>
                         <td data-testid="person-credentials" data-label="Credentials">
                           <ul>

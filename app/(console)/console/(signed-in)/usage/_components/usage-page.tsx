@@ -3,7 +3,8 @@
 import { useInfiniteQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useTRPC } from "../../../providers";
-import { Empty, LINK, Loaded, PageHeader, Section, ShowOlder } from "../../../_components/section";
+import { BUTTON_SECONDARY, Empty, LINK, Loaded, PageHeader, Section, ShowOlder } from "../../../_components/section";
+import { useSearchState } from "../../../_components/use-search-state";
 import { PaymentFilters, usePaymentFilter } from "../../payments/_components/payment-filters";
 import { PaymentsSummary } from "../../payments/_components/payments-summary";
 import { PaymentsTable } from "../../payments/_components/payments-table";
@@ -15,9 +16,18 @@ export function UsagePage() {
   const filter = usePaymentFilter({ usage: true });
   const list = useInfiniteQuery(trpc.payments.list.infiniteQueryOptions(filter, { getNextPageParam: (last) => last.nextCursor }));
   const rows = list.data?.pages.flatMap((p) => p.payments) ?? [];
+  const { params } = useSearchState();
+  const exportHref = `/console/usage/export${params.toString() ? `?${params.toString()}` : ""}`;
   return (
     <>
-      <PageHeader title="Usage">
+      <PageHeader
+        title="Usage"
+        actions={
+          <a href={exportHref} className={BUTTON_SECONDARY} data-testid="usage-export" download>
+            Export CSV
+          </a>
+        }
+      >
         Calls served on prepaid credit. A draw moves no money: the credit was paid for when the plan was bought (a payment, on{" "}
         <Link className={LINK} href="/console/payments?operation=plan_purchase">
           Payments
