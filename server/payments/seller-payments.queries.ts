@@ -120,6 +120,8 @@ export type ConsolePaymentRow = {
     refundStatus: string | null;
     refundCause: string | null;
     refundId: string | null;
+    /** The email the card payer gave (on our checkout or the processor's), lower case. */
+    payerEmail?: string | null;
   } | null;
 };
 
@@ -153,6 +155,7 @@ type RawRow = {
   card_refund_status: string | null;
   card_refund_cause: string | null;
   card_refund_id: string | null;
+  card_payer_email: string | null;
 };
 
 // `timestamp(3)` columns come back from pg as local-time Dates: read them as text in UTC instead.
@@ -163,7 +166,7 @@ const COLUMNS = `p.id, to_char(p.created_at, 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as
   (select s.delivered_first from settlements s where s.payment_id = p.id) as delivered_first,
   r.transaction as refund_tx, to_char(r.created_at, 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as refunded_at,
   c.processor as card_processor, c.flow as card_flow, c.card_brand, c.card_last4, c.processor_payment_id as card_processor_payment_id,
-  c.refund_status as card_refund_status, c.refund_cause as card_refund_cause, c.refund_id as card_refund_id`;
+  c.refund_status as card_refund_status, c.refund_cause as card_refund_cause, c.refund_id as card_refund_id, c.payer_email as card_payer_email`;
 
 const toRow = (r: RawRow): ConsolePaymentRow => ({
   id: r.id,
@@ -198,6 +201,7 @@ const toRow = (r: RawRow): ConsolePaymentRow => ({
         refundStatus: r.card_refund_status,
         refundCause: r.card_refund_cause,
         refundId: r.card_refund_id,
+        payerEmail: r.card_payer_email,
       }
     : null,
 });
