@@ -77,7 +77,7 @@ for (const [width, height] of [
     page,
     request,
   }, testInfo) => {
-    test.setTimeout(300_000);
+    test.setTimeout(600_000);
     await page.setViewportSize({ width, height });
     const problems: string[] = [];
     /** Check the page as it is now: no sideways scroll (recorded, not thrown, so one run lists every page), axe, a screenshot. */
@@ -167,7 +167,7 @@ for (const [width, height] of [
     await check("refund-dialog-detail");
     await page.getByTestId("payment-refund-dialog-cancel").click();
     // The same dialog opened from a Payments row: the whole dialog, its Confirm button inside it, on the screen.
-    await page.goto(`/console/payments?payer=${encodeURIComponent(`a11y-${width}@example.com`)}`);
+    await page.goto(`/console/payments?q=${encodeURIComponent(`a11y-${width}@example.com`)}`);
     await page.locator(`[data-payment-id="${call.paymentId}"]`).getByTestId("payment-card-refund").click();
     const dialog = page.getByRole("dialog");
     await expect(dialog).toBeVisible();

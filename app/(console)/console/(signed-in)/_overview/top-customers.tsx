@@ -40,7 +40,7 @@ function CustomerTable({ title, rows, what, testId }: { title: string; rows: Cus
                   <td className={`py-1.5 ${c.kind === "card" ? "break-all" : "font-mono text-xs whitespace-nowrap"}`} title={c.id} data-label={what}>
                     <Link
                       className={LINK}
-                      href={c.kind === "credential" ? `/console/payments?q=${encodeURIComponent(c.id)}` : `/console/payments?payer=${encodeURIComponent(c.id)}`}
+                      href={c.kind === "wallet" ? `/console/payments?payer=${encodeURIComponent(c.id)}` : `/console/payments?q=${encodeURIComponent(c.id)}`}
                     >
                       {c.kind === "card" ? c.id : short(c.id, 10, 4)}
                     </Link>

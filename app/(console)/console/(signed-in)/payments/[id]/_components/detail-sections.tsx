@@ -59,7 +59,7 @@ export function Summary({ p }: { p: Detail }) {
           {p.card ? (
             <span>
               {p.card.payerEmail && (
-                <Link className={LINK} href={`/console/payments?payer=${encodeURIComponent(p.card.payerEmail)}`} data-testid="detail-payer-email">
+                <Link className={LINK} href={`/console/payments?q=${encodeURIComponent(p.card.payerEmail)}`} data-testid="detail-payer-email">
                   {p.card.payerEmail}
                 </Link>
               )}
