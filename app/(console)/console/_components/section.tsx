@@ -5,7 +5,7 @@ export function Section({ title, children, actions, testId }: { title: string; c
   return (
     <section className="mt-6 rounded-lg border border-slate-200 bg-white p-4 shadow-sm md:p-5" data-testid={testId} aria-label={title}>
       <div className="flex flex-wrap items-center justify-between gap-2">
-        <h2 className="text-lg font-medium">{title}</h2>
+        <h2 className="min-w-0 text-lg font-medium [overflow-wrap:anywhere]">{title}</h2>
         {actions}
       </div>
       <div className="mt-3">{children}</div>

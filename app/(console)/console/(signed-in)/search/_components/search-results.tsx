@@ -2,7 +2,7 @@
 
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
-import { ShortId } from "@/app/_components/short-id";
+import { ShortId, shortId } from "@/app/_components/short-id";
 import { useTRPC } from "../../../providers";
 import { operationLabel, railLabel, usd } from "../../../_components/format";
 import { isPaymentStatus, STATE_VIEW } from "../../../_components/payment-states";
@@ -31,7 +31,7 @@ export function SearchResults() {
         A payment id (pay_…), a wallet or transaction (0x…), a card processor id (pi_…), an agent credential (agt_…), a person&apos;s email, or part of a plan,
         meter or operation name.
       </PageHeader>
-      <Section title={q ? `Results for “${q}”` : "Results"} testId="section-search">
+      <Section title={q ? `Results for “${shortId(q, 24, 8)}”` : "Results"} testId="section-search">
         <Loaded query={res} what="results">
           {(r) =>
             r.hits.length === 0 ? (
