@@ -45,7 +45,7 @@ export default async function Home() {
       <ul className="mt-3 space-y-2">
         {discovery.map((d) => (
           <li key={d.href}>
-            <a className="font-mono text-indigo-700 hover:underline" href={d.href}>
+            <a className="font-mono text-indigo-700 underline underline-offset-2" href={d.href}>
               {d.label}
             </a>{" "}
             <span className="text-slate-600">- {d.note}</span>
@@ -59,7 +59,7 @@ export default async function Home() {
       )}
       <h2 className="mt-10 text-lg font-medium">For sellers</h2>
       <p className="mt-3">
-        <Link className="text-indigo-700 hover:underline" href="/console">
+        <Link className="text-indigo-700 underline underline-offset-2" href="/console">
           Seller console
         </Link>{" "}
         <span className="text-slate-600">

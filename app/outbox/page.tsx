@@ -21,7 +21,7 @@ export default async function Outbox() {
             <p className="font-medium" data-testid="outbox-subject">
               {m.subject}
             </p>
-            <pre className="mt-2 whitespace-pre-wrap text-sm">{m.text}</pre>
+            <pre className="mt-2 text-sm whitespace-pre-wrap [overflow-wrap:anywhere]">{m.text}</pre>
           </li>
         ))}
       </ul>

@@ -274,7 +274,10 @@ test("a payment's page exports its evidence file: the signed receipt, the terms,
   const receipt = paid.headers.get("svc-receipt")!;
   await signIn(page, DEMO);
   await page.goto(`/console/payments/${id}`);
-  await expect(page.getByTestId("payment-id")).toHaveText(id);
+  // The id is shown short (its first and last characters); the whole id is its title and one copy away.
+  await expect(page.getByTestId("payment-id")).toHaveAttribute("title", id);
+  await expect(page.getByTestId("payment-id")).toHaveText(`${id.slice(0, 10)}…${id.slice(-6)}`);
+  await expect(page.getByRole("button", { name: "Copy payment id" })).toHaveAttribute("data-copy", id);
   const download = page.waitForEvent("download");
   await page.getByTestId("payment-evidence-export").click();
   const file = await download;

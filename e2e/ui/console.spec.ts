@@ -42,10 +42,15 @@ test("a seller signs in, changes a price, and sees it at once in /manifest.json 
   const doc = await (await page.request.get("/openapi.json", { params: { path: "/api/v1/basis" } })).json();
   expect(doc.paths["/api/v1/basis"].get["x-payment-info"].priceUsd).toBe("0.075000");
 
-  // Bad input is refused with a clear message and changes nothing.
+  // Bad input is refused with a clear message as it is typed, and changes nothing.
   await page.getByTestId("price-input-basis").fill("abc");
+  await expect(page.getByTestId("price-error-basis")).toContainText("A price is dollars with at most 6 decimals");
   await page.getByTestId("price-save-basis").click();
-  await expect(page.getByTestId("price-error-basis")).toContainText("amountUsd must be a decimal");
+  await expect(page.getByTestId("price-error-basis")).toContainText("A price is dollars with at most 6 decimals");
+  await expect(page.getByRole("dialog")).toHaveCount(0);
+  // An empty field says what to type, never the validator's raw output.
+  await page.getByTestId("price-input-basis").fill("");
+  await expect(page.getByTestId("price-error-basis")).toHaveText("Enter a price in dollars, such as 0.02.");
   expect(await manifestPrice(page, "basis")).toBe("0.075000");
 
   // Put the demo price back for the other tests.

@@ -5,10 +5,9 @@
 //    lists the payer in Customers;
 //  - a plan's checkout says what it buys: the credit, the data it pays for, how long it lasts, and that credit bought
 //    for an unclaimed agent dies with it;
-//  - axe-core finds no serious or critical violation on the checkout and the claim page at 1440x900 and 390x844, with
-//    a screenshot of each attached to the test output.
+// Their accessibility and width at 1440x900 and 390x844 (the checkout's form, errors, receipt, a plan's checkout, the
+// claim page) are checked with every other page's, in one walk: console-a11y.spec.ts.
 import { expect, test, type APIRequestContext } from "@playwright/test";
-import { axeProblems, attachScreenshot } from "./page-checks";
 import { DEMO, signIn } from "./sellers";
 
 const BACKTEST = "/api/v1/backtest/AAPL?strategy=sma_cross&fast=20&slow=50&years=2";
@@ -111,44 +110,3 @@ test.describe("in the reader's time zone", () => {
     await expect(page.getByTestId("plan-unclaimed")).toContainText("GMT+9");
   });
 });
-
-for (const [width, height] of [
-  [1440, 900],
-  [390, 844],
-] as const) {
-  test(`axe: the checkout and the claim page at ${width}x${height}, no serious or critical violations`, async ({ page, request }, testInfo) => {
-    await page.setViewportSize({ width, height });
-    const problems: string[] = [];
-
-    const opened = await openCheckout(request, await request.get(BACKTEST));
-    await page.goto(opened.url);
-    await expect(page.getByTestId("card-form")).toBeVisible();
-    problems.push(...(await axeProblems(page, "checkout")));
-    await attachScreenshot(page, testInfo, `checkout-${width}x${height}`);
-    // With every field wrong, as the person sees the messages.
-    await page.getByTestId("pay-button").click();
-    await expect(page.getByTestId("card-number-error")).toBeVisible();
-    problems.push(...(await axeProblems(page, "checkout with errors")));
-    await attachScreenshot(page, testInfo, `checkout-errors-${width}x${height}`);
-
-    const agent = await anonymousAgent(request);
-    const planRes = await request.post(
-      ((await (await request.get("/manifest.json")).json()).plans as { slug: string; purchase: { url: string } }[]).find((p) => p.slug === "research-credits")!
-        .purchase.url,
-      { data: { amountUsd: "5.00" }, headers: { authorization: `Bearer ${agent.token}` } },
-    );
-    await page.goto((await openCheckout(request, planRes)).url);
-    await expect(page.getByTestId("plan-terms")).toBeVisible();
-    problems.push(...(await axeProblems(page, "plan checkout")));
-    await attachScreenshot(page, testInfo, `plan-checkout-${width}x${height}`);
-
-    const start = await request.post("/agent/identity/claim", { data: { claim_token: agent.claimToken } });
-    const { attempt } = await start.json();
-    await page.goto(attempt.verification_uri);
-    await expect(page.getByTestId("claim-grants")).toBeVisible();
-    problems.push(...(await axeProblems(page, "claim")));
-    await attachScreenshot(page, testInfo, `claim-${width}x${height}`);
-
-    expect(problems).toEqual([]);
-  });
-}

@@ -99,7 +99,17 @@ export function marginRows(groups: LedgerGroup[], rate: bigint | null) {
     total.feeMicros += r.feeMicros;
     total.feeKnown += r.feeKnown;
   }
-  return { rows: list.map((r) => ({ operation: r.operation, rail: r.rail, ...view(r) })), total: view(total) };
+  // The part whose margin needs no rate (rails that pay no gas: card), known even when the total's is not.
+  const noGas = zeroAcc();
+  for (const r of list.filter((x) => x.gasCalls === 0)) {
+    noGas.calls += r.calls;
+    noGas.refunds += r.refunds;
+    noGas.chargedMicros += r.chargedMicros;
+    noGas.refundedMicros += r.refundedMicros;
+    noGas.feeMicros += r.feeMicros;
+    noGas.feeKnown += r.feeKnown;
+  }
+  return { rows: list.map((r) => ({ operation: r.operation, rail: r.rail, ...view(r) })), total: view(total), withoutGas: view(noGas) };
 }
 
 export async function getMargin(sellerId: string, input: RangeInput = {}, now: Date = new Date()) {

@@ -183,7 +183,8 @@ export async function getOverview(sellerId: string, input: RangeInput = {}, now:
     .sort((a, b) => b.calls - a.calls || a.operation.localeCompare(b.operation));
 
   const payerCount = (rows: { kind: string; payers: number }[], kind: string) => rows.find((p) => p.kind === kind)?.payers ?? 0;
-  const margin = marginRows(groups, settings.ethUsdMicros).total;
+  const margins = marginRows(groups, settings.ethUsdMicros);
+  const margin = margins.total;
   return {
     range: { preset: range.preset, from: range.from, to: range.to, days: range.days, bucket: range.bucket },
     previous: { start: range.prevStart.toISOString(), end: range.prevEnd.toISOString() },
@@ -218,11 +219,30 @@ export async function getOverview(sellerId: string, input: RangeInput = {}, now:
       released: funnel.steps.released,
       failed: funnel.steps.failed,
       refused: funnel.steps.refused,
+      // Refusals that are not failures: the agent was asked to slow down, or retried while its payment was still being
+      // decided (it gets the answer once it is). Counted apart so "failed" means money that did not move.
+      rateLimited: refusedWith(funnel.reasons, ["rate_limit_exceeded", "too_many_attempts"]),
+      inProgress: refusedWith(funnel.reasons, ["payment_in_progress"]),
       reasons: funnel.reasons.slice(0, 5).map((r) => ({ ...r, ...funnel.explanations[`${r.step}:${r.code}`]! })),
     },
     conversion: { issued: funnel.stages.issued, settled: funnel.stages.settled, percent: funnel.stages.conversionPercent },
     // Paid calls and net money per transport (HTTP API, MCP tool calls), from the funnel's split.
     byTransport: funnel.byTransport.map(({ transport, calls, netUsd }) => ({ transport, calls, netUsd })),
-    margin: { ...margin, rateSet: settings.ethUsdMicros !== null },
+    margin: {
+      ...margin,
+      rateSet: settings.ethUsdMicros !== null,
+      // Card and other rails that pay no gas: their margin is known without a rate.
+      withoutGas: {
+        calls: margins.withoutGas.calls,
+        netUsd: margins.withoutGas.netUsd,
+        feesUsd: margins.withoutGas.feesUsd,
+        marginUsd: margins.withoutGas.marginUsd,
+      },
+    },
   };
+}
+
+/** How many proofs were refused with one of these codes. */
+function refusedWith(reasons: { step: string; code: string; count: number }[], codes: string[]): number {
+  return reasons.filter((r) => r.step === "proof" && codes.includes(r.code)).reduce((n, r) => n + r.count, 0);
 }

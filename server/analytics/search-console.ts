@@ -2,7 +2,7 @@
 // transaction, a card processor id, an agent credential, a person's email, a plan, meter or operation), each hit with
 // the console page that shows it. What the text looks like decides where it is looked for, so a search is a few index
 // probes (search.queries.ts).
-import { microsToUsd } from "../lib/money";
+import { formatUsd, microsToUsd } from "../lib/money";
 import { findCatalogHits, findCredentialHits, findPayerHit, findPaymentHits } from "./search.queries";
 
 export type SearchHit = {
@@ -11,6 +11,8 @@ export type SearchHit = {
   label: string;
   detail: string;
   href: string;
+  /** A payment hit's facts, for the console to say in its own words (dollars, the state's label). */
+  payment?: { amountUsd: string; status: string; rail: string | null; operation: string; createdAt: string };
 };
 
 const LIMIT = 8;
@@ -34,9 +36,10 @@ export async function searchConsole(sellerId: string, raw: string): Promise<{ q:
     hits.push({
       kind: "payment",
       id: p.id,
-      label: `$${microsToUsd(BigInt(p.amount_micros))} · ${p.operation_key}`,
+      label: `${formatUsd(BigInt(p.amount_micros))} · ${p.operation_key}`,
       detail: `${p.status}${p.rail ? ` on ${p.rail}` : ""} · ${p.created_at.slice(0, 10)}`,
       href: `/console/payments/${enc(p.id)}`,
+      payment: { amountUsd: microsToUsd(BigInt(p.amount_micros)), status: p.status, rail: p.rail, operation: p.operation_key, createdAt: p.created_at },
     });
   if (payer && wallet)
     hits.push({

@@ -4,6 +4,7 @@
 // the previous one up to the same time of day (today until 10:00 against yesterday until 10:00), so a day in progress
 // is never set against a whole one.
 import { z } from "zod";
+import { consoleDayRange, firstIssue } from "../contracts/console";
 import { AppError } from "../errors";
 
 export const RANGE_PRESETS = ["today", "mtd", "7d", "30d", "90d"] as const;
@@ -63,7 +64,8 @@ export function resolveRange(input: RangeInput = {}, now: Date = new Date()): Da
       });
     first = parseDay(from, "from");
     last = parseDay(to, "to");
-    if (last < first) throw new AppError("invalid_request", { reason: "invalid_parameter", detail: "to must not be before from", extra: { parameter: "to" } });
+    const order = consoleDayRange.safeParse({ from, to });
+    if (!order.success) throw new AppError("invalid_request", { reason: "invalid_parameter", detail: firstIssue(order)!, extra: { parameter: "to" } });
     if (last > today)
       throw new AppError("invalid_request", { reason: "invalid_parameter", detail: "to must not be after today (UTC)", extra: { parameter: "to" } });
   } else if (preset === "mtd") {

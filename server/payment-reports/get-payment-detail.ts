@@ -46,12 +46,21 @@ export async function getPaymentDetail(sellerId: string, paymentId: string) {
         },
   );
   if (p.card?.flow === "checkout") timeline.push({ state: "incomplete", at: null, note: "a person opened the card checkout (no separate time is kept)" });
+  // Declined cards before the one that paid (or before the checkout ended unpaid): the count and the last answer kept.
+  if (p.card && p.card.attempts > 0)
+    timeline.push({
+      state: "declined",
+      at: null,
+      note: `${p.card.attempts} card attempt${p.card.attempts === 1 ? "" : "s"} declined; the last: ${p.card.lastErrorMessage ?? "no message"}${
+        (p.card.lastDeclineCode ?? p.card.lastErrorCode) ? ` (${p.card.lastDeclineCode ?? p.card.lastErrorCode})` : ""
+      } (no separate time is kept)`,
+    });
   if (p.fromChallenge && p.verifiedAt) timeline.push({ state: "verified", at: p.verifiedAt.toISOString(), note: `proof verified and locked (${p.rail})` });
   if (s)
     timeline.push({
       state: "settling",
       at: s.createdAt.toISOString(),
-      note: `upstream answered${p.upstreamStatus ? ` ${p.upstreamStatus}` : ""}; charge decided (outbox), ${s.attempts} attempt${s.attempts === 1 ? "" : "s"}${
+      note: `upstream answered${p.upstreamStatus ? ` ${p.upstreamStatus}` : ""}; charge decided, ${s.attempts} attempt${s.attempts === 1 ? "" : "s"}${
         s.deliveredFirst ? "; the answer went out before the charge was included on chain" : ""
       }`,
     });
@@ -138,8 +147,17 @@ export async function getPaymentDetail(sellerId: string, paymentId: string) {
           refundStatus: p.card.refundStatus,
           refundCause: p.card.refundCause,
           refundId: p.card.refundId,
+          payerEmail: p.card.payerEmail,
         })
       : null,
+    /** Money first: what was paid, what the processor kept, what was given back, and what is left (fee known or not). */
+    money: {
+      amountUsd: microsToUsd(p.amountMicros),
+      feeUsd: charge?.feeMicros != null ? microsToUsd(charge.feeMicros) : null,
+      refundedUsd: refund ? microsToUsd(refund.amountMicros) : null,
+      // Only what moved: nothing before the charge, nothing for a draw on credit (the purchase brought that money in).
+      netUsd: charge && !implicit ? microsToUsd(charge.amountMicros - (refund?.amountMicros ?? 0n) - (charge.feeMicros ?? 0n)) : null,
+    },
     audit: audit.entries,
   };
 }

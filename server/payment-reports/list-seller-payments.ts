@@ -52,6 +52,7 @@ export function cardView(c: ConsolePaymentRow["card"]) {
     last4: c.last4,
     processorPaymentId: c.processorPaymentId,
     refund: c.refundStatus ? { status: c.refundStatus, cause: c.refundCause, refundId: c.refundId } : null,
+    payerEmail: c.payerEmail ?? null,
   };
 }
 

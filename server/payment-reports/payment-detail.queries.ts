@@ -43,6 +43,12 @@ export async function findPaymentDetail(sellerId: string, id: string) {
           refundStatus: true,
           refundCause: true,
           refundId: true,
+          payerEmail: true,
+          attempts: true,
+          lastErrorCode: true,
+          lastDeclineCode: true,
+          lastErrorMessage: true,
+          updatedAt: true,
         },
       },
       ledgerEntries: {

@@ -120,7 +120,7 @@ export type ConsolePaymentRow = {
     refundStatus: string | null;
     refundCause: string | null;
     refundId: string | null;
-    /** The email the payer gave at checkout (optional there; the list's statement reads it, a payment's detail has its own). */
+    /** The email the card payer gave (on our checkout or the processor's), lower case. */
     payerEmail?: string | null;
   } | null;
 };

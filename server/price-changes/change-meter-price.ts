@@ -2,6 +2,7 @@
 // bump in one transaction (catalog.queries.ts), so every instance charges the new price on the next request.
 // The seller id comes from the session (sellerProcedure): another seller's meter id matches nothing.
 import { getPriceHistory } from "../analytics/get-price-history";
+import { consolePrice, firstIssue } from "../contracts/console";
 import { AppError } from "../errors";
 import { CARD_MINIMUM_MICROS, microsToUsd, parseUsd } from "../lib/money";
 import { discoveryOffers, railsOffering as railsPricing } from "../payments/rails";
@@ -9,18 +10,11 @@ import { getCatalog } from "../catalog/catalog";
 import { findSellerById, updateMeterPrice } from "../catalog/catalog.queries";
 import { invalidateSeller } from "../catalog/resolve-seller";
 
-const MAX_PRICE_MICROS = 1_000_000_000n; // $1,000 per request
-
-/** A price as the console types it, checked: a decimal with at most six places, at most $1,000. */
+/** A price as the console types it, checked by the rule the console's form checks it with (server/contracts/console.ts). */
 function parsePrice(amountUsd: string): bigint {
-  const micros = parseUsd(amountUsd);
-  if (micros === null)
-    throw new AppError("invalid_request", {
-      detail: "amountUsd must be a decimal such as 0.02 with at most 6 decimal places",
-      extra: { parameter: "amountUsd" },
-    });
-  if (micros > MAX_PRICE_MICROS)
-    throw new AppError("invalid_request", { detail: `amountUsd must be at most ${microsToUsd(MAX_PRICE_MICROS)}`, extra: { parameter: "amountUsd" } });
+  const checked = consolePrice.safeParse(amountUsd);
+  const micros = checked.success ? parseUsd(checked.data) : null;
+  if (micros === null) throw new AppError("invalid_request", { detail: firstIssue(checked) ?? "not a price", extra: { parameter: "amountUsd" } });
   return micros;
 }
 

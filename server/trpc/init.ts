@@ -17,7 +17,8 @@ const t = initTRPC.context<TrpcContext>().create({
     const internal = error.code === "INTERNAL_SERVER_ERROR";
     return {
       ...shape,
-      message: internal ? "unexpected error; it was logged" : shape.message,
+      // An input the procedure's schema refused reads as its schema's words, one line, never zod's JSON.
+      message: internal ? "unexpected error; it was logged" : cause instanceof ZodError ? zodWords(cause) : shape.message,
       data: {
         ...shape.data,
         stack: undefined,
@@ -27,6 +28,11 @@ const t = initTRPC.context<TrpcContext>().create({
     };
   },
 });
+
+/** A refused input in words: each issue's message, after the field it is about when there is one. */
+function zodWords(e: ZodError): string {
+  return e.issues.map((i) => (i.path.length ? `${i.path.join(".")}: ${i.message}` : i.message)).join("; ");
+}
 
 /** The tRPC code for an AppError, from its HTTP status: one error table (server/errors.ts), no second map. */
 export function trpcCodeFor(status: number): TRPCError["code"] {

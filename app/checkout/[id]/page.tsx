@@ -9,6 +9,7 @@ import { storefrontOfHeaders } from "@/server/http/route";
 import { getCheckoutView, type CheckoutView } from "@/server/payments/rails/card/checkout/checkout-view";
 import { LocalTime } from "../../_components/local-time";
 import { Merchant } from "../../_components/merchant";
+import { ShortId } from "../../_components/short-id";
 import { AuthenticationStep, CardForm } from "./checkout-client";
 
 export const dynamic = "force-dynamic";
@@ -39,9 +40,11 @@ function Receipt({ v, delivered }: { v: CheckoutView; delivered: boolean }) {
         <dt className="text-slate-500">To</dt>
         <dd>{v.sellerName}</dd>
         <dt className="text-slate-500">Reference</dt>
-        <dd className="font-mono text-xs break-all">{v.reference}</dd>
+        <dd className="min-w-0 font-mono text-xs break-all">{v.reference}</dd>
         <dt className="text-slate-500">Payment</dt>
-        <dd className="font-mono text-xs">{v.paymentId}</dd>
+        <dd className="min-w-0">
+          <ShortId value={v.paymentId} what="payment id" testId="receipt-payment-id" />
+        </dd>
         {v.payerEmail && (
           <>
             <dt className="text-slate-500">Receipt sent to</dt>

@@ -98,11 +98,16 @@ export const overviewOutput = z.object({
     released: z.number().int(),
     failed: z.number().int(),
     refused: z.number().int(),
+    rateLimited: z.number().int(),
+    inProgress: z.number().int(),
     reasons: z.array(explanation.extend({ step, code: z.string(), count: z.number().int() })),
   }),
   conversion: z.object({ issued: z.number().int(), settled: z.number().int(), percent }),
   byTransport: z.array(z.object({ transport: z.enum(TRANSPORTS), calls: z.number().int(), netUsd: usd })),
-  margin: marginView.extend({ rateSet: z.boolean() }),
+  margin: marginView.extend({
+    rateSet: z.boolean(),
+    withoutGas: z.object({ calls: z.number().int(), netUsd: usd, feesUsd: usd, marginUsd: usd.nullable() }),
+  }),
 });
 
 export const meterUsageOutput = z.object({

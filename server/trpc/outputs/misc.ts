@@ -182,6 +182,7 @@ export const searchOutput = z.object({
       label: z.string(),
       detail: z.string(),
       href: z.string(),
+      payment: z.object({ amountUsd: usd, status: z.string(), rail: z.string().nullable(), operation: z.string(), createdAt: z.string() }).optional(),
     }),
   ),
 });

@@ -12,6 +12,7 @@ const card = z
     last4: z.string().nullable(),
     processorPaymentId: z.string().nullable(),
     refund: z.object({ status: z.string(), cause: z.string().nullable(), refundId: z.string().nullable() }).nullable(),
+    payerEmail: z.string().nullable(),
   })
   .nullable();
 
@@ -131,6 +132,7 @@ export const detailOutput = z.object({
     .object({ amountUsd: usd, transaction: z.string().nullable(), transactionUrl: z.string().nullable(), logIndex: z.number().int().nullable(), at: iso })
     .nullable(),
   card,
+  money: z.object({ amountUsd: usd, feeUsd: usd.nullable(), refundedUsd: usd.nullable(), netUsd: usd.nullable() }),
   audit: z.array(auditEntry),
 });
 

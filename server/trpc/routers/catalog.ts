@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { consolePrice } from "../../contracts/console";
 import { changeMeterPrice, previewMeterPrice } from "../../price-changes/change-meter-price";
 import { getSellerOverview } from "../../catalog/get-seller-overview";
 import {
@@ -24,7 +25,8 @@ import {
   sellerOverviewOutput,
 } from "../outputs/catalog";
 
-const priceInput = z.object({ meterId: z.string().min(1).max(64), amountUsd: z.string().min(1).max(32) });
+// The price is checked by the rule the console's form checks it with, so both say the same words.
+const priceInput = z.object({ meterId: z.string().min(1).max(64), amountUsd: consolePrice });
 const planTerms = planTermsInput.extend({ planId: z.string().min(1).max(64) });
 
 export const catalogRouter = router({

@@ -13,6 +13,7 @@ export default async function OverviewPage({ searchParams }: { searchParams: Pro
         qc.prefetchQuery(trpc.analytics.headline.queryOptions()),
         qc.prefetchQuery(trpc.analytics.overview.queryOptions(rangeFrom(params))),
         qc.prefetchQuery(trpc.analytics.topCustomers.queryOptions(rangeFrom(params))),
+        qc.prefetchQuery(trpc.customers.cardPayers.queryOptions(rangeFrom(params))),
       ]}
     >
       <Suspense>

@@ -1,6 +1,7 @@
 "use client";
 
 import { useEffect, useId, useRef, type ReactNode } from "react";
+import { createPortal } from "react-dom";
 import { BUTTON, BUTTON_DANGER, BUTTON_SECONDARY } from "./section";
 
 export type Change = { label: string; before: ReactNode; after: ReactNode };
@@ -14,8 +15,11 @@ export type Change = { label: string; before: ReactNode; after: ReactNode };
  * (partial where the rail allows it) and a reason, otherSideSees = what the payer's receipt and statement will say.
  */
 export function ConfirmDialog(props: Props) {
-  // Rendered only while open, so a page with one dialog per row holds one dialog at a time.
-  return props.open ? <OpenDialog {...props} /> : null;
+  // Rendered only while open, so a page with one dialog per row holds one dialog at a time. Into the body, not where
+  // it is opened: a dialog opened from a table row would otherwise take the cell's styles (no wrapping, right-aligned,
+  // monospace) and grow past its own width, its Confirm button out of reach.
+  if (!props.open || typeof document === "undefined") return null;
+  return createPortal(<OpenDialog {...props} />, document.body);
 }
 
 type Props = {

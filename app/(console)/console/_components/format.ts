@@ -58,3 +58,12 @@ export function railLabel(rail: string | null | undefined): string {
   if (!rail) return "—";
   return ({ x402: "x402 (USDC)", mpp: "MPP (USDC)", card: "Card", credits: "Prepaid credit" } as Record<string, string>)[rail] ?? rail;
 }
+
+/** What the protocols are, in a line each (a seller meets the names in every table). */
+export const RAIL_HELP: Record<string, string> = {
+  x402: "x402: the agent pays in USDC from its wallet, answering the 402 with a signed transfer the storefront settles on chain.",
+  "x402-batch": "x402 batch: the agent pays in USDC through a payment channel; many calls settle on chain in one claim.",
+  mpp: "MPP (Machine Payments Protocol): the agent pays in USDC from its wallet, with a credential the storefront settles on chain.",
+  card: "Card: a person paid on the hosted checkout, or the agent with a card token; charged by the card processor.",
+  credits: "Prepaid credit: drawn from a plan the agent bought earlier; no money moves with the call.",
+};

@@ -1,6 +1,7 @@
 "use client";
 
 import { useState } from "react";
+import { consoleDayRange, firstIssue } from "@/server/contracts/console";
 import { BUTTON_SECONDARY, INPUT } from "./section";
 import { rangeFrom, useSearchState } from "./use-search-state";
 
@@ -18,6 +19,8 @@ export function RangePicker({ fallback = "30d" }: { fallback?: "today" | "mtd" |
   const range = rangeFrom(params, fallback);
   const [from, setFrom] = useState(range.from ?? "");
   const [to, setTo] = useState(range.to ?? "");
+  // Checked as it is picked, by the rule the server checks a range with; both days are needed before it says anything.
+  const problem = from && to ? firstIssue(consoleDayRange.safeParse({ from, to })) : null;
   return (
     <div className="flex flex-wrap items-center gap-2" data-testid="range-picker">
       <div role="group" aria-label="Date range (UTC days)" className="inline-flex flex-wrap overflow-hidden rounded border border-slate-300">
@@ -41,7 +44,7 @@ export function RangePicker({ fallback = "30d" }: { fallback?: "today" | "mtd" |
         className="flex flex-wrap items-center gap-1 text-sm"
         onSubmit={(e) => {
           e.preventDefault();
-          if (from && to) set({ range: null, from, to });
+          if (from && to && !problem) set({ range: null, from, to });
         }}
       >
         <label className="sr-only" htmlFor="range-from">
@@ -53,6 +56,7 @@ export function RangePicker({ fallback = "30d" }: { fallback?: "today" | "mtd" |
           className={INPUT}
           value={from}
           max={to || undefined}
+          aria-invalid={problem ? true : undefined}
           onChange={(e) => setFrom(e.target.value)}
           data-testid="range-from"
         />
@@ -63,9 +67,14 @@ export function RangePicker({ fallback = "30d" }: { fallback?: "today" | "mtd" |
           To (UTC day)
         </label>
         <input id="range-to" type="date" className={INPUT} value={to} min={from || undefined} onChange={(e) => setTo(e.target.value)} data-testid="range-to" />
-        <button className={BUTTON_SECONDARY} disabled={!from || !to} data-testid="range-apply">
+        <button className={BUTTON_SECONDARY} disabled={!from || !to || Boolean(problem)} data-testid="range-apply">
           Apply
         </button>
+        {problem && (
+          <span role="alert" className="basis-full text-sm text-red-700" data-testid="range-error">
+            {problem}
+          </span>
+        )}
       </form>
     </div>
   );

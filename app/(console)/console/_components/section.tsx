@@ -5,7 +5,7 @@ export function Section({ title, children, actions, testId }: { title: string; c
   return (
     <section className="mt-6 rounded-lg border border-slate-200 bg-white p-4 shadow-sm md:p-5" data-testid={testId} aria-label={title}>
       <div className="flex flex-wrap items-center justify-between gap-2">
-        <h2 className="text-lg font-medium">{title}</h2>
+        <h2 className="min-w-0 text-lg font-medium [overflow-wrap:anywhere]">{title}</h2>
         {actions}
       </div>
       <div className="mt-3">{children}</div>
@@ -42,7 +42,26 @@ export function TableScroll({ children, label }: { children: ReactNode; label: s
   );
 }
 
-type QueryState<T> = { isPending: boolean; isError: boolean; error: { message: string } | null; data: T | undefined; refetch?: () => unknown };
+type QueryState<T> = {
+  isPending: boolean;
+  isError: boolean;
+  error: { message: string; data?: unknown } | null;
+  data: T | undefined;
+  refetch?: () => unknown;
+};
+
+/**
+ * An error as a person reads it: a refused input (a reversed date range, a bad filter) is the person's to fix, said as
+ * such; an answer the console could not read (signed out, the server restarting) says what to do, not tRPC's words.
+ */
+export function errorWords(error: { message: string; data?: unknown } | null | undefined): { invalid: boolean; text: string } {
+  const code = (error?.data as { code?: string } | undefined)?.code;
+  const message = error?.message ?? "no data";
+  if (code === "BAD_REQUEST") return { invalid: true, text: message };
+  if (/Unable to transform response|Failed to fetch|JSON/i.test(message))
+    return { invalid: false, text: "the server's answer could not be read (you may have been signed out, or the server restarted); reload the page" };
+  return { invalid: false, text: message };
+}
 
 /** A query's loading and error states, the same on every page; `children` renders the loaded data. */
 export function Loaded<T>({ query, what, children }: { query: QueryState<T>; what: string; children: (data: T) => ReactNode }) {
@@ -52,10 +71,18 @@ export function Loaded<T>({ query, what, children }: { query: QueryState<T>; wha
         Loading {what}…
       </p>
     );
+  const problem = errorWords(query.error);
+  if ((query.isError || query.data === undefined) && problem.invalid)
+    return (
+      <p role="alert" className="rounded border border-amber-300 bg-amber-50 p-3 text-sm text-amber-950" data-testid="input-invalid">
+        {problem.text.replace(/^./, (c) => c.toUpperCase())}
+        {/[.!?]$/.test(problem.text) ? "" : "."} Change the filters above to see {what}.
+      </p>
+    );
   if (query.isError || query.data === undefined)
     return (
       <div role="alert" className="rounded border border-red-200 bg-red-50 p-3 text-sm text-red-800">
-        Could not load {what}: {query.error?.message ?? "no data"}.{" "}
+        Could not load {what}: {problem.text}.{" "}
         {query.refetch && (
           <button type="button" className="font-medium underline" onClick={() => query.refetch?.()}>
             Try again

@@ -9,11 +9,15 @@ export const direction = (p: string | null) => (p === null ? "none" : p.startsWi
 // "—" when the previous period had nothing to compare with (a change from zero is not a percentage).
 export const vs = (p: string | null, what: string) => ({ text: `${change(p)} vs ${what}`, direction: direction(p) }) as const;
 
-/** Net revenue today, month to date and over the rolling 7 and 30 days, each against its previous period. */
-export function Headline() {
+/**
+ * Net revenue today against yesterday at the same time, shown above the range (unless the range is today: each figure
+ * once). Month to date, 7 and 30 days are the range picker's presets, where their figures show with the chart.
+ */
+export function Headline({ hidden }: { hidden?: boolean }) {
   const trpc = useTRPC();
   // The headline does not depend on the range picked below.
   const q = useQuery(trpc.analytics.headline.queryOptions());
+  if (hidden) return null;
   return (
     <Loaded query={q} what="revenue">
       {(h) => (
@@ -24,28 +28,6 @@ export function Headline() {
             value={usd(h.today.netUsd)}
             exact={h.today.netUsd}
             change={vs(h.today.changePercent, "yesterday, same time")}
-          />
-          <Kpi
-            testId="headline-mtd"
-            label="Month to date"
-            value={usd(h.monthToDate.netUsd)}
-            exact={h.monthToDate.netUsd}
-            change={vs(h.monthToDate.changePercent, "last month, same days")}
-            note={`Since ${h.monthToDate.from} (UTC)`}
-          />
-          <Kpi
-            testId="headline-7d"
-            label="Last 7 days"
-            value={usd(h.last7Days.netUsd)}
-            exact={h.last7Days.netUsd}
-            change={vs(h.last7Days.changePercent, "the 7 days before")}
-          />
-          <Kpi
-            testId="headline-30d"
-            label="Last 30 days"
-            value={usd(h.last30Days.netUsd)}
-            exact={h.last30Days.netUsd}
-            change={vs(h.last30Days.changePercent, "the 30 days before")}
           />
         </div>
       )}

@@ -11,15 +11,40 @@ type Overview = Outputs["analytics"]["overview"];
 function marginNote(m: Overview["margin"]): string {
   if (m.calls === 0) return "No charges in this range.";
   const fees = `${usd(m.feesUsd)} card fees`;
-  if (m.marginUsd === null) return `Known: ${fees}. Gas is paid in ETH (${m.gasEth} ETH): set an ETH/USD rate in Settings to see it in USD.`;
+  if (m.marginUsd === null)
+    return m.withoutGas.marginUsd !== null && m.withoutGas.calls > 0
+      ? `Card payments: ${usd(m.withoutGas.netUsd)} net after ${usd(m.withoutGas.feesUsd)} card fees. Wallet payments' gas is paid in ETH (${m.gasEth} ETH): set an ETH/USD rate in Settings to see their margin.`
+      : `Known: ${fees}. Gas is paid in ETH (${m.gasEth} ETH): set an ETH/USD rate in Settings to see it in USD.`;
   const gas = m.gasCalls > 0 ? `, ${usd(m.gasUsd)} gas at your rate` : "";
   const unknown = m.costKnownForAll ? "" : " Some charges' costs were not reported, so the margin is at most this.";
   return `After ${fees}${gas}.${unknown}`;
 }
 
+/** The margin when it is known in full, else the card part's (known without an ETH rate), else "Not known". */
+function marginValue(m: Overview["margin"]): string {
+  if (m.marginUsd !== null) return usd(m.marginUsd);
+  if (m.withoutGas.marginUsd !== null && m.withoutGas.calls > 0) return usd(m.withoutGas.marginUsd);
+  return "Not known";
+}
+
+function marginLabel(m: Overview["margin"]): string {
+  return m.marginUsd === null && m.withoutGas.marginUsd !== null && m.withoutGas.calls > 0 ? "Margin (card payments)" : "Margin";
+}
+
+function failedNote(p: Overview["problems"], refusedProofs: number): string {
+  const parts = [`${count(refusedProofs)} proofs refused`, `${count(p.released)} not charged (upstream failed)`, `${count(p.failed)} did not settle`];
+  const not = [
+    p.rateLimited > 0 ? `${count(p.rateLimited)} rate-limited (the agent was asked to slow down)` : null,
+    p.inProgress > 0 ? `${count(p.inProgress)} retries while a payment was in progress` : null,
+  ].filter(Boolean);
+  return `${parts.join(", ")}.${not.length ? ` Not counted as failures: ${not.join(", ")}.` : ""}`;
+}
+
 /** Conversion from 402 to paid, payments that failed or were refused, and the margin. */
 export function Health({ o, funnelHref }: { o: Overview; funnelHref: string }) {
   const p = o.problems;
+  // Rate-limited proofs and retries while a payment was being decided are not failures: counted apart.
+  const refusedProofs = Math.max(0, p.refused - p.rateLimited - p.inProgress);
   return (
     <Section title="Conversion, failures and margin" testId="section-health">
       <div className="grid gap-3 sm:grid-cols-3">
@@ -29,13 +54,8 @@ export function Health({ o, funnelHref }: { o: Overview; funnelHref: string }) {
           value={o.conversion.percent === null ? "—" : `${o.conversion.percent}%`}
           note={`${count(o.conversion.settled)} paid of ${count(o.conversion.issued)} 402 challenges issued`}
         />
-        <Kpi
-          testId="kpi-failed"
-          label="Failed or refused"
-          value={count(p.failed + p.released + p.refused)}
-          note={`${count(p.refused)} proofs refused, ${count(p.released)} not charged (upstream failed), ${count(p.failed)} did not settle`}
-        />
-        <Kpi testId="kpi-margin" label="Margin" value={o.margin.marginUsd === null ? "Not known" : usd(o.margin.marginUsd)} note={marginNote(o.margin)} />
+        <Kpi testId="kpi-failed" label="Failed or refused" value={count(refusedProofs + p.released + p.failed)} note={failedNote(p, refusedProofs)} />
+        <Kpi testId="kpi-margin" label={marginLabel(o.margin)} value={marginValue(o.margin)} note={marginNote(o.margin)} />
       </div>
       {p.reasons.length > 0 && (
         <div className="mt-4">

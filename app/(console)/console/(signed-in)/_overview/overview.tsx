@@ -18,13 +18,15 @@ export function Overview() {
   const { params } = useSearchState();
   const range = rangeFrom(params);
   const q = useQuery(trpc.analytics.overview.queryOptions(range));
+  // Card payers are customers too (by the email they gave, else by card): counted beside the paying wallets.
+  const cardPayers = useQuery(trpc.customers.cardPayers.queryOptions(range)).data?.payers.length ?? 0;
   return (
     <>
       <PageHeader title="Overview">
         Net revenue is what the ledger holds: charges minus refunds, in USD. Draws on prepaid credit are usage, not revenue (the plan purchase was). Times are
         UTC; a range that ends today is compared with the previous period up to the same time of day.
       </PageHeader>
-      <Headline />
+      <Headline hidden={range.preset === "today"} />
       <div className="mt-8 flex flex-wrap items-center justify-between gap-3">
         <h2 className="text-lg font-medium" data-testid="range-title">
           {q.data ? describeRange(q.data.range) : "\u00a0"}
@@ -52,19 +54,20 @@ export function Overview() {
               />
               <Kpi
                 testId="kpi-wallets"
-                label="Paying wallets"
-                value={count(o.totals.wallets)}
-                note={
-                  o.totals.payerKinds.includes("credential")
-                    ? `${count(o.totals.credentials)} agent credentials drew on prepaid credit`
-                    : "Wallet rails (x402, MPP) record the paying wallet."
-                }
+                label="Paying customers"
+                value={count(o.totals.wallets + cardPayers)}
+                note={[
+                  `${count(o.totals.wallets)} wallet${o.totals.wallets === 1 ? "" : "s"}, ${count(cardPayers)} card payer${cardPayers === 1 ? "" : "s"}`,
+                  o.totals.payerKinds.includes("credential") && o.totals.credentials > 0
+                    ? `; ${count(o.totals.credentials)} agent credentials drew on prepaid credit`
+                    : "",
+                ].join("")}
               />
               <Kpi testId="kpi-refunds" label="Refunds" value={count(o.totals.refunds)} note={`${usd(o.totals.refundedUsd)} returned`} />
             </div>
             <RevenueSection o={o} />
             <RevenueBreakdown o={o} />
-            <TopCustomers range={range} cards={o.cardPayers} />
+            <TopCustomers range={range} />
             <Health o={o} funnelHref={`/console/funnel${params.toString() ? `?${params.toString()}` : ""}`} />
             <CallsSection o={o} />
           </>

@@ -9,8 +9,13 @@ import type { Outputs } from "../../_components/types";
 import type { RangeParams } from "../../_components/range";
 
 type Top = Outputs["analytics"]["topCustomers"];
-type Cards = Outputs["analytics"]["overview"]["cardPayers"];
-type Customer = Top["wallets"][number] | Top["credentials"][number] | Cards["customers"][number];
+type CardPayers = Outputs["customers"]["cardPayers"]["payers"];
+type Customer = Top["wallets"][number] | Top["credentials"][number] | { kind: "card"; id: string; payments: number; netUsd: string; lastAt: string | null };
+
+/** Card payers as customers: by the email they gave (at our checkout or the processor's), else by card. */
+export function cardCustomers(payers: CardPayers): Customer[] {
+  return payers.map((p) => ({ kind: "card" as const, id: p.email ?? p.cards.join(", "), payments: p.payments, netUsd: p.paidUsd, lastAt: p.lastAt }));
+}
 
 function CustomerTable({ title, rows, what, testId }: { title: string; rows: Customer[]; what: string; testId: string }) {
   return (
@@ -32,12 +37,12 @@ function CustomerTable({ title, rows, what, testId }: { title: string; rows: Cus
             <tbody>
               {rows.map((c) => (
                 <tr key={c.id} className="border-t border-slate-100">
-                  <td className="py-1.5 font-mono text-xs whitespace-nowrap" title={c.id} data-label={what}>
+                  <td className={`py-1.5 ${c.kind === "card" ? "break-all" : "font-mono text-xs whitespace-nowrap"}`} title={c.id} data-label={what}>
                     <Link
                       className={LINK}
                       href={c.kind === "wallet" ? `/console/payments?payer=${encodeURIComponent(c.id)}` : `/console/payments?q=${encodeURIComponent(c.id)}`}
                     >
-                      {short(c.id, 10, 4)}
+                      {c.kind === "card" ? c.id : short(c.id, 10, 4)}
                     </Link>
                   </td>
                   <td className="text-right tabular-nums" data-label={what === "Credential" ? "Purchases" : "Payments"}>
@@ -59,13 +64,12 @@ function CustomerTable({ title, rows, what, testId }: { title: string; rows: Cus
   );
 }
 
-/**
- * The biggest customers of the range: wallets by net spend, agent credentials by credit bought. Card payers have no
- * identity yet (a checkout records none): their money is one line until it does, and then their list goes here.
- */
-export function TopCustomers({ range, cards }: { range: RangeParams; cards: Cards }) {
+/** The biggest customers of the range: wallets by net spend, agent credentials by credit bought, card payers by what they paid. */
+export function TopCustomers({ range }: { range: RangeParams }) {
   const trpc = useTRPC();
   const q = useQuery(trpc.analytics.topCustomers.queryOptions(range));
+  const cardsQ = useQuery(trpc.customers.cardPayers.queryOptions(range));
+  const cards = cardCustomers(cardsQ.data?.payers ?? []).slice(0, 5);
   return (
     <Section
       title="Top customers"
@@ -78,24 +82,14 @@ export function TopCustomers({ range, cards }: { range: RangeParams; cards: Card
     >
       <Loaded query={q} what="top customers">
         {(c) =>
-          c.wallets.length + c.credentials.length + cards.unidentified.payments === 0 ? (
+          c.wallets.length + c.credentials.length + cards.length === 0 ? (
             <Empty testId="top-customers-empty">No one paid in this range.</Empty>
           ) : (
             <div className="grid gap-6 lg:grid-cols-2">
               <CustomerTable title="Wallets (x402, MPP)" rows={c.wallets} what="Wallet" testId="top-wallets" />
               <CustomerTable title="Agent credentials (plan credit bought)" rows={c.credentials} what="Credential" testId="top-credentials" />
               <div data-testid="top-cards" className="lg:col-span-2">
-                <h3 className="font-medium">Card payers</h3>
-                {cards.customers.length > 0 ? (
-                  <CustomerTable title="Card payers" rows={cards.customers} what="Card payer" testId="top-card-payers" />
-                ) : (
-                  <p className="mt-1 text-sm text-slate-700">
-                    {cards.unidentified.payments === 0
-                      ? "No card payments in this range."
-                      : `${count(cards.unidentified.payments)} card payment${cards.unidentified.payments === 1 ? "" : "s"}, ${usd(cards.unidentified.netUsd)} net.`}{" "}
-                    <span className="text-slate-600">Card checkouts do not record who paid yet, so card payers are not listed by name.</span>
-                  </p>
-                )}
+                <CustomerTable title="Card payers (by email, else card)" rows={cards} what="Card payer" testId="top-card-payers" />
               </div>
             </div>
           )

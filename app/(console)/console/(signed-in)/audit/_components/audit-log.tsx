@@ -1,23 +1,18 @@
 "use client";
 
 import { useInfiniteQuery } from "@tanstack/react-query";
-import Link from "next/link";
+import { ShortId } from "@/app/_components/short-id";
 import { useTRPC } from "../../../providers";
 import { utcCell } from "../../../_components/format";
 import { isPaymentStatus, STATE_VIEW } from "../../../_components/payment-states";
-import { Empty, LINK, Loaded, PageHeader, Section, STACKED_TABLE_CLASS, TableScroll, ShowOlder } from "../../../_components/section";
+import { Empty, Loaded, PageHeader, Section, STACKED_TABLE_CLASS, TableScroll, ShowOlder } from "../../../_components/section";
 import { useSearchState } from "../../../_components/use-search-state";
 import { AuditFilters } from "./audit-filters";
 import { auditInput } from "./audit-input";
 
 /** What a change was made to, by name (a payment by its id, linked); the kind of thing and its id on hover. */
 function Target({ type, id, name }: { type: string; id: string; name: string }) {
-  if (type === "payment")
-    return (
-      <Link href={`/console/payments/${id}`} className={`${LINK} font-mono text-xs`}>
-        {id}
-      </Link>
-    );
+  if (type === "payment") return <ShortId value={id} what="payment id" href={`/console/payments/${encodeURIComponent(id)}`} testId="audit-payment" />;
   return (
     <span className="break-words" title={`${type.replaceAll("_", " ")} ${id}`}>
       {name}

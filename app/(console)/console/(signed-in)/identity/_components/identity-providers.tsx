@@ -71,7 +71,7 @@ function AddProviderForm() {
     >
       <h3 className="font-medium">Add a provider</h3>
       <label className="grid gap-1">
-        <span className="text-slate-600">Issuer (the ID-JAG&apos;s iss)</span>
+        <span className="text-slate-600">Provider address (issuer)</span>
         <input
           data-testid="idp-issuer"
           className="rounded border border-slate-300 px-2 py-1 font-mono"
@@ -81,9 +81,9 @@ function AddProviderForm() {
         />
         <FieldError field="issuer" messages={fieldErrors.issuer} />
       </label>
-      <p className="text-slate-600">Its public keys: give exactly one of a JWKS URL or a pasted JWKS.</p>
+      <p className="text-slate-600">Its public keys (a JWKS): give either the web address they are published at, or paste them.</p>
       <label className="grid gap-1">
-        <span className="text-slate-600">JWKS URL (https)</span>
+        <span className="text-slate-600">Address of its public keys (https)</span>
         <input
           data-testid="idp-jwks-uri"
           className="rounded border border-slate-300 px-2 py-1 font-mono"
@@ -94,7 +94,7 @@ function AddProviderForm() {
         <FieldError field="jwksUri" messages={fieldErrors.jwksUri} />
       </label>
       <label className="grid gap-1">
-        <span className="text-slate-600">or JWKS JSON (private key members are dropped, never stored)</span>
+        <span className="text-slate-600">or the keys themselves, pasted as JSON (any private parts are dropped, never stored)</span>
         <textarea
           data-testid="idp-jwks"
           className="h-24 rounded border border-slate-300 px-2 py-1 font-mono text-xs"
@@ -188,13 +188,22 @@ export function IdentityProviders() {
   const list = useQuery(trpc.identity.providers.queryOptions());
   return (
     <>
-      <PageHeader title="Identity providers" />
+      <PageHeader title="Identity providers">
+        Companies whose sign-in you trust (your own, or your customers&apos;). An agent that a trusted company vouches for joins already linked to the person it
+        works for, with no claim link to click. Turn a provider off and its agents can no longer join.
+      </PageHeader>
       <Section title="Trusted issuers">
-        <p className="mb-3 text-sm text-slate-500">
-          Agents of a trusted provider register with an ID-JAG (POST /agent/identity, type identity_assertion) and are born claimed. Enabled issuers are
-          published in /.well-known/oauth-authorization-server under agent_auth.trusted_issuers (cached by clients for up to 5 minutes); a disabled or removed
-          issuer is refused at once with issuer_not_enabled.
+        <p className="mb-1 text-sm text-slate-600">
+          Each provider is named by its address (the issuer) and proves its agents with public keys, read from a web address or pasted once.
         </p>
+        <details className="mb-3 text-sm text-slate-600">
+          <summary className="min-h-6 cursor-pointer">For developers</summary>
+          <p className="mt-1">
+            Agents of a trusted provider register with an ID-JAG (POST /agent/identity, type identity_assertion) and are born claimed. Enabled issuers are
+            published in /.well-known/oauth-authorization-server under agent_auth.trusted_issuers (cached by clients for up to 5 minutes); a disabled or removed
+            issuer is refused at once with issuer_not_enabled.
+          </p>
+        </details>
         <Loaded query={list} what="identity providers">
           {(data) => (
             <>
@@ -224,8 +233,8 @@ export function IdentityProviders() {
               <div className="mt-6 border-t border-slate-100 pt-4 text-sm" data-testid="idp-hosts">
                 <h3 className="font-medium">Storefront hosts</h3>
                 <p className="mb-2 text-slate-500">
-                  Each host serves this same storefront and is its issuer and origin (ID-JAGs may name any of them, or{" "}
-                  <span className="font-mono">{data.audience}</span>, as aud).
+                  Each address serves this same storefront; a provider&apos;s proof may name any of them (or <span className="font-mono">{data.audience}</span>)
+                  as the storefront it is for.
                 </p>
                 <ul className="font-mono">
                   {data.hosts.map((h) => (

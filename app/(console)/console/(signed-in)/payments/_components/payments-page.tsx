@@ -27,7 +27,11 @@ export function PaymentsPage() {
         }
       >
         Money that moved, on every rail: calls paid per request, card checkouts and plan purchases. Calls served on prepaid credit are usage and are on the
-        Usage page. Filters stay in the address, so a view can be bookmarked or shared; the CSV export takes the same filters.
+        Usage page. Filters stay in the address, so a view can be bookmarked or shared; the CSV export takes the same filters.{" "}
+        <span data-testid="rails-explained">
+          Rails: <strong>x402</strong> and <strong>MPP</strong> are two protocols by which an agent pays in USDC (a dollar stablecoin) from its own wallet,
+          settled on the Base network; <strong>card</strong> is a person paying on the hosted checkout.
+        </span>
       </PageHeader>
       <PaymentsTotals />
       <PaymentFilters />

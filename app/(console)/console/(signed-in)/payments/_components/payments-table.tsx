@@ -1,10 +1,10 @@
 "use client";
 
-import Link from "next/link";
 import { useState } from "react";
-import { operationLabel, short, usd, utcCell } from "../../../_components/format";
+import { operationLabel, RAIL_HELP, short, usd, utcCell } from "../../../_components/format";
 import { StateBadge } from "../../../_components/state-badge";
-import { LINK, STACKED_TABLE_CLASS, TableScroll } from "../../../_components/section";
+import { ShortId } from "@/app/_components/short-id";
+import { STACKED_TABLE_CLASS, TableScroll } from "../../../_components/section";
 import type { Outputs } from "../../../_components/types";
 import { useSearchState } from "../../../_components/use-search-state";
 import { cardLabel } from "./card-label";
@@ -39,9 +39,16 @@ function ServerSortHeader({ label, orders, className = "" }: { label: string; or
 function PayerCell({ p }: { p: Row }) {
   if (p.card)
     return (
-      <span data-testid="payment-card" title={`processor: ${p.card.processor}`}>
-        {cardLabel(p.card)}
-      </span>
+      <>
+        {p.card.payerEmail && (
+          <span className="block font-sans" data-testid="payment-payer-email">
+            {p.card.payerEmail}
+          </span>
+        )}
+        <span data-testid="payment-card" title={`processor: ${p.card.processor}`}>
+          {cardLabel(p.card)}
+        </span>
+      </>
     );
   return p.payer ? <span>{short(p.payer)}</span> : <span>—</span>;
 }
@@ -82,16 +89,14 @@ function PaymentRow({ p, now }: { p: Row; now: number }) {
       <td className="font-mono text-xs whitespace-nowrap" title={p.payer ?? undefined} data-testid="payment-payer" data-label="Payer">
         <PayerCell p={p} />
       </td>
-      <td data-testid="payment-rail" data-label="Rail" title={p.chain ?? undefined}>
+      <td data-testid="payment-rail" data-label="Rail" title={[p.rail ? RAIL_HELP[p.rail] : null, p.chain].filter(Boolean).join(" ") || undefined}>
         {p.rail ?? "—"}
       </td>
       <td className="font-mono text-xs whitespace-nowrap" data-testid="payment-created" data-label="Date (UTC)">
         {utcCell(p.createdAt)}
       </td>
       <td className="font-mono text-xs whitespace-nowrap" data-label="Payment">
-        <Link href={`/console/payments/${p.id}`} className={LINK} title={p.id} data-testid="payment-link">
-          {short(p.id, 8, 4)}
-        </Link>
+        <ShortId value={p.id} what="payment id" href={`/console/payments/${encodeURIComponent(p.id)}`} testId="payment-link" />
       </td>
       <td className="font-mono text-xs whitespace-nowrap" title={p.transaction ?? undefined} data-testid="payment-tx" data-label="Settlement">
         {p.transaction ? short(p.transaction) : "—"}

@@ -4,6 +4,7 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useId, useState } from "react";
 import { useTRPC } from "../../../providers";
 import { ConfirmDialog } from "../../../_components/confirm-dialog";
+import { shortId } from "@/app/_components/short-id";
 import { usd } from "../../../_components/format";
 import { BUTTON, INPUT, LINK_BUTTON } from "../../../_components/section";
 
@@ -15,6 +16,8 @@ export type RefundablePayment = {
   payer: string | null;
   refundInput: "transaction" | "none" | null;
   card?: { brand: string | null; last4: string | null } | null;
+  /** The processor's fee for this payment, when known (the payment's page): it is not returned by a refund. */
+  feeUsd?: string | null;
 };
 
 /** Short reasons a seller picks from (recorded in the audit row with any note); "Other" asks for words. */
@@ -56,19 +59,21 @@ export function Refund({ payment, label, big }: { payment: RefundablePayment; la
   const amount = usd(payment.amountUsd);
   const words = note.trim() ? `${reason}: ${note.trim()}` : reason;
   const card = payment.card;
+  const visible = label ?? (wallet ? "Record refund" : "Refund");
   return (
     <>
       <button
         type="button"
         className={big ? BUTTON : LINK_BUTTON}
         data-testid={wallet ? "payment-refund-open" : "payment-card-refund"}
-        aria-label={`Refund payment ${payment.id} (${amount})`}
+        // A row's "Refund" says which payment (many on a page); a labelled button keeps its visible words as its name.
+        aria-label={visible === "Refund" || visible === "Record refund" ? `${visible} ${amount}, payment ${shortId(payment.id)}` : undefined}
         onClick={() => {
           refund.reset();
           setOpen(true);
         }}
       >
-        {label ?? (wallet ? "Record refund" : "Refund")}
+        {visible}
       </button>
       <ConfirmDialog
         open={open}
@@ -92,6 +97,11 @@ export function Refund({ payment, label, big }: { payment: RefundablePayment; la
               Amount: <strong>{amount}</strong>, in full. Partial refunds are not offered: a card refund returns the whole charge and a wallet refund reverses
               the whole transfer, and the payment then stays refunded.
             </p>
+            <p data-testid="payment-refund-fee" className="text-slate-700">
+              {wallet
+                ? "You send the USDC yourself, so the network fee (gas) of that transfer is yours; the fee of the original settlement is not returned."
+                : `The card processor keeps the fee it charged for this payment${payment.feeUsd ? ` (${usd(payment.feeUsd)})` : ""}: a refund does not return it to you.`}
+            </p>
             <label className="grid gap-1" htmlFor={ids.reason}>
               <span className="text-slate-700">Reason (kept in the audit log)</span>
               <select
@@ -114,8 +124,8 @@ export function Refund({ payment, label, big }: { payment: RefundablePayment; la
               <>
                 <p className="text-slate-700">
                   First send {payment.amountUsd.replace(/\.?0+$/, "")} USDC (or more; {amount} is recorded) from your payTo wallet to the payer{" "}
-                  <span className="font-mono text-xs break-all">{payment.payer}</span> on Base, then paste the transaction hash. Nothing changes until the chain
-                  shows that transfer.
+                  <span className="font-mono text-xs [overflow-wrap:anywhere]">{payment.payer}</span> on Base, then paste the transaction hash. Nothing changes
+                  until the chain shows that transfer.
                 </p>
                 <label className="grid gap-1" htmlFor={ids.hash}>
                   <span className="text-slate-700">Refund transaction hash</span>

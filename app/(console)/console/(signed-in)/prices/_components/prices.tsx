@@ -2,6 +2,7 @@
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
+import { consolePrice, firstIssue } from "@/server/contracts/console";
 import { useTRPC } from "../../../providers";
 import { usd } from "../../../_components/format";
 import { RecentChanges } from "../../../_components/recent-changes";
@@ -17,6 +18,9 @@ function PriceEditor({ meterId, meterKey, priceUsd }: { meterId: string; meterKe
   const qc = useQueryClient();
   const [value, setValue] = useState(priceUsd ? usd(priceUsd).slice(1).replace(/,/g, "") : "");
   const [preview, setPreview] = useState<Preview | null>(null);
+  // Checked as it is typed, by the rule the server checks it with (server/contracts/console.ts).
+  const [touched, setTouched] = useState(false);
+  const invalid = firstIssue(consolePrice.safeParse(value));
   const ask = useMutation({
     mutationFn: (amountUsd: string) => qc.fetchQuery(trpc.catalog.previewPrice.queryOptions({ meterId, amountUsd }, { staleTime: 0 })),
     onSuccess: setPreview,
@@ -38,8 +42,9 @@ function PriceEditor({ meterId, meterKey, priceUsd }: { meterId: string; meterKe
         className="flex flex-wrap items-center gap-2"
         onSubmit={(e) => {
           e.preventDefault();
+          setTouched(true);
           update.reset();
-          ask.mutate(value);
+          if (!invalid) ask.mutate(value.trim());
         }}
       >
         <span className="text-slate-600" aria-hidden>
@@ -50,8 +55,14 @@ function PriceEditor({ meterId, meterKey, priceUsd }: { meterId: string; meterKe
           data-testid={`price-input-${meterKey}`}
           className={`${INPUT} w-28 font-mono`}
           value={value}
-          onChange={(e) => setValue(e.target.value)}
+          onChange={(e) => {
+            setValue(e.target.value);
+            setTouched(true);
+            ask.reset();
+          }}
           inputMode="decimal"
+          aria-invalid={touched && invalid ? true : undefined}
+          aria-describedby={touched && invalid ? `price-error-${meterKey}` : undefined}
         />
         <button data-testid={`price-save-${meterKey}`} className={BUTTON} disabled={ask.isPending || update.isPending}>
           {ask.isPending ? "Checking" : "Review change"}
@@ -66,9 +77,9 @@ function PriceEditor({ meterId, meterKey, priceUsd }: { meterId: string; meterKe
             Saved: {usd(update.data.beforeUsd)} to {usd(update.data.afterUsd)}
           </span>
         )}
-        {ask.isError && (
-          <span role="alert" data-testid={`price-error-${meterKey}`} className="text-sm text-red-700">
-            {ask.error.message}
+        {((touched && invalid) || ask.isError) && (
+          <span role="alert" id={`price-error-${meterKey}`} data-testid={`price-error-${meterKey}`} className="text-sm text-red-700">
+            {touched && invalid ? invalid : ask.error?.message}
           </span>
         )}
       </form>

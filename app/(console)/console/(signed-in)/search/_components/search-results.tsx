@@ -2,7 +2,10 @@
 
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
+import { ShortId, shortId } from "@/app/_components/short-id";
 import { useTRPC } from "../../../providers";
+import { operationLabel, railLabel, usd } from "../../../_components/format";
+import { isPaymentStatus, STATE_VIEW } from "../../../_components/payment-states";
 import { Empty, LINK, Loaded, PageHeader, Section } from "../../../_components/section";
 import { useSearchState } from "../../../_components/use-search-state";
 
@@ -28,7 +31,7 @@ export function SearchResults() {
         A payment id (pay_…), a wallet or transaction (0x…), a card processor id (pi_…), an agent credential (agt_…), a person&apos;s email, or part of a plan,
         meter or operation name.
       </PageHeader>
-      <Section title={q ? `Results for “${q}”` : "Results"} testId="section-search">
+      <Section title={q ? `Results for “${shortId(q, 24, 8)}”` : "Results"} testId="section-search">
         <Loaded query={res} what="results">
           {(r) =>
             r.hits.length === 0 ? (
@@ -39,9 +42,19 @@ export function SearchResults() {
                   <li key={`${h.kind}:${h.id}`} className="py-2" data-testid={`search-hit-${h.kind}`}>
                     <p className="text-xs text-slate-600">{KIND_LABEL[h.kind] ?? h.kind}</p>
                     <Link href={h.href} className={`${LINK} break-all`}>
-                      {h.label}
+                      {h.payment ? `${usd(h.payment.amountUsd)} · ${operationLabel(h.payment.operation)}` : h.label}
                     </Link>
-                    <p className="text-sm text-slate-700">{h.detail}</p>
+                    {h.payment ? (
+                      <p className="text-sm text-slate-700">
+                        <span data-state={h.payment.status} title={h.payment.status}>
+                          {isPaymentStatus(h.payment.status) ? STATE_VIEW[h.payment.status].label : h.payment.status}
+                        </span>
+                        {h.payment.rail ? ` · ${railLabel(h.payment.rail)}` : ""} · {h.payment.createdAt.slice(0, 10)} ·{" "}
+                        <ShortId value={h.id} what="payment id" />
+                      </p>
+                    ) : (
+                      <p className="text-sm text-slate-700">{h.detail}</p>
+                    )}
                   </li>
                 ))}
               </ul>

@@ -60,8 +60,14 @@ export function EndpointForm() {
           <legend className="text-slate-600">Events (none ticked: every event, including types added later)</legend>
           <div className="grid gap-1 sm:grid-cols-2">
             {(types.data ?? []).map((t) => (
-              <label key={t.type} className="flex items-start gap-2" title={t.about}>
-                <input type="checkbox" checked={picked.includes(t.type)} onChange={() => toggle(t.type)} data-testid={`webhook-type-${t.type}`} />
+              <label key={t.type} className="flex min-h-6 items-center gap-2" title={t.about}>
+                <input
+                  type="checkbox"
+                  className="h-6 w-6 shrink-0"
+                  checked={picked.includes(t.type)}
+                  onChange={() => toggle(t.type)}
+                  data-testid={`webhook-type-${t.type}`}
+                />
                 <span className="font-mono text-xs">{t.type}</span>
               </label>
             ))}

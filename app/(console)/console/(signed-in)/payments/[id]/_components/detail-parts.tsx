@@ -33,6 +33,7 @@ export function TxLink({ hash, url, testId }: { hash: string | null; url: string
 const STEP_LABEL: Record<string, string> = {
   challenged: "402 issued",
   incomplete: "Card checkout opened",
+  declined: "Card declined",
   verified: "Verified",
   settling: "Charge decided",
   settled: "Charged",

@@ -1,70 +1,152 @@
 "use client";
 
 import Link from "next/link";
-import { usd, utc } from "../../../../_components/format";
+import { operationLabel, RAIL_HELP, railLabel, usd, utc } from "../../../../_components/format";
 import { LINK, Section, TABLE_CLASS, TableScroll } from "../../../../_components/section";
+import { ShortId } from "@/app/_components/short-id";
 import { cardLabel } from "../../_components/card-label";
 import { Field, TxLink, type Detail } from "./detail-parts";
 
-export function Binding({ p }: { p: Detail }) {
+/** Money first, as a seller used to Stripe reads a payment: what was paid, the fee, what was given back, the net. */
+export function MoneySection({ p }: { p: Detail }) {
+  const m = p.money;
+  const implicit = p.rail === "credits";
+  const wallet = !p.card && !implicit && p.rail !== null;
+  const fee = m.feeUsd
+    ? usd(m.feeUsd)
+    : p.card
+      ? "not reported by the processor yet"
+      : wallet
+        ? p.settlement.gasEth
+          ? `none in USD (the settlement's gas, ${p.settlement.gasEth} ETH, was paid by the facilitator)`
+          : "none in USD"
+        : "none";
   return (
-    <Section title="Request binding" testId="payment-binding">
-      <p className="mb-2 text-sm text-slate-700">
-        The proof had to be made for exactly this request; a proof for another one is refused (payment_request_mismatch).
-      </p>
+    <Section title="Money" testId="payment-money">
       <dl>
-        <Field label="Request" mono testId="binding-request">
-          {p.binding.method} {p.binding.path}
-          {p.binding.query ? `?${p.binding.query}` : ""}
+        <Field label="Amount" testId="money-amount">
+          <span data-value={m.amountUsd}>{usd(m.amountUsd)}</span>
         </Field>
-        <Field label="Binding hash" mono>
-          {p.binding.hash}
+        <Field label={p.card ? "Processor fee" : "Fee"} testId="money-fee">
+          {fee}
         </Field>
-        <Field label="Amount">
-          {usd(p.amountUsd)} {p.currency} (meter {p.meter ?? "—"})
+        {m.refundedUsd && (
+          <Field label="Refunded" testId="money-refunded">
+            <span data-value={m.refundedUsd}>-{usd(m.refundedUsd)}</span>
+          </Field>
+        )}
+        <Field label="Net" testId="money-net">
+          {m.netUsd ? (
+            <strong data-value={m.netUsd}>{usd(m.netUsd)}</strong>
+          ) : implicit ? (
+            "drawn from prepaid credit: the money came in with the plan purchase"
+          ) : (
+            "nothing moved yet"
+          )}
         </Field>
-        <Field label="Pay to" mono>
-          {p.binding.payTo ?? "—"}
-        </Field>
-        <Field label="Network and asset">
-          {p.binding.chain ?? "—"} <span className="font-mono text-xs">{p.binding.asset ?? ""}</span>
-        </Field>
-        <Field label="Payer" mono testId="detail-payer">
-          {p.payer ? (
-            <Link className={LINK} href={`/console/payments?payer=${encodeURIComponent(p.payer)}`}>
+      </dl>
+    </Section>
+  );
+}
+
+/** Who paid, how, for what: in a seller's words (a wallet's network and "USDC", never the token's contract address). */
+export function Summary({ p }: { p: Detail }) {
+  const s = p.settlement;
+  return (
+    <Section title="Payment" testId="payment-summary">
+      <dl>
+        <Field label="Payer" testId="detail-payer">
+          {p.card ? (
+            <span>
+              {p.card.payerEmail && (
+                <Link className={LINK} href={`/console/payments?q=${encodeURIComponent(p.card.payerEmail)}`} data-testid="detail-payer-email">
+                  {p.card.payerEmail}
+                </Link>
+              )}
+              {p.card.payerEmail ? " · " : ""}
+              {cardLabel(p.card)}
+            </span>
+          ) : p.payer ? (
+            <Link className={`${LINK} font-mono text-xs`} href={`/console/payments?payer=${encodeURIComponent(p.payer)}`}>
               {p.payer}
             </Link>
           ) : (
             "—"
           )}
         </Field>
-        <Field label="402 expires">{utc(p.binding.expiresAt)}</Field>
+        <Field label="Paid with">
+          <span title={p.rail ? RAIL_HELP[p.rail] : undefined}>{railLabel(p.rail)}</span>
+          {p.rail && RAIL_HELP[p.rail] && <span className="block text-xs text-slate-600">{RAIL_HELP[p.rail]}</span>}
+        </Field>
+        <Field label="Operation">
+          {operationLabel(p.operation)}
+          <span className="block font-mono text-xs text-slate-600" data-testid="binding-request">
+            {p.binding.method} {p.binding.path}
+            {p.binding.query ? `?${p.binding.query}` : ""}
+          </span>
+        </Field>
+        {!p.card && p.binding.chain && (
+          <Field label="Network">
+            {p.binding.chain}, <span title={p.binding.asset ?? undefined}>{p.currency === "USD" ? "USDC" : p.currency}</span>
+          </Field>
+        )}
+        {!p.card && s.transaction && (
+          <Field label="Transaction" mono>
+            <TxLink hash={s.transaction} url={s.transactionUrl} testId="settlement-tx" />
+          </Field>
+        )}
+        <Field label="Created">{utc(p.createdAt)}</Field>
       </dl>
     </Section>
   );
 }
 
-export function Settlement({ p }: { p: Detail }) {
+/** The protocol's words, for a dispute or a developer: the request binding and the settlement queue. */
+export function TechnicalDetails({ p }: { p: Detail }) {
   const s = p.settlement;
   return (
-    <Section title="Settlement" testId="payment-settlement">
-      <dl>
-        <Field label={p.card ? "Processor payment" : "Transaction"} mono>
-          <TxLink hash={s.transaction} url={s.transactionUrl} testId="settlement-tx" />
-        </Field>
-        <Field label="Upstream answered">{s.upstreamStatus ?? "—"}</Field>
-        <Field label="Outbox">
-          {s.outbox
-            ? `${s.outbox.status}, ${s.outbox.attempts} attempt${s.outbox.attempts === 1 ? "" : "s"}, ${s.outbox.units} unit${s.outbox.units === 1 ? "" : "s"}${s.outbox.lastError ? ` (last error: ${s.outbox.lastError})` : ""}`
-            : "no charge decided"}
-        </Field>
-        {!p.card && (
-          <Field label="Gas paid (facilitator)" testId="settlement-gas">
-            {s.gasEth ? `${s.gasEth} ETH` : "not known"}
+    <Section title="Technical details" testId="payment-technical">
+      <details data-testid="payment-binding">
+        <summary className="min-h-6 cursor-pointer text-sm text-slate-700">Request binding, settlement queue and upstream answer</summary>
+        <p className="mt-2 mb-2 text-sm text-slate-700">
+          The proof had to be made for exactly this request; a proof for another one is refused (payment_request_mismatch).
+        </p>
+        <dl data-testid="payment-settlement">
+          <Field label="Binding hash" mono>
+            {p.binding.hash}
           </Field>
-        )}
-        {s.feeUsd && <Field label="Processor fee">{usd(s.feeUsd)}</Field>}
-      </dl>
+          <Field label="Meter" mono>
+            {p.meter ?? "—"}
+          </Field>
+          {!p.card && (
+            <>
+              <Field label="Pay to" mono>
+                {p.binding.payTo ?? "—"}
+              </Field>
+              <Field label="Network and asset" mono>
+                {p.binding.network ?? "—"} {p.binding.asset ?? ""}
+              </Field>
+            </>
+          )}
+          <Field label="402 expires">{utc(p.binding.expiresAt)}</Field>
+          {p.card && (
+            <Field label="Processor payment" mono>
+              <TxLink hash={s.transaction} url={s.transactionUrl} testId="settlement-processor-payment" />
+            </Field>
+          )}
+          <Field label="Upstream answered">{s.upstreamStatus ?? "—"}</Field>
+          <Field label="Outbox">
+            {s.outbox
+              ? `${s.outbox.status}, ${s.outbox.attempts} attempt${s.outbox.attempts === 1 ? "" : "s"}, ${s.outbox.units} unit${s.outbox.units === 1 ? "" : "s"}${s.outbox.lastError ? ` (last error: ${s.outbox.lastError})` : ""}`
+              : "no charge decided"}
+          </Field>
+          {!p.card && (
+            <Field label="Gas paid (facilitator)" testId="settlement-gas">
+              {s.gasEth ? `${s.gasEth} ETH` : "not known"}
+            </Field>
+          )}
+        </dl>
+      </details>
     </Section>
   );
 }
@@ -81,10 +163,22 @@ export function CardSection({ card }: { card: NonNullable<Detail["card"]> }) {
           {card.processor === "test" ? "built-in test processor" : card.processor}
         </Field>
         <Field label="Processor payment id" mono testId="card-processor-id">
-          {card.processorPaymentId ?? "—"}
+          {card.processorPaymentId ? <ShortId value={card.processorPaymentId} what="processor payment id" /> : "—"}
         </Field>
         <Field label="Refund">
-          {card.refund ? `${card.refund.status} (${card.refund.cause?.replace("_", " ")})${card.refund.refundId ? ` · ${card.refund.refundId}` : ""}` : "none"}
+          {card.refund ? (
+            <>
+              {card.refund.status} ({card.refund.cause?.replace("_", " ")})
+              {card.refund.refundId && (
+                <>
+                  {" "}
+                  · <ShortId value={card.refund.refundId} what="processor refund id" />
+                </>
+              )}
+            </>
+          ) : (
+            "none"
+          )}
         </Field>
       </dl>
     </Section>

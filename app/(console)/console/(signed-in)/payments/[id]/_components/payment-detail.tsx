@@ -4,13 +4,14 @@ import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useState } from "react";
 import { useTRPC } from "../../../../providers";
-import { operationLabel, usd, utc } from "../../../../_components/format";
+import { operationLabel, railLabel, usd, utc } from "../../../../_components/format";
 import { StateBadge } from "../../../../_components/state-badge";
 import { LINK, Loaded, PageHeader } from "../../../../_components/section";
+import { ShortId } from "@/app/_components/short-id";
 import { Refund } from "../../_components/refund";
 import { Timeline } from "./detail-parts";
 import { ExportEvidence } from "./export-evidence";
-import { AuditSection, Binding, CardSection, RefundSection, Settlement } from "./detail-sections";
+import { AuditSection, CardSection, MoneySection, RefundSection, Summary, TechnicalDetails } from "./detail-sections";
 
 export function PaymentDetail({ id }: { id: string }) {
   const trpc = useTRPC();
@@ -32,13 +33,15 @@ export function PaymentDetail({ id }: { id: string }) {
                 actions={
                   <>
                     <ExportEvidence id={p.id} />
-                    <Refund payment={p} label={p.refundInput === "none" ? `Refund ${p.rail} in full` : "Record refund"} big />
+                    <Refund
+                      payment={{ ...p, feeUsd: p.settlement.feeUsd }}
+                      label={p.refundInput === "none" ? `Refund ${p.rail} in full` : "Record refund"}
+                      big
+                    />
                   </>
                 }
               >
-                <span className="font-mono text-xs" data-testid="payment-id">
-                  {p.id}
-                </span>{" "}
+                <ShortId value={p.id} what="payment id" testId="payment-id" />{" "}
                 <StateBadge status={p.status} settling={p.settling} expired={Date.parse(p.expiresAt) < now} reason={p.failure?.reason} />{" "}
                 {p.unpaidDelivery && (
                   <span
@@ -49,15 +52,16 @@ export function PaymentDetail({ id }: { id: string }) {
                     Unpaid delivery
                   </span>
                 )}{" "}
-                {p.rail ? `on ${p.rail}` : "not paid"} · created {utc(p.createdAt)}
+                {p.rail ? `paid with ${railLabel(p.rail)}` : "not paid"} · created {utc(p.createdAt)}
               </PageHeader>
             </div>
+            <MoneySection p={p} />
+            <Summary p={p} />
             <Timeline p={p} />
-            <Binding p={p} />
-            <Settlement p={p} />
             {p.card && <CardSection card={p.card} />}
             <RefundSection p={p} />
             <AuditSection p={p} />
+            <TechnicalDetails p={p} />
           </div>
         )}
       </Loaded>
