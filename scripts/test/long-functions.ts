@@ -10,7 +10,6 @@ export const LONG_FUNCTIONS: Record<string, string> = {
   "app/(console)/console/(signed-in)/plans/_components/plan-buyers.tsx:PlanBuyers": "one table's columns",
   "app/(console)/console/(signed-in)/plans/_components/plan-form.tsx:PlanForm": "one form's fields",
   "app/(console)/console/(signed-in)/plans/_components/plans-table.tsx:PlansTable": "one table's columns",
-  "app/(console)/console/(signed-in)/refunds/_components/refunds.tsx:Refunds": "one table's columns",
   "app/(console)/console/(signed-in)/settings/_components/settings.tsx:SettingsForm": "one form's fields",
   "app/(console)/console/(signed-in)/webhooks/_components/deliveries.tsx:Deliveries": "one table with its filters; to split next",
   "app/(console)/console/_components/confirm-dialog.tsx:OpenDialog": "the dialog's focus handling and markup, read as one",

@@ -5,13 +5,15 @@ import { AppError } from "../errors";
 import { newId } from "../lib/ids";
 import { AGENT_AUTHORIZATION_HEADER, parseAgentAuthorization } from "../identity/parse-agent-authorization";
 import { peekVerifiedToken, verifyAccessToken } from "../identity/verify-access-token";
-import type { PaidCall } from "../payments/paid-call";
 import { budgetExceeded } from "./budget-refusal";
 import { budgetWindows, dateOnly } from "./budget-windows";
 import { confirmBudgetHold, releaseBudgetHolds, reserveBudgetHold } from "./budgets.queries";
 import { alertBudgetThresholds } from "./alert-budget-thresholds";
 
 /** How long a hold may stay unsettled before the reconciler takes it as its instance's crash and releases it. */
+/** What a budget reads of a paid call (payments/paid-call.ts PaidCall has these fields): budgets sit below payments, whose reconciler frees lapsed holds. */
+export type BudgetedCall = { purpose: "call" | "purchase"; sellerId: string; operationKey: string; amountMicros: bigint };
+
 export const BUDGET_HOLD_LEASE_MS = 10 * 60_000;
 
 /** What the pipeline's serving step ended in, as far as a budget cares (ServeOutcome has this shape). */
@@ -43,7 +45,7 @@ function chargedBy(served: Served): { chargedMicros: bigint; paymentId: string; 
  * Reserve the call's price against every budget of its credential and person, in the statement that admits it. A
  * purchase is not counted: it buys credit, which counts when a call draws it.
  */
-export async function holdBudget(call: PaidCall, proofs: Headers): Promise<BudgetAdmission> {
+export async function holdBudget(call: BudgetedCall, proofs: Headers): Promise<BudgetAdmission> {
   if (call.purpose !== "call") return PASS;
   const credentialId = await credentialOf(proofs, call.sellerId);
   if (!credentialId) return PASS;
