@@ -19,7 +19,9 @@ export type Admission = { type: "admitted"; end(charged: boolean): Promise<void>
 export async function admitPaidCall(call: PaidCall, proofs: Headers, rail: Rail, proof: unknown): Promise<Admission> {
   const credentialId = await carriedCredential(proofs, call.sellerId);
   const controls = credentialId ? await credentialControls(credentialId) : null;
-  if (controls?.revoked)
+  // Plan credit (the implicit rail, the bearer its proof) refuses a revoked credential in its own draw statement, which
+  // is exact where this cache could lag a notification; every other rail learns it here.
+  if (controls?.revoked && !("implicit" in rail && rail.implicit))
     return {
       type: "refused",
       error: new AppError("invalid_token", {

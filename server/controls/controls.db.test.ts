@@ -3,7 +3,11 @@
 // plan credit, a purchase), on another instance at once (the notification, not this process's own forgetting); a
 // person unfreezes it and it pays again; RFC 7009 /oauth2/revoke revokes an access or refresh token's credential for
 // good (exchange, refresh and paid calls refused), answers 200 for tokens it does not know; the seller gets events.
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { beforeAll, describe, expect, it } from "vitest";
+import * as mcpRoute from "../../app/mcp/route";
 import * as revokeRoute from "../../app/oauth2/revoke/route";
 import * as purchaseRoute from "../../app/plans/[planId]/purchase/route";
 import { anvilAddress } from "../../scripts/lib/local-chain";
@@ -139,6 +143,25 @@ describe("a frozen credential", () => {
     expect(Date.now() - t0).toBeLessThan(2_000);
   });
 
+  it("over MCP: a frozen credential's paid tool call is the tool error credential_frozen; revoked, /mcp refuses its bearer", async () => {
+    const a = await claimedAgent();
+    await freezeCredential(a.person, a.credentialId);
+    const client = new Client({ name: "controls-test", version: "1.0.0" });
+    await client.connect(new StreamableHTTPClientTransport(new URL(`http://${seller.host}/mcp`), { fetch: mcpFetch(a.token) }));
+    const res = (await client.callTool({ name: "aggregates", arguments: { ticker: "AAPL", from: "2024-03-01", to: "2024-03-29" } })) as CallToolResult;
+    expect(res.isError).toBe(true);
+    expect(res.structuredContent).toMatchObject({ error: "credential_frozen" });
+    await client.close();
+    await revokeCredential(a.person, a.credentialId);
+    const refused = await mcpFetch(a.token)(`http://${seller.host}/mcp`, {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
+    });
+    expect(refused.status).toBe(401);
+    expect((await refused.json()).error).toBe("invalid_token");
+  });
+
   it("is only its person's to freeze or revoke", async () => {
     const a = await claimedAgent();
     const b = await claimedAgent();
@@ -213,4 +236,18 @@ async function currentRefreshToken(credentialId: string): Promise<string> {
   await db.refreshToken.updateMany({ where: { credentialId, status: "active" }, data: { status: "revoked" } });
   await db.refreshToken.create({ data: { ...row, credentialId } });
   return value;
+}
+
+type RouteModule = Record<string, (req: Request, seg: { params: Promise<Record<string, string>> }) => Promise<Response>>;
+
+/** The /mcp route in process, the agent's bearer on every request. */
+function mcpFetch(token: string): typeof fetch {
+  return async (input, init) => {
+    const req = new Request(input instanceof Request ? input : String(input), init);
+    const headers = new Headers(req.headers);
+    headers.set("host", seller.host);
+    headers.set("authorization", `Bearer ${token}`);
+    const body = ["GET", "HEAD"].includes(req.method) ? undefined : await req.text();
+    return (mcpRoute as unknown as RouteModule)[req.method]!(new Request(req.url, { method: req.method, headers, body }), { params: Promise.resolve({}) });
+  };
 }

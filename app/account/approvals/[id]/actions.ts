@@ -24,10 +24,14 @@ export async function answerAction(approvalId: string, approve: boolean): Promis
   }
 }
 
-/** A sign-in code, only to the person a live approval was sent to (never an open mail relay). */
-export async function requestApprovalCodeAction(approvalId: string): Promise<{ ok: boolean; message: string }> {
+/**
+ * A sign-in code, only to the person a live approval was sent to, who types their address (the page never shows it to
+ * whoever holds the link: the agent does), so it is never an open mail relay.
+ */
+export async function requestApprovalCodeAction(approvalId: string, email: string): Promise<{ ok: boolean; message: string }> {
   const view = await getApprovalView(approvalId);
   if (!view || view.state !== "pending") return { ok: false, message: "This approval is no longer waiting for an answer." };
+  if (email.trim().toLowerCase() !== view.email) return { ok: false, message: "That is not the address this approval was sent to." };
   const h = await headers();
   const res = await requestSignInCode({
     email: view.email,

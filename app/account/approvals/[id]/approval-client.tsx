@@ -9,8 +9,9 @@ const button = "rounded bg-indigo-600 px-4 py-2 text-white disabled:opacity-50";
 const secondary = "rounded border border-slate-300 px-4 py-2 disabled:opacity-50";
 
 /** Sign in as the person the approval was sent to: a code to that address, typed back here. */
-export function ApprovalSignIn({ approvalId, email }: { approvalId: string; email: string }) {
+export function ApprovalSignIn({ approvalId }: { approvalId: string }) {
   const router = useRouter();
+  const [email, setEmail] = useState("");
   const [sent, setSent] = useState(false);
   const [message, setMessage] = useState<string | null>(null);
   const [pending, setPending] = useState(false);
@@ -21,7 +22,7 @@ export function ApprovalSignIn({ approvalId, email }: { approvalId: string; emai
         e.preventDefault();
         setPending(true);
         if (!sent) {
-          const res = await requestApprovalCodeAction(approvalId);
+          const res = await requestApprovalCodeAction(approvalId, email);
           setMessage(res.message);
           setSent(res.ok);
         } else {
@@ -33,7 +34,18 @@ export function ApprovalSignIn({ approvalId, email }: { approvalId: string; emai
         setPending(false);
       }}
     >
-      <p className="text-sm">Sign in as {email} to answer.</p>
+      <label className="block text-sm">
+        Your email (where this approval was sent)
+        <input
+          name="email"
+          type="email"
+          required
+          value={email}
+          readOnly={sent}
+          onChange={(e) => setEmail(e.target.value)}
+          className="mt-1 w-full rounded border border-slate-300 px-2 py-1"
+        />
+      </label>
       {sent && (
         <label className="block text-sm">
           Sign-in code

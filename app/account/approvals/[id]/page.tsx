@@ -21,7 +21,7 @@ export default async function ApprovalPage({ params }: { params: Promise<{ id: s
   const mine = view && person && view.humanId === person.humanId && view.sellerId === person.sellerId;
   let body;
   if (!view || (person && !mine)) body = <p className="mt-4">There is no approval of yours at this address.</p>;
-  else if (!person) body = <ApprovalSignIn approvalId={id} email={view.email} />;
+  else if (!person) body = <ApprovalSignIn approvalId={id} />;
   else
     body = (
       <>
