@@ -74,7 +74,7 @@ for (const [width, height] of [
       expect(await axeProblems(page, `customer email ${width}`)).toEqual([]);
 
       await page.goto(`/console/customers/0x${"0".repeat(40)}`);
-      await expect(page.getByRole("alert")).toContainText("no customer with this id");
+      await expect(page.getByRole("alert").filter({ hasText: "Could not load this customer" })).toContainText("no customer with this id");
     });
 
     test("the Refunds page: status, reason, the card's refund id, filters, totals and the CSV", async ({ page }, testInfo) => {
