@@ -7,7 +7,7 @@ import { seedMarketSeller } from "../../prisma/seed";
 import { db } from "../db/client";
 import { newId } from "../lib/ids";
 import { createCaller, sessionFor } from "../testing/trpc";
-import { acceptInvite, INVITE_TTL_MS } from "./invite-member";
+import { acceptInvite, INVITE_TTL_MS } from "../auth/invite-member";
 
 let sellerId: string;
 let ownerId: string;

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { AppError } from "../../errors";
 import { TEAM_ROLES } from "../../team/roles";
-import { inviteMember } from "../../team/invite-member";
+import { inviteMember } from "../../auth/invite-member";
 import { findTeam, updateMemberRole } from "../../team/team.queries";
 import { memberProcedure, router, sellerProcedure } from "../init";
 import { inviteOutput, teamOutput } from "../outputs/team";

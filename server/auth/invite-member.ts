@@ -4,10 +4,10 @@ import { createHash, randomBytes } from "node:crypto";
 import { AppError } from "../errors";
 import { hasControlCharacters } from "../http/invalid-text";
 import { sendMail } from "../identity/send-mail";
-import { hashPassword } from "../auth/password";
-import { MIN_PASSWORD_LENGTH } from "../auth/reset-password";
-import { createInvite, emailHasAccount, spendInvite } from "./team.queries";
-import type { TeamRole } from "./roles";
+import { hashPassword } from "./password";
+import { MIN_PASSWORD_LENGTH } from "./reset-password";
+import { createInvite, emailHasAccount, spendInvite } from "../team/team.queries";
+import type { TeamRole } from "../team/roles";
 
 export const INVITE_TTL_MS = 7 * 86_400_000;
 
