@@ -19,6 +19,9 @@ export const AUDIT_ACTIONS = {
   "webhook_delivery.resend": { target: "webhook_delivery", label: "Webhook delivery resent" },
   "plan.credit_threshold": { target: "plan", label: "Credit alert threshold changed" },
   "account.password_reset": { target: "seller_user", label: "Password reset by email" },
+  "team.invite": { target: "seller_invite", label: "Team member invited" },
+  "team.join": { target: "seller_user", label: "Team member joined" },
+  "team.role": { target: "seller_user", label: "Team member's role changed" },
 } as const;
 
 export type AuditAction = keyof typeof AUDIT_ACTIONS;

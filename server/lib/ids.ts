@@ -25,6 +25,7 @@ export const ID_PREFIXES = {
   op: "operation",
   pay: "payment",
   pln: "plan",
+  inv: "invitation to a seller's console team",
   pwr: "password reset",
   prc: "price",
   rft: "refresh token",

@@ -6,8 +6,10 @@ import { ZodError } from "zod";
 import type { Session } from "next-auth";
 import { AppError, isAppError } from "../errors";
 import { isInvalidTextError } from "../http/invalid-text";
+import { findMemberRole } from "../team/team.queries";
 
-export type TrpcContext = { session: Session | null };
+/** `origin`: the console's origin as configuration allows for the request (server/http pageOrigin), for links sent by email. */
+export type TrpcContext = { session: Session | null; origin?: () => Promise<string> };
 
 const t = initTRPC.context<TrpcContext>().create({
   transformer: superjson,
@@ -91,8 +93,22 @@ export const router = t.router;
 export const createCallerFactory = t.createCallerFactory;
 export const publicProcedure = t.procedure.use(mapErrors);
 
-export const sellerProcedure = publicProcedure.use(({ ctx, next }) => {
+/** Any member of a seller's team (an owner or a viewer): reads, and what a person does to their own account. */
+export const memberProcedure = publicProcedure.use(({ ctx, next }) => {
   const user = ctx.session?.user;
   if (!user || user.kind !== "seller" || !user.sellerId) throw new TRPCError({ code: "UNAUTHORIZED", message: "sign in as a seller" });
   return next({ ctx: { ...ctx, seller: { id: user.sellerId, userId: user.id, email: user.email } } });
+});
+
+/**
+ * The seller's data: every member reads it; a change (any mutation) is an owner's. The role is read from the database on
+ * each change, not from the session, so a member made a viewer cannot change anything from their next request on. A
+ * new mutation on this tier is owner-only without anyone remembering to say so.
+ */
+export const sellerProcedure = memberProcedure.use(async ({ ctx, type, next }) => {
+  if (type === "mutation") {
+    const role = await findMemberRole(ctx.seller.id, ctx.seller.userId);
+    if (role !== "owner") throw new TRPCError({ code: "FORBIDDEN", message: "only an owner of this storefront can change it; a viewer reads only" });
+  }
+  return next();
 });

@@ -9,6 +9,7 @@ import { identityRouter } from "./routers/identity";
 import { paymentsRouter } from "./routers/payments";
 import { searchRouter } from "./routers/search";
 import { settingsRouter } from "./routers/settings";
+import { teamRouter } from "./routers/team";
 import { webhooksRouter } from "./routers/webhooks";
 
 export const appRouter = router({
@@ -22,6 +23,7 @@ export const appRouter = router({
   payments: paymentsRouter,
   search: searchRouter,
   settings: settingsRouter,
+  team: teamRouter,
   webhooks: webhooksRouter,
 });
 export type AppRouter = typeof appRouter;

@@ -131,6 +131,27 @@ const ISOLATION: Record<string, () => Promise<void>> = {
     await expect(b.caller.payments.evidence({ id: aPayment })).rejects.toMatchObject({ code: "NOT_FOUND" });
     expect((await a.caller.payments.evidence({ id: aPayment })).payment).toMatchObject({ id: aPayment, status: "refunded" });
   },
+  "customers.customer": async () => {
+    const payer = (await db.payment.findUniqueOrThrow({ where: { id: aPayment } })).payer!;
+    await expect(b.caller.customers.customer({ id: payer })).rejects.toMatchObject({ code: "NOT_FOUND" });
+    expect((await a.caller.customers.customer({ id: payer })).spend.refunds).toBeGreaterThan(0);
+  },
+  "payments.refundsSummary": async () => {
+    expect(await b.caller.payments.refundsSummary({})).toMatchObject({ count: 0, amountUsd: "0.000000" });
+    expect((await a.caller.payments.refundsSummary({})).count).toBe(1);
+  },
+  // The team: each seller's members only; B cannot change A's members' roles.
+  "team.members": async () => {
+    expect((await b.caller.team.members()).members.map((m) => m.email)).not.toContain((await a.caller.team.members()).members[0]!.email);
+  },
+  "team.invite": async () => {
+    // No origin in this context (the console's route gives one): refused before anything is written.
+    await expect(b.caller.team.invite({ email: "someone@x.test", role: "viewer" })).rejects.toMatchObject({ code: "BAD_REQUEST" });
+  },
+  "team.setRole": async () => {
+    const aMember = (await a.caller.team.members()).members[0]!.id;
+    await expect(b.caller.team.setRole({ userId: aMember, role: "viewer" })).rejects.toMatchObject({ code: "NOT_FOUND" });
+  },
   "payments.refunds": async () => {
     expect((await b.caller.payments.refunds()).refunds).toEqual([]);
     expect((await a.caller.payments.refunds()).refunds.map((r) => r.paymentId)).toEqual([aPayment]);
@@ -392,6 +413,9 @@ const INPUT: Record<string, unknown> = {
   "catalog.previewPlan": { ...PLAN_TERMS, planId: "pln_x" },
   "search.global": { q: "x" },
   "customers.planBuyers": { planId: "pln_x" },
+  "customers.customer": { id: "0x1111111111111111111111111111111111111111" },
+  "team.invite": { email: "x@x.test", role: "viewer" },
+  "team.setRole": { userId: "usr_x", role: "viewer" },
   "settings.updateMerchant": { contactEmail: null, termsText: null, refundPolicy: null },
   "settings.updateUnsettledCap": { capUsd: null },
 };

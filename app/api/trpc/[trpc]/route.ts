@@ -1,7 +1,7 @@
 import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
 import { currentSession } from "@/server/auth/session";
 import { boundedRequest } from "@/server/http/parse";
-import { observed } from "@/server/http/route";
+import { observed, pageOrigin } from "@/server/http/route";
 import { logger } from "@/server/observability/logger";
 import { appRouter } from "@/server/trpc/root";
 
@@ -12,7 +12,7 @@ const handler = observed("/api/trpc/[trpc]", async (req: Request) =>
     endpoint: "/api/trpc",
     req: await boundedRequest(req, 1024 * 1024),
     router: appRouter,
-    createContext: async () => ({ session: await currentSession() }),
+    createContext: async () => ({ session: await currentSession(), origin: () => pageOrigin(req.headers) }),
     onError({ error, path }) {
       if (error.code === "INTERNAL_SERVER_ERROR") logger().error({ err: error.cause ?? error, procedure: path }, "console procedure failed");
     },
