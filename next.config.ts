@@ -14,8 +14,13 @@ const nextConfig: NextConfig = {
   // stream of its own whatever its size (a handler cannot set Content-Length or Content-Encoding); on the bench host
   // that halves the requests per second of a small route (README, Benchmarks).
   compress: !["0", "false", "no", "off"].includes(process.env.HTTP_COMPRESSION ?? "on"),
-  // NEXT_UNMINIFIED=1 (with its own NEXT_DIST_DIR): a build whose CPU profiles name our functions (SERVER_CPU_PROF).
-  experimental: process.env.NEXT_UNMINIFIED === "1" ? { turbopackMinify: false } : {},
+  experimental: {
+    // NEXT_UNMINIFIED=1 (with its own NEXT_DIST_DIR): a build whose CPU profiles name our functions (SERVER_CPU_PROF).
+    ...(process.env.NEXT_UNMINIFIED === "1" ? { turbopackMinify: false } : {}),
+    // NEXT_BUILD_CACHE=off (npm test's build in a fresh clone): Turbopack keeps no filesystem cache of the build, which
+    // nothing there would read again (docs/testing.md, "The build").
+    ...(process.env.NEXT_BUILD_CACHE === "off" ? { turbopackFileSystemCacheForBuild: false } : {}),
+  },
 };
 
 export default nextConfig;

@@ -3,7 +3,9 @@
 // HTTP, UI specs in Chromium) against that build.
 //
 // Two lanes run side by side (docs/testing.md, "npm test"): Vitest, whose files spend much of their time waiting on
-// PostgreSQL, the chain and timers; and the static checks, the build and then Playwright, which needs only the build.
+// PostgreSQL, the chain and timers, then the static checks; and the build, then Playwright, which needs only the build.
+// The build and Playwright are the longest chain of steps and Playwright's one worker leaves CPU free, so they start
+// first; the static checks fill the end of the Vitest lane.
 // Each step's output is held and printed whole when the step ends, so two steps never interleave their lines; the
 // summary gives each step's duration and one closing line "tests: N passed, N failed". TEST_LANES=1 runs the steps one
 // after another with their output live (as before the lanes).
@@ -87,17 +89,18 @@ async function staticChecks(): Promise<boolean> {
   return ok;
 }
 
-async function buildThenEndToEnd(): Promise<boolean> {
-  let ok = true;
-  const built = await step("build (next build)", [node, "node_modules/next/dist/bin/next", "build"], { NEXT_DIST_DIR: distDir });
-  if (!built) {
-    failed++;
-    return false;
-  }
-  if (process.env.SKIP_E2E === "1") return ok;
+async function build(): Promise<boolean> {
+  // A one-shot build: no Turbopack filesystem cache written for a later build (next.config.ts, NEXT_BUILD_CACHE).
+  const built = await step("build (next build)", [node, "node_modules/next/dist/bin/next", "build"], { NEXT_DIST_DIR: distDir, NEXT_BUILD_CACHE: "off" });
+  if (!built) failed++;
+  return built;
+}
+
+async function endToEnd(): Promise<boolean> {
+  if (process.env.SKIP_E2E === "1") return true;
   const pwJson = "test-results/playwright.json";
   fs.rmSync(pwJson, { force: true });
-  ok = (await step("end-to-end tests (playwright)", [node, "node_modules/@playwright/test/cli.js", "test"], { NEXT_DIST_DIR: distDir })) && ok;
+  const ok = await step("end-to-end tests (playwright)", [node, "node_modules/@playwright/test/cli.js", "test"], { NEXT_DIST_DIR: distDir });
   if (!fs.existsSync(pwJson)) {
     failed++;
     return false;
@@ -109,9 +112,19 @@ async function buildThenEndToEnd(): Promise<boolean> {
   return ok;
 }
 
-const outcomes = live
-  ? [await staticChecks(), await vitestLane(), await buildThenEndToEnd()]
-  : await Promise.all([vitestLane(), staticChecks().then(async (checked) => [checked, await buildThenEndToEnd()])]);
+async function lanes(): Promise<boolean[]> {
+  const built = build();
+  // The static checks wait for the build as well as for Vitest, so tsc always sees the route types the build generates
+  // (next-env.d.ts, <dist>/types), whichever lane is first.
+  const checks = vitestLane().then(async (tested) => {
+    await built;
+    return [tested, await staticChecks()];
+  });
+  const e2e = built.then(async (ok) => ok && (await endToEnd()));
+  return (await Promise.all([checks, e2e])).flat();
+}
+
+const outcomes = live ? [await staticChecks(), await vitestLane(), (await build()) && (await endToEnd())] : await lanes();
 const ok = outcomes.flat().every(Boolean);
 
 console.log("\n=== summary");

@@ -2,7 +2,8 @@
 // answers as chain 8453 with a USDC-like token at the same address, so nothing here changes between the
 // demo and Base mainnet except RPC_URL.
 import type { Address } from "viem";
-import { base } from "viem/chains";
+// Base from viem/op-stack: the same object viem/chains exports, without loading every chain viem knows (0.35 s of CPU).
+import { base } from "viem/op-stack";
 
 export const CHAIN = base;
 export const CHAIN_ID = 8453;

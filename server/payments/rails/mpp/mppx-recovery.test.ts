@@ -3,7 +3,8 @@
 // slower curve; these tests fail instead. No chain and no database: mppx's own server and client, in process.
 import { Challenge, Credential } from "mppx";
 import { Mppx as MppxClient, evm as evmClient } from "mppx/client";
-import { Mppx, evm } from "mppx/server";
+import { evm } from "mppx/evm/server";
+import { Mppx } from "mppx/server/core";
 import { privateKeyToAccount } from "viem/accounts";
 import { describe, expect, it, vi } from "vitest";
 import { CHAIN_ID, USDC_ADDRESS, USDC_DOMAIN } from "../../../chain/config";

@@ -9,7 +9,9 @@
 //    after the upstream answered 2xx or 3xx, through the settlement outbox (server/payments/settle-payment.ts) shared
 //    with every rail. The `settle` hook mppx asks for is therefore never reached through mppx, and says so.
 import { Errors } from "mppx";
-import { Mppx, evm } from "mppx/server";
+// mppx's narrow entry points (`mppx/server` also loads the tempo and Stripe methods; the objects are the same).
+import { evm } from "mppx/evm/server";
+import { Mppx } from "mppx/server/core";
 import { CHAIN_ID, USDC_ADDRESS, USDC_DOMAIN } from "../../../chain/config";
 import { recoverTypedDataAddress } from "../../../chain/recover-signer";
 import { mppxServer } from "../../mpp/mppx-servers";
