@@ -44,7 +44,9 @@ export async function createChallenge(call: PaidCall, opts: ChallengeOptions = {
     purchase: opts.purchase ?? null,
     transport: call.transport ?? "http",
   });
-  countChallengeIssued(call.sellerId, call.operationKey);
+  // The funnel counts one 402 per unpaid call; a refused proof is its own fact (step "proof"), and the offer that comes
+  // with its refusal re-offers the same call, so it is not counted as another 402 issued.
+  if (opts.refused === undefined) countChallengeIssued(call.sellerId, call.operationKey);
   const offering = railsOffering(call.amountMicros);
   const rails = railsPaying(call);
   const offers = await Promise.all(
