@@ -1,7 +1,8 @@
 // One table from error code to HTTP status. Every error the API sends is JSON:
 //   { "error": code, "reason"?: string, "detail"?: string, ...extra }
-// Codes and statuses follow SERVICE.md part 7; where the spec leaves a status blank, the choice is made
-// here once and documented in README.md ("Errors").
+// Codes and statuses follow SERVICE.md part 7; where the spec leaves a status blank, or names no code for a case,
+// the choice is made here once and documented in docs/discovery.md ("Errors"); server/gateway/refusals.db.test.ts
+// holds every refusal path of the paid pipeline to it.
 
 export const ERROR_STATUS = {
   // --- payment and access (part 7) ---

@@ -6,6 +6,8 @@ import { createChallenge, type Challenge, type ChallengeOptions } from "../payme
 import type { PaidCall } from "../payments/paid-call";
 
 export async function issueChallenge(call: PaidCall, opts: ChallengeOptions = {}): Promise<Challenge> {
-  countChallengeIssued(call.sellerId, call.operationKey);
+  // The funnel counts one 402 per unpaid call; a refused proof is its own fact (step "proof"), and the offer that comes
+  // with its refusal re-offers the same call, so it is not counted as another 402 issued.
+  if (opts.refused === undefined) countChallengeIssued(call.sellerId, call.operationKey);
   return createChallenge(call, opts);
 }

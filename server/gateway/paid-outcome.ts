@@ -44,7 +44,8 @@ export type ServedOutcome =
       transaction?: string | null;
       receipt?: Record<string, string>;
     }
-  | { type: "settlement_failed"; call: PaidCall; rail: Rail; hold: Hold; reason: string }
+  /** `challenge`: a fresh one, for rails that answer refusals with one (retry from the start, SERVICE.md part 7). */
+  | { type: "settlement_failed"; call: PaidCall; rail: Rail; hold: Hold; reason: string; challenge?: Challenge }
   | {
       type: "released";
       call: PaidCall;

@@ -408,6 +408,14 @@ describe("every refusal path answers SERVICE.md part 7's code and status, with t
     expectOffer(a, e.offer, e.reason ?? e.settlementReason ?? e.error);
   });
 
+  it("an x402 refusal's fresh offer is paid as it is by the official client, with no further round trip", async () => {
+    const refused = await call(AAPL, { "X-PAYMENT": "bm90LWpzb24=" });
+    expect(refused.status).toBe(402);
+    const paid = await call(AAPL, await payChallenge(refused, PAYER));
+    expect(paid.status).toBe(200);
+    expect(paid.headers.get("payment-response")).toBeTruthy();
+  });
+
   it("answers no code outside the error table, and never payment_invalid", () => {
     for (const row of ROWS) expect(row.expect.error in ERROR_STATUS, row.name).toBe(true);
     expect("payment_invalid" in ERROR_STATUS).toBe(false);

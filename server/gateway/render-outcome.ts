@@ -33,16 +33,16 @@ function renderChallenge(c: Challenge): Response {
  * headers, so x402's PAYMENT-REQUIRED and `accepts` are there for x402 clients to parse) under our error; MPP's as
  * RFC 9457 problem details. The status stays the one SERVICE.md part 7 gives the code (server/errors.ts).
  */
-function renderRefusal(o: Extract<PaidOutcome, { type: "refused" }>): Response {
-  const fresh = o.challenge;
-  if (!fresh) return errorResponse(o.error);
+function renderRefusal(o: Pick<Extract<PaidOutcome, { type: "refused" }>, "error" | "rail" | "challenge">): Response {
+  const { error, challenge: fresh } = o;
+  if (!fresh) return errorResponse(error);
   const headers = new Headers(fresh.headers);
-  for (const [k, v] of Object.entries(o.error.headers ?? {})) headers.set(k, v);
+  for (const [k, v] of Object.entries(error.headers ?? {})) headers.set(k, v);
   const { error: _code, reason: _reason, detail: _detail, ...offers } = fresh.body;
-  const problem = o.rail?.refusal?.problemType?.(o.error);
-  if (!problem) return refusalResponse(o.error, { ...offers, ...o.error.toBody() }, headers);
+  const problem = o.rail?.refusal?.problemType?.(error);
+  if (!problem) return refusalResponse(error, { ...offers, ...error.toBody() }, headers);
   headers.set("content-type", "application/problem+json");
-  return refusalResponse(o.error, { type: problem.type, title: problem.title, status: o.error.status, ...offers, ...o.error.toBody() }, headers);
+  return refusalResponse(error, { type: problem.type, title: problem.title, status: error.status, ...offers, ...error.toBody() }, headers);
 }
 
 export function renderOutcome(o: PaidOutcome, meta: OutcomeMeta = {}): Response {
@@ -93,14 +93,14 @@ export function renderOutcome(o: PaidOutcome, meta: OutcomeMeta = {}): Response 
         },
         true,
       );
-    case "settlement_failed":
-      return errorResponse(
-        new AppError("settlement_failed", {
-          detail: "the signed payment did not settle; retry from the start for a fresh challenge",
-          extra: { settlementReason: o.reason, payment_id: id },
-          headers: { "svc-payment-id": id, "svc-billing": billing({ ...common, status: "settlement_failed", charged_usd: "0.000000" }) },
-        }),
-      );
+    case "settlement_failed": {
+      const error = new AppError("settlement_failed", {
+        detail: "the signed payment did not settle; retry from the start for a fresh challenge",
+        extra: { settlementReason: o.reason, payment_id: id },
+        headers: { "svc-payment-id": id, "svc-billing": billing({ ...common, status: "settlement_failed", charged_usd: "0.000000" }) },
+      });
+      return renderRefusal({ error, rail: o.rail, challenge: o.challenge });
+    }
     case "released": {
       // A prepaid card payment is refunded in full (SERVICE.md part 3); anything else was never charged. `reason` says
       // why (an agent on a budget tells "the upstream said no" from "the upstream failed"), with the upstream's status.

@@ -133,6 +133,9 @@ export async function runPaidCall<R>(entry: PaidEntry<R>): Promise<R> {
     const challenge = await issueChallenge(call, { ...priced.challenge, error: served.error, detail: served.detail ?? priced.challenge?.detail });
     return entry.render({ type: "challenge", call, challenge }, {});
   }
+  // The signed money did not move: retried from the start, so the rail's fresh offer comes with the answer, as with a refusal.
+  if (served.type === "settlement_failed" && served.rail.refusal?.freshChallenge)
+    return entry.render({ ...served, challenge: await issueChallenge(call, { ...priced.challenge, refused: served.reason }) }, {});
   const total = performance.now() - t0;
   const chain = chainMsSoFar();
   const own = total - chain - upstreamMs;

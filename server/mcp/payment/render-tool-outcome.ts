@@ -234,14 +234,20 @@ export function renderToolOutcome(o: PaidOutcome, opts: RenderOptions): ToolAnsw
           [BILLING_KEY]: billing({ ...common, units: o.units, amount_usd: microsToUsd(call.amountMicros), status: "settlement_pending", tx: o.transaction }),
         }),
       );
-    case "settlement_failed":
-      return renderToolError(
-        new AppError("settlement_failed", {
-          detail: "the signed payment did not settle; call the tool again without payment for a fresh challenge",
-          extra: { settlementReason: o.reason, payment_id: id },
-        }),
-        { [PAYMENT_ID_KEY]: id, [BILLING_KEY]: billing({ ...common, status: "settlement_failed", charged_usd: "0.000000" }) },
-      );
+    case "settlement_failed": {
+      const error = new AppError("settlement_failed", {
+        detail: "the signed payment did not settle; call the tool again without payment for a fresh challenge",
+        extra: { settlementReason: o.reason, payment_id: id },
+      });
+      const failed = billing({ ...common, status: "settlement_failed", charged_usd: "0.000000" });
+      // x402's binding answers a payment that did not move with fresh requirements, as it answers a refused one.
+      if (o.challenge && opts.binding === "x402") {
+        const fresh = renderToolChallenge(o.challenge, { ...opts, challengeAs: "result" }, error);
+        if (fresh.type === "result") fresh.result._meta = { ...fresh.result._meta, [BILLING_KEY]: failed };
+        return fresh;
+      }
+      return renderToolError(error, { [PAYMENT_ID_KEY]: id, [BILLING_KEY]: failed });
+    }
     case "released": {
       // Why it was not charged, with the upstream's status, as over HTTP (render-outcome.ts).
       const why = { reason: o.reason, upstream_status: o.delivered?.status };
