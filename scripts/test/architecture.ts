@@ -133,7 +133,7 @@ export const FLOORS: string[][] = [
   ["server/upstream-auth", "server/db", "server/chain"],
   ["server/market", "server/audit", "server/rate-limits"],
   ["server/catalog"],
-  ["server/settings", "server/identity"],
+  ["server/settings", "server/identity", "server/team"],
   ["server/billing", "server/budgets"],
   ["server/payments"],
   ["server/analytics", "server/discovery", "server/receipts", "server/observability", "server/approvals", "server/wallet-caps"],

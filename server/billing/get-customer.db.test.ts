@@ -8,7 +8,7 @@ import { db } from "../db/client";
 import { newId } from "../lib/ids";
 import { createCaller, sessionFor } from "../testing/trpc";
 import { exportSellerUsage, USAGE_CSV_COLUMNS } from "../payment-reports/export-seller-usage";
-import { CUSTOMER_CSV_COLUMNS, exportCustomers } from "./export-customers";
+import { CUSTOMER_CSV_COLUMNS, exportCustomers } from "../payment-reports/export-customers";
 
 async function csv(chunks: AsyncGenerator<string>, columns: readonly string[]) {
   let text = "";

@@ -1,6 +1,6 @@
 import { currentSession } from "@/server/auth/session";
 import { rangeInput } from "@/server/lib/date-range";
-import { customersFileName, exportCustomers } from "@/server/billing/export-customers";
+import { customersFileName, exportCustomers } from "@/server/payment-reports/export-customers";
 import { AppError } from "@/server/errors";
 import { methods } from "@/server/http/route";
 import { streamedDownload } from "@/server/http/respond";

@@ -6,7 +6,7 @@ import { resolveRange, type RangeInput } from "../lib/date-range";
 import { findRolledThrough } from "../analytics/rollup.queries";
 import { csvAmount, csvLine, csvTime } from "../lib/csv";
 import { railWords } from "../payments/payment-words";
-import { findCardPayers } from "./customers.queries";
+import { findCardPayers } from "../billing/customers.queries";
 
 const EXPORT_PAGE = 1000;
 /** Card payers are grouped in one statement; a storefront with more than this many in a range gets the largest. */
