@@ -6,7 +6,6 @@ import { microsToUsd } from "../lib/money";
 import { paymentFilter, PAYMENT_SORTS, type PaymentFilterInput } from "./payment-filter";
 import { PAYMENT_STATES, PAID_STATES } from "../payments/payment-state";
 import { chainName } from "../chain/explorer-links";
-import { explorerLinksFor } from "../settings/explorer-links-for";
 import { RAILS } from "../payments/rails";
 import { refundInput } from "../payments/refund-payment";
 import {
