@@ -221,9 +221,11 @@ test("tables on a phone are stacked rows with labelled cells, and scrolling tabl
   await page.goto(`/console/payments?from=2025-06-01&to=${CONSOLE_DAY}`);
   const row = page.locator("[data-payment-id]").first();
   const amount = row.getByTestId("payment-amount");
-  // The cell shows its column's name beside the value, and the row is as wide as the card.
-  expect(await amount.evaluate((td) => getComputedStyle(td, "::before").content)).toBe('"Amount"');
-  expect(await row.evaluate((tr) => tr.getBoundingClientRect().width)).toBeGreaterThan(300);
+  // The cell shows its column's name beside the value, and the row is as wide as the card. Read once the table has
+  // settled: in a full run the rows were seen re-rendered between two reads (the second read found a detached row).
+  await expect(row).toBeVisible();
+  await expect.poll(() => amount.evaluate((td) => getComputedStyle(td, "::before").content)).toBe('"Amount"');
+  await expect.poll(() => row.evaluate((tr) => tr.getBoundingClientRect().width)).toBeGreaterThan(300);
   const region = page.getByRole("region", { name: "Payments (table)" });
   await region.focus();
   await expect(region).toBeFocused();

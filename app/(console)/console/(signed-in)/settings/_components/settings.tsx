@@ -7,6 +7,7 @@ import { usd, utc } from "../../../_components/format";
 import { ConfirmDialog } from "../../../_components/confirm-dialog";
 import { RecentChanges } from "../../../_components/recent-changes";
 import { BUTTON, BUTTON_SECONDARY, INPUT, Loaded, PageHeader, Section } from "../../../_components/section";
+import { Team } from "./team";
 
 type SettingsData = {
   explorers: { network: string; name: string; format: string | null; defaultFormat: string | null }[];
@@ -325,6 +326,7 @@ export function Settings() {
             <UnsettledCapForm current={s.unsettledCap} scope="wallet" />
             <UnsettledCapForm current={s.sellerUnsettledCap} scope="seller" />
             <MerchantForm current={s.merchant} />
+            <Team />
           </>
         )}
       </Loaded>

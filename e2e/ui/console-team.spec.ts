@@ -1,0 +1,57 @@
+// The console's team, from both sides, in Chromium against the built app: an owner invites a viewer from Settings; the
+// invited person opens the emailed link, chooses a name and password, and signs in; the link works once; the viewer
+// reads the console and is refused a change.
+import { expect, test } from "@playwright/test";
+import { axeProblems } from "./page-checks";
+import { SECOND, signIn } from "./sellers";
+
+test("an owner invites a viewer by email; the link works once; the viewer signs in, reads, and is refused a change", async ({ page, browser }) => {
+  const email = `viewer-${Date.now().toString(36)}@second-seller.test`;
+  await signIn(page, SECOND);
+  await page.goto("/console/settings");
+  const team = page.getByTestId("section-team");
+  await expect(team.getByTestId("team-member").filter({ hasText: SECOND.email })).toBeVisible();
+  await page.getByTestId("team-invite-email").fill(email);
+  await page.getByTestId("team-invite-role").selectOption("viewer");
+  await page.getByTestId("team-invite-send").click();
+  await expect(page.getByTestId("team-invite-sent")).toContainText(email);
+  await expect(team.getByTestId("team-invite").filter({ hasText: email })).toContainText("invited as viewer");
+
+  await page.goto("/outbox");
+  const mail = await page.getByTestId("outbox-message").filter({ hasText: email }).first().innerText();
+  const link = /\/console\/invite\?token=[A-Za-z0-9_-]+/.exec(mail)![0];
+
+  const invited = await browser.newContext({ viewport: { width: 390, height: 844 } });
+  const phone = await invited.newPage();
+  await phone.goto(link);
+  await expect(phone.getByRole("heading", { name: "Join a seller console" })).toBeVisible();
+  expect(await axeProblems(phone, "the invitation page")).toEqual([]);
+  expect(await phone.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth)).toBe(true);
+  await phone.getByTestId("invite-name").fill("Val Viewer");
+  await phone.getByTestId("invite-password").fill("short");
+  await phone.getByTestId("invite-submit").click();
+  // The browser's own check stops a password under 12 characters before it is sent.
+  await expect(phone.getByTestId("invite-result")).toHaveCount(0);
+  const password = "viewer-password-0123";
+  await phone.getByTestId("invite-password").fill(password);
+  await phone.getByTestId("invite-submit").click();
+  await expect(phone.getByTestId("invite-result")).toContainText("as a viewer");
+
+  // Once only: the same link again is refused, and no second account is made.
+  await phone.goto(link);
+  await phone.getByTestId("invite-name").fill("Someone Else");
+  await phone.getByTestId("invite-password").fill("another-password-0123");
+  await phone.getByTestId("invite-submit").click();
+  await expect(phone.getByTestId("invite-result")).toContainText("no longer valid");
+  await invited.close();
+
+  const viewer = await browser.newContext();
+  const viewerPage = await viewer.newPage();
+  await signIn(viewerPage, { email, password });
+  await viewerPage.goto("/console/settings");
+  await expect(viewerPage.getByTestId("section-team").getByTestId("team-member").filter({ hasText: email })).toContainText("Val Viewer");
+  await viewerPage.getByTestId("team-invite-email").fill(`nobody-${Date.now().toString(36)}@second-seller.test`);
+  await viewerPage.getByTestId("team-invite-send").click();
+  await expect(viewerPage.getByTestId("team-invite-error")).toContainText("only an owner");
+  await viewer.close();
+});
