@@ -22,6 +22,12 @@ const live = process.env.TEST_LANES === "1";
 let passed = 0;
 let failed = 0;
 let skipped = 0;
+/** The failed tests by name, with the first line of each one's error, printed again at the very end of the summary. */
+const failures: string[] = [];
+const firstLine = (m: unknown) =>
+  String(m ?? "")
+    .split("\n")
+    .find((l) => l.trim()) ?? "";
 
 /** Run one step; its output is printed whole when it ends (live with TEST_LANES=1). */
 function step(name: string, cmd: string[], env: Record<string, string> = {}): Promise<boolean> {
@@ -72,6 +78,9 @@ async function vitestLane(): Promise<boolean> {
   passed += r.numPassedTests ?? 0;
   failed += r.numFailedTests ?? 0;
   skipped += (r.numPendingTests ?? 0) + (r.numTodoTests ?? 0);
+  for (const file of r.testResults ?? [])
+    for (const t of file.assertionResults ?? [])
+      if (t.status === "failed") failures.push(`vitest ${file.name.replace(process.cwd() + "/", "")} > ${t.fullName}: ${firstLine(t.failureMessages?.[0])}`);
   return ok;
 }
 
@@ -109,6 +118,20 @@ async function endToEnd(): Promise<boolean> {
   passed += r.stats?.expected ?? 0;
   failed += (r.stats?.unexpected ?? 0) + (r.stats?.flaky ?? 0);
   skipped += r.stats?.skipped ?? 0;
+  type Suite = {
+    title: string;
+    file?: string;
+    suites?: Suite[];
+    specs?: { title: string; file: string; tests: { status: string; results: { error?: { message?: string } }[] }[] }[];
+  };
+  const walk = (s: Suite) => {
+    for (const spec of s.specs ?? [])
+      for (const t of spec.tests)
+        if (t.status === "unexpected" || t.status === "flaky")
+          failures.push(`playwright ${spec.file} > ${spec.title} (${t.status}): ${firstLine(t.results.find((x) => x.error)?.error?.message)}`);
+    for (const child of s.suites ?? []) walk(child);
+  };
+  for (const s of r.suites ?? []) walk(s);
   return ok;
 }
 
@@ -130,5 +153,6 @@ const ok = outcomes.flat().every(Boolean);
 console.log("\n=== summary");
 for (const r of results) console.log(`${r.ok ? "ok  " : "FAIL"} ${r.step.padEnd(34)} ${r.seconds.toFixed(1)} s`);
 console.log(`total ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+for (const f of failures) console.log(`failed: ${f.slice(0, 400)}`);
 console.log(`tests: ${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ""}`);
 process.exit(ok && failed === 0 ? 0 : 1);
