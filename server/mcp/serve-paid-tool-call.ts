@@ -9,7 +9,7 @@ import type { PaidOutcome } from "../gateway/paid-outcome";
 import { issueChallenge } from "../gateway/issue-challenge";
 import { refusalCause, runPaidCall } from "../gateway/run-paid-call";
 import type { RouteContext } from "../http/route";
-import { railFor, type PaymentProof } from "../payments/rails";
+import { mcpBinding, type PaymentProof } from "../payments/rails";
 import type { ToolCallProof } from "./payment/read-tool-call-proof";
 import { renderToolChallenge, renderToolOutcome, type RenderOptions, type ToolAnswer } from "./payment/render-tool-outcome";
 import { toolCallContext } from "./tool-call-request";
@@ -42,17 +42,20 @@ export async function servePaidToolCall(
   });
 }
 
-const BINDING_RAIL = { mpp: "mpp", x402: "x402", checkout: "card" } as const;
+const answersWithRequirements = (binding: string) => mcpBinding(binding)?.binding.refusals === "requirements";
 
 function malformedProof(proof: Extract<ToolCallProof, { type: "malformed" }>): Extract<PaymentProof, { type: "malformed" }> {
-  // x402's binding answers a refused payload with fresh requirements; MPP's -32602 and a checkout's error carry none.
-  return { type: "malformed", rail: railFor(BINDING_RAIL[proof.binding]), error: proof.error, freshChallenge: proof.binding === "x402" };
+  // The rail answering for the binding refuses it. x402's binding answers a refused payload with fresh requirements;
+  // MPP's -32602 and a checkout's error carry none.
+  const bound = mcpBinding(proof.binding);
+  if (!bound) throw new Error(`no MCP binding "${proof.binding}"`);
+  return { type: "malformed", rail: bound.rail, error: proof.error, freshChallenge: answersWithRequirements(proof.binding) };
 }
 
 async function renderPaidOutcome(o: PaidOutcome, render: RenderOptions): Promise<ToolAnswer> {
   if (o.type === "challenge") return renderToolChallenge(o.challenge, render);
   // x402's MCP binding answers a refused payment with fresh requirements, also where the HTTP rail does not make any.
-  if (o.type === "refused" && !o.challenge && o.rail && render.binding === "x402")
+  if (o.type === "refused" && !o.challenge && o.rail && answersWithRequirements(render.binding))
     return renderToolOutcome({ ...o, challenge: await issueChallenge(o.call, { refused: refusalCause(o.error) }) }, render);
   return renderToolOutcome(o, render);
 }

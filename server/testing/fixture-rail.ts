@@ -2,7 +2,8 @@
 // payment id signed with a key only the payer (this file) holds; it is charged from the settlement outbox like a
 // wallet rail and leaves a receipt header. It is written against the Rail interface and the payments domain's own
 // functions only, and is registered by a test with one line (`registerTestRail(voucherRail)`): that it then passes the
-// conformance battery (rail-conformance.ts) with no edit anywhere else is what shows a rail is one folder.
+// conformance battery (rail-conformance.ts), over HTTP and as an MCP tool call's `_meta["x-voucher"]` (its `mcp`
+// binding), with no edit anywhere else is what shows a rail is one folder.
 import { createHmac } from "node:crypto";
 import { env } from "../env";
 import { AppError } from "../errors";
@@ -93,6 +94,19 @@ export const voucherRail = {
     settle: async (payment) => ({ type: "settled", transaction: `voucher_${payment.id}` }),
     receipt: (hold, transaction) => ({ "X-Voucher-Receipt": `${hold.payment.id} ${transaction}` }),
   },
+
+  // Over MCP: the voucher string in the tool call's `_meta["x-voucher"]`, its receipt back in `_meta["x-voucher-receipt"]`.
+  mcp: [
+    {
+      name: "voucher",
+      metaKey: "x-voucher",
+      toHeaders: (value) =>
+        typeof value === "string" ? [[HEADER, value]] : proofRefused("malformed_payment", '_meta["x-voucher"] must be the signed voucher string'),
+      refusals: "error",
+      howToPay: 'voucher: retry with the signed voucher in params._meta["x-voucher"]',
+      receiptMeta: (headers) => (headers["x-voucher-receipt"] ? { "x-voucher-receipt": headers["x-voucher-receipt"] } : {}),
+    },
+  ],
 } satisfies Rail<Voucher>;
 
 /** How the conformance battery pays with vouchers. */
@@ -110,4 +124,15 @@ export const voucherKit: RailKit = {
       },
     },
   ],
+  mcp: {
+    tool: "aggregates",
+    args: { ticker: "AAPL", from: "2024-05-01", to: "2024-05-31" },
+    receiptMeta: ["x-voucher-receipt"],
+    malformed: [42, "", "x", { voucher: 1 }, null],
+    async pay(unpaid) {
+      const voucher = (unpaid.structuredContent as { voucher?: { paymentId: string } } | undefined)?.voucher;
+      if (!voucher) throw new Error("the payment-required tool result offers no voucher");
+      return { "x-voucher": signVoucher(voucher.paymentId) };
+    },
+  },
 };

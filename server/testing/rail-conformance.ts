@@ -8,7 +8,8 @@
 //    to wait, and a retry of it afterwards is served again, never charged again (resumable delivery);
 //  - an upstream failure releases the hold (or refunds a prepaid one) and leaves the payment terminal;
 //  - a receipt only on a charge or a re-delivery of one;
-//  - discovery offers the rail exactly at the prices it can take, and so does the 402.
+//  - discovery offers the rail exactly at the prices it can take, and so does the 402;
+//  - a rail whose kit says how its MCP clients pay is paid for an MCP tool call too (rail-conformance-mcp.ts).
 import { createHash } from "node:crypto";
 import http from "node:http";
 import https from "node:https";
@@ -21,6 +22,7 @@ import { db } from "../db/client";
 import { publicJwks } from "../identity/signing-keys";
 import { discoveryOffers, railFor } from "../payments/rails";
 import type { Rail } from "../payments/rails/rail";
+import { describeMcpWay, type McpWay } from "./rail-conformance-mcp";
 import { rng, type Rng } from "./random";
 import { callGateway, startGatewayStack, stopGatewayStack, type FakeUpstream, type GatewaySeller, type TestChain } from "./gateway";
 
@@ -37,7 +39,7 @@ export type ProofWay = {
   receiptHeaders: string[];
 };
 
-export type RailKit = { rail: string; ways: ProofWay[] };
+export type RailKit = { rail: string; ways: ProofWay[]; mcp?: McpWay };
 
 const TERMINAL_AFTER_FAILURE = ["released", "refunded"];
 const SAMPLE_PRICES = [0n, 1n, 10_000n, 20_000n, 499_999n, 500_000n, 500_001n, 510_000n, 1_000_000n, 100_000_000n, 100_000_001n];
@@ -343,5 +345,7 @@ export function describeRailConformance(kits: RailKit[]): void {
             }
           });
         });
+
+      if (kit.mcp) describeMcpWay(kit.rail, kit.mcp, stack);
     });
 }

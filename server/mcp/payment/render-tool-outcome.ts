@@ -9,22 +9,20 @@
 // that implement only the MPP draft's JSON-RPC error ask for it (`challengeAs: "error"`, /mcp?payment-required=error).
 // Refusals follow the binding the proof came in: an MPP credential's is MPP's JSON-RPC error (-32602 malformed,
 // -32043 verification failed, with fresh challenges), an x402 payload's a tool result with fresh requirements.
-import { Receipt } from "mppx";
 import { ErrorCode, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { AppError } from "../../errors";
 import type { Delivered, PaidOutcome } from "../../gateway/paid-outcome";
 import { microsToUsd } from "../../lib/money";
 import type { Challenge } from "../../payments/create-challenge";
+import { mcpBinding, mcpBindings, RAILS } from "../../payments/rails";
 import {
   BILLING_KEY,
   INVALID_PARAMS_CODE,
   MPP_PAYMENT_REQUIRED_CODE,
   MPP_PAYMENT_REQUIRED_KEY,
-  MPP_RECEIPT_KEY,
   MPP_VERIFICATION_FAILED_CODE,
   PAYMENT_ID_KEY,
   STATUS_KEY,
-  X402_PAYMENT_RESPONSE_KEY,
   type Binding,
 } from "./bindings";
 import { toMcpPaymentRequired } from "./payment-required";
@@ -49,15 +47,22 @@ export function renderToolError(error: AppError, meta: Record<string, unknown> =
   });
 }
 
+/** How to retry, in the words of the bindings of the rails the 402 names (each binding once), then plan credit. */
 function howToPay(rails: unknown): string {
   const names = Array.isArray(rails) ? rails.map(String) : [];
-  const ways = [
-    names.includes("mpp") || names.includes("card") ? 'MPP: retry with the credential in params._meta["org.paymentauth/credential"]' : null,
-    names.includes("x402") ? 'x402: retry with the payment payload in params._meta["x402/payment"]' : null,
-    "plan credit: connect with Authorization: Bearer <agent access token>",
-  ].filter(Boolean);
-  return ways.join("; ");
+  const ways = mcpBindings()
+    .filter(({ binding }) => binding.howToPay && mcpBindingRails(binding.name).some((r) => names.includes(r)))
+    .map(({ binding }) => binding.howToPay!);
+  return [...ways, "plan credit: connect with Authorization: Bearer <agent access token>"].join("; ");
 }
+
+/** The rails that name the binding `name`. */
+function mcpBindingRails(name: string): string[] {
+  return RAILS.filter((r) => r.mcp?.some((b) => b.name === name)).map((r) => r.name);
+}
+
+/** How the binding a proof came in answers its refusals (a plain tool error outside the rails' bindings). */
+const refusalsOf = (binding: Binding) => mcpBinding(binding)?.binding.refusals ?? "error";
 
 /**
  * The unpaid answer: one tool result that x402 and MPP clients both read (see the file comment), or MPP's JSON-RPC
@@ -110,16 +115,9 @@ function billing(fields: Record<string, string | number | null | undefined>): Re
 
 /** The rails' receipt headers (the HTTP renderer's) as the bindings' `_meta` entries. */
 export function receiptMeta(receipt: Record<string, string>): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
   const lower = Object.fromEntries(Object.entries(receipt).map(([k, v]) => [k.toLowerCase(), v]));
-  if (lower["payment-response"]) {
-    try {
-      out[X402_PAYMENT_RESPONSE_KEY] = JSON.parse(Buffer.from(lower["payment-response"], "base64").toString("utf8"));
-    } catch {
-      /* a receipt we wrote ourselves; never undecodable */
-    }
-  }
-  if (lower["payment-receipt"]) out[MPP_RECEIPT_KEY] = Receipt.deserialize(lower["payment-receipt"]);
+  const out: Record<string, unknown> = {};
+  for (const { binding } of mcpBindings()) Object.assign(out, binding.receiptMeta?.(lower));
   // Ours, on every rail: the JWS over the payment, the request and the body's SHA-256 (server/receipts).
   if (lower["svc-receipt"]) out["svc-receipt"] = lower["svc-receipt"];
   return out;
@@ -177,7 +175,7 @@ function renderRefusal(o: Extract<PaidOutcome, { type: "refused" }>, opts: Rende
   // when to come back): a plain tool error in every binding, with the status HTTP answers (429).
   // A person's budget (budget_exceeded) likewise refuses before any proof is judged.
   if (!o.rail || error.code === "rate_limit_exceeded" || error.code === "budget_exceeded") return renderToolError(error);
-  if (opts.binding === "mpp") {
+  if (refusalsOf(opts.binding) === "jsonrpc") {
     if (error.reason === "malformed_credential" || error.reason === "malformed_payment") return renderMalformedCredential(error);
     const problem = o.rail.refusal?.problemType?.(error) ?? { type: `${PROBLEMS}verification-failed`, title: "Verification Failed" };
     return {
@@ -193,7 +191,7 @@ function renderRefusal(o: Extract<PaidOutcome, { type: "refused" }>, opts: Rende
       },
     };
   }
-  // x402 (and the others): a tool error; with fresh requirements when the pipeline made a new challenge for it.
+  // The others (x402's binding among them): a tool error; with fresh requirements when the pipeline made a new challenge for it.
   return fresh ? renderToolChallenge(fresh, { ...opts, challengeAs: "result" }, error) : renderToolError(error);
 }
 
@@ -241,7 +239,7 @@ export function renderToolOutcome(o: PaidOutcome, opts: RenderOptions): ToolAnsw
       });
       const failed = billing({ ...common, status: "settlement_failed", charged_usd: "0.000000" });
       // x402's binding answers a payment that did not move with fresh requirements, as it answers a refused one.
-      if (o.challenge && opts.binding === "x402") {
+      if (o.challenge && refusalsOf(opts.binding) === "requirements") {
         const fresh = renderToolChallenge(o.challenge, { ...opts, challengeAs: "result" }, error);
         if (fresh.type === "result") fresh.result._meta = { ...fresh.result._meta, [BILLING_KEY]: failed };
         return fresh;

@@ -8,7 +8,7 @@ import { proofRefused } from "../proof-refused";
 import { cardRail } from "./card";
 import { creditsRail } from "./credits";
 import { mppRail } from "./mpp";
-import type { DiscoveryOffer, Rail, RailPrice } from "./rail";
+import type { DiscoveryOffer, McpBinding, Rail, RailPrice } from "./rail";
 import { registered } from "./registry";
 import { x402Rail } from "./x402";
 import { x402BatchRail } from "./x402-batch";
@@ -67,6 +67,26 @@ export function discoveryOffers(rail: Rail, amountMicros: bigint): DiscoveryOffe
       description: rail.discovery.description,
     },
   ];
+}
+
+/**
+ * The MCP bindings of the registered rails, each once (rails of one protocol share one), with the first rail naming it:
+ * the rail a malformed proof in that binding is refused by. An MCP tool call reads its proof through these, by key.
+ */
+export function mcpBindings(): { binding: McpBinding; rail: Rail }[] {
+  const out: { binding: McpBinding; rail: Rail }[] = [];
+  for (const rail of RAILS)
+    for (const binding of rail.mcp ?? []) {
+      const same = out.find((b) => b.binding.name === binding.name);
+      if (same && same.binding !== binding) throw new Error(`two MCP bindings named "${binding.name}"`);
+      if (!same) out.push({ binding, rail });
+    }
+  return out;
+}
+
+/** The MCP binding of this name and the rail answering for it, or null ("bearer", "none": no rail's binding). */
+export function mcpBinding(name: string): { binding: McpBinding; rail: Rail } | null {
+  return mcpBindings().find((b) => b.binding.name === name) ?? null;
 }
 
 export type PaymentProof =

@@ -251,6 +251,36 @@ export interface AnswersRefusals {
   readonly refusal: { freshChallenge: boolean; problemType?(error: AppError): { type: string; title: string } };
 }
 
+/**
+ * How a rail's proof rides in an MCP tool call (server/mcp): under one `params._meta` key, turned into exactly the
+ * request headers its `readProof` reads, so a tool call is paid by the code that pays an HTTP call. Rails of one
+ * protocol share a binding (x402 and x402-batch: one payload key; MPP's evm and stripe methods: one credential key);
+ * the first rail of the registry naming it answers for a malformed one.
+ */
+export type McpBinding = {
+  /** The binding's name, as the MCP renderer is told which binding a proof came in ("x402", "mpp", "checkout"). */
+  readonly name: string;
+  /** Its key in the tool call's `params._meta`. */
+  readonly metaKey: string;
+  /** The `_meta` value as request headers, or the refusal of a value that is not the binding's object. No I/O. */
+  toHeaders(value: unknown): [name: string, value: string][] | AppError;
+  /**
+   * How a refused proof is answered: `jsonrpc` (MPP: -32602 for a malformed credential, -32043 with fresh challenges),
+   * `requirements` (x402: a tool result with fresh requirements, also where the HTTP rail makes none), `error` (a
+   * plain tool error).
+   */
+  readonly refusals: "jsonrpc" | "requirements" | "error";
+  /** The unpaid answer's words on retrying with this binding (its proof's `_meta` key), if a 402 is answered so. */
+  readonly howToPay?: string;
+  /** Its receipt headers (lower-case names, as the rail's `charge.receipt` writes them) as the tool result's `_meta` entries. */
+  receiptMeta?(headers: Record<string, string>): Record<string, unknown>;
+};
+
+/** Paid over MCP too: its proof's place in a tool call (an implicit rail's credential rides on the MCP request itself). */
+export interface BindsMcp {
+  readonly mcp: readonly McpBinding[];
+}
+
 export type RailCapabilities<P> = Offers &
   Charges &
   Captures &
@@ -262,7 +292,8 @@ export type RailCapabilities<P> = Offers &
   LimitsPayers<P> &
   Implicit &
   StartsEarly<P> &
-  AnswersRefusals;
+  AnswersRefusals &
+  BindsMcp;
 
 /** A rail: its core, and whichever capabilities it has. */
 export type Rail<P = unknown> = RailCore<P> & Partial<RailCapabilities<P>>;

@@ -23,6 +23,8 @@ import { acceptCard, type CardRailData } from "./accept";
 import { cardMppxServer } from "./mppx-server";
 import { readCardProof, type CardProof } from "./read-proof";
 import { settleCardToken } from "./settle";
+import { MPP_MCP_BINDING } from "../../mpp/mcp-binding";
+import { CHECKOUT_MCP_BINDING } from "./mcp-binding";
 
 export const cardRail = {
   name: "card" as const,
@@ -156,4 +158,6 @@ export const cardRail = {
   },
 
   paymentStatus: cardStatusBlock,
+
+  mcp: [MPP_MCP_BINDING, CHECKOUT_MCP_BINDING],
 } satisfies Rail<CardProof>;

@@ -20,6 +20,7 @@ import { challengeIsOurs } from "../../mpp/mppx-servers";
 import { MPP_REFUSAL } from "../../mpp/problem-types";
 import { evmMppxServer, USDC_DECIMALS } from "./mppx-server";
 import { readMppCredential, type MppProof } from "./read-credential";
+import { MPP_MCP_BINDING } from "../../mpp/mcp-binding";
 
 const authorizationOf = (proof: MppProof) =>
   proof.credential.payload as { from: string; to: string; value: string; validAfter: string; validBefore: string; nonce: string; signature: string };
@@ -114,4 +115,6 @@ export const mppRail = {
     }
     return { wallet: getAddress(authorizationOf(proof).from) };
   },
+
+  mcp: [MPP_MCP_BINDING],
 } satisfies Rail<MppProof>;

@@ -19,6 +19,7 @@ import { offerBatch } from "./offer";
 import { readBatchProof, SCHEME, type BatchProof } from "./read-proof";
 import { gasWallet } from "./settlement-contract";
 import { syncChannels } from "./sync-channels";
+import { X402_MCP_BINDING } from "../../x402/mcp-binding";
 
 export const x402BatchRail = {
   name: "x402-batch" as const,
@@ -91,4 +92,6 @@ export const x402BatchRail = {
     const claimed = await claimVouchers();
     return { settled: "calls" in claimed ? claimed.calls : 0 };
   },
+
+  mcp: [X402_MCP_BINDING],
 } satisfies Rail<BatchProof>;

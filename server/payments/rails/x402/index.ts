@@ -12,6 +12,7 @@ import { acceptX402 } from "./accept";
 import { encodeBase64Json, offerX402 } from "./offer";
 import { readProofHeader, type DecodedProof } from "./read-proof";
 import { verifyX402WalletProof } from "./verify-wallet-proof";
+import { X402_MCP_BINDING } from "../../x402/mcp-binding";
 
 export const x402Rail = {
   name: "x402" as const,
@@ -70,4 +71,6 @@ export const x402Rail = {
 
   verifyWalletProof: verifyX402WalletProof,
   refund: WALLET_REFUND,
+
+  mcp: [X402_MCP_BINDING],
 } satisfies Rail<DecodedProof>;
