@@ -331,7 +331,7 @@ const STATE_LITERAL = new RegExp(`'(?:${PAYMENT_STATES.join("|")})'`, "g");
 // A payment's new state, in SQL (`update payments [p] set status = ...`) or through Prisma (`payment.update[Many]({ ...
 // data: { status: ... } })`), must be a transition's (`X.set`, `X.to`), never a literal, a fragment or a parameter.
 const SQL_STATE_CHANGE =
-  /update\s+payments(?:\s+(?!set\b)\w+)?\s+set\s+status\s*=\s*(?=\S)(?!\$\{\s*[\w.[\]]+\.set\s*\}|case when \$\d+::boolean then \$\{\s*[\w.[\]]+\.set\s*\} else \$\{\s*[\w.[\]]+\.set\s*\} end)[^,\n]*/gi;
+  /update\s+payments(?:\s+(?!set\b)\w+)?\s+set\s+status\s*=\s*(?=\S)(?!\$\{\s*[\w.[\]]+\.set\s*\}|case when (?:\$\d+|:\w+)::boolean then \$\{\s*[\w.[\]]+\.set\s*\} else \$\{\s*[\w.[\]]+\.set\s*\} end)[^,\n]*/gi;
 const PRISMA_STATE_CHANGE = /\.payment\.update(?:Many)?\(\s*\{[\s\S]*?data:\s*\{[^}]*?\bstatus:\s*(?=\S)(?![\w.[\]]+\.to\b)[^,}\n]*/g;
 
 export const TEXT_RULES: TextRule[] = [

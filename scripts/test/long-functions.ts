@@ -25,6 +25,5 @@ export const LONG_FUNCTIONS: Record<string, string> = {
   "server/observability/metrics.ts:build": "the metric registry's declarations, one per metric",
   "server/payment-reports/export-payment-evidence.ts:exportPaymentEvidence": "the evidence file's sections, written as the file reads; to split next",
   "server/payment-reports/get-payment-detail.ts:getPaymentDetail": "the detail's fields, mapped one by one from its rows; to split next",
-  "server/payments/rails/credits/reserve-batch.queries.ts:reserveDraws": "one statement's text and its parameters",
   "server/rate-limits/rate-limit.ts:createRateLimiter": "one closure holding the leased blocks and the functions over them",
 };

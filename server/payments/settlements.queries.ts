@@ -1,7 +1,8 @@
 // The settlement outbox's statements: a payment's settlement row claimed under a lease, its success, failure or retry
 // recorded (with the charge's ledger row and the payer's exposure in the same statement), and what is due or abandoned.
 // Apart from the payment rows' statements (payments.queries.ts), each under the size the style asks.
-import { db, sql, type Tx } from "../db/client";
+import { db, type Tx } from "../db/client";
+import { bindValues, run, statement } from "../db/statement";
 import type { Prisma } from "../db/generated/client";
 import { grantForChargeSql } from "../billing/billing.queries";
 import { newId } from "../lib/ids";
@@ -21,6 +22,38 @@ const exposureEndSql = (paymentSql: string, settlementSql: string, failed: boole
   `update payer_exposures e set outstanding_micros = e.outstanding_micros - ${paymentSql}.amount_micros,
      ${failed ? "unpaid_at = coalesce(e.unpaid_at, now() at time zone 'UTC'), " : ""}updated_at = now() at time zone 'UTC'
    from ${paymentSql}, ${settlementSql} where ${settlementSql}.delivered_first and e.seller_id = ${paymentSql}.seller_id and e.payer = ${paymentSql}.payer`;
+
+const RECORD_SETTLED = statement<{
+  id: string;
+  transaction: string | null;
+  consumed: boolean;
+  ledger_id: string;
+  gas_wei: string | null;
+  fee_micros: string | null;
+  grant_id: string;
+  receipt: string | null;
+}>(
+  `with s as (
+       update settlements set status = 'succeeded', transaction = :transaction, last_error = null, updated_at = now() at time zone 'UTC'
+       where payment_id = :id and status = 'pending'
+       returning payment_id, units, delivered_first
+     ), p as (
+       update payments set status = case when :consumed::boolean then ${CHARGE.consumed.set} else ${CHARGE.settled.set} end::payment_status, transaction = :transaction, settled_at = now() at time zone 'UTC', locked_until = null, updated_at = now() at time zone 'UTC',
+         receipt = coalesce(receipt, :receipt)
+       where id = :id and ${CHARGE.settled.guard()} and exists (select 1 from s)
+       returning id, seller_id, meter_key, amount_micros, currency, rail, operation_key, payer
+     ), x as (
+       ${exposureEndSql("p", "s", false)}
+     ), ${grantForChargeSql(":grant_id")}
+     insert into ledger_entries (id, seller_id, payment_id, kind, rail, operation_key, payer, meter_key, units, amount_micros, currency, gas_cost_wei, fee_micros, created_at)
+     select :ledger_id, p.seller_id, p.id, 'charge', p.rail, p.operation_key, p.payer, p.meter_key, s.units, p.amount_micros, p.currency, :gas_wei::numeric, :fee_micros::bigint,
+       now() at time zone 'UTC' from p, s`,
+  "payments_record_settled",
+);
+
+const END_EXPOSURE_FAILED = statement<{ id: string }>(
+  `with p as (select seller_id, payer, amount_micros from payments where id = :id), s as (select delivered_first from settlements where payment_id = :id) ${exposureEndSql("p", "s", true)}`,
+);
 
 export type SettlementRow = Prisma.SettlementGetPayload<{ include: { payment: true } }>;
 
@@ -53,25 +86,16 @@ export async function recordSettlementSuccess(
   cost: SettlementCost = {},
   receipt: string | null = null,
 ): Promise<boolean> {
-  const { rowCount } = await sql(
-    `with s as (
-       update settlements set status = 'succeeded', transaction = $2, last_error = null, updated_at = now() at time zone 'UTC'
-       where payment_id = $1 and status = 'pending'
-       returning payment_id, units, delivered_first
-     ), p as (
-       update payments set status = case when $3::boolean then ${CHARGE.consumed.set} else ${CHARGE.settled.set} end::payment_status, transaction = $2, settled_at = now() at time zone 'UTC', locked_until = null, updated_at = now() at time zone 'UTC',
-         receipt = coalesce(receipt, $8)
-       where id = $1 and ${CHARGE.settled.guard()} and exists (select 1 from s)
-       returning id, seller_id, meter_key, amount_micros, currency, rail, operation_key, payer
-     ), x as (
-       ${exposureEndSql("p", "s", false)}
-     ), ${grantForChargeSql("$7")}
-     insert into ledger_entries (id, seller_id, payment_id, kind, rail, operation_key, payer, meter_key, units, amount_micros, currency, gas_cost_wei, fee_micros, created_at)
-     select $4, p.seller_id, p.id, 'charge', p.rail, p.operation_key, p.payer, p.meter_key, s.units, p.amount_micros, p.currency, $5::numeric, $6::bigint,
-       now() at time zone 'UTC' from p, s`,
-    [paymentId, transaction, then === "consumed", newId("led"), cost.gasWei?.toString() ?? null, cost.feeMicros?.toString() ?? null, newId("grt"), receipt],
-    "payments_record_settled",
-  );
+  const { rowCount } = await run(RECORD_SETTLED, {
+    id: paymentId,
+    transaction,
+    consumed: then === "consumed",
+    ledger_id: newId("led"),
+    gas_wei: cost.gasWei?.toString() ?? null,
+    fee_micros: cost.feeMicros?.toString() ?? null,
+    grant_id: newId("grt"),
+    receipt,
+  });
   return rowCount === 1;
 }
 
@@ -87,10 +111,7 @@ export async function recordSettlementFailure(paymentId: string, reason: string,
       data: { status: FAIL.to, failureReason: reason, lockedUntil: null },
     });
     // An answer that went out first and will never be paid for: an unpaid delivery, and its wallet waits from now on.
-    await tx.$executeRawUnsafe(
-      `with p as (select seller_id, payer, amount_micros from payments where id = $1), s as (select delivered_first from settlements where payment_id = $1) ${exposureEndSql("p", "s", true)}`,
-      paymentId,
-    );
+    await tx.$executeRawUnsafe(END_EXPOSURE_FAILED.text, ...bindValues(END_EXPOSURE_FAILED, { id: paymentId }));
     return true;
   });
 }

@@ -1,7 +1,7 @@
 // Many plan-covered calls' reservations in one statement (./reserve-queue.ts batches the calls that arrive while the
 // previous statement is in flight): the same rules as `reserveDraw` for each call, as if they had run one after the
 // other in arrival order, with one round trip, one set of row locks and one commit for the batch.
-import { sql } from "../../../db/client";
+import { run, statement } from "../../../db/statement";
 import { initialStateSql } from "../../payment-state";
 import type { DrawRequest } from "./credits.queries";
 
@@ -18,23 +18,15 @@ export type BatchDrawResult =
    */
   | { type: "alone" };
 
-/**
- * One statement for a batch, each call with its own outcome, in the batch's order. Calls draw from a pool: the grants
- * covering their meter held by their credential or their human (one pool per seller, holder and meter). Per call, as
- * `reserveDraw`: the credential is checked (a revoked one is refused at once, whatever else the batch holds); the
- * price comes from the pool's grants, first to expire first, as many as it takes, never below zero. Within a pool the
- * calls are served in order while the pool's credit covers all of them so far: the first call it does not cover, and
- * every later one of that pool, is `uncovered` (the credit ran out mid-batch). Every grant the batch may draw is locked
- * at once in the one order draws and releases use (expiry, creation, id), so batches, single draws and releases on the
- * same grants queue instead of deadlocking; the balance each call sees is the one as locked.
- */
-export async function reserveDraws(calls: BatchDrawRequest[]): Promise<BatchDrawResult[]> {
-  if (!calls.length) return [];
-  const col = <K extends keyof BatchDrawRequest>(k: K) => calls.map((c) => c[k] ?? null);
-  const { rows } = await sql<{ n: string; cred_ok: boolean; alone: boolean; remaining: string | null; payment_id: string | null }>(
-    `with calls as materialized (
+type BatchParams = Record<
+  "ids" | "sellers" | "credentials" | "humans" | "meters" | "prices" | "methods" | "paths" | "queries" | "operations" | "leases" | "transports",
+  unknown[]
+>;
+
+const RESERVE_DRAWS = statement<BatchParams>(
+  `with calls as materialized (
        select v.*, v.seller_id || ' ' || coalesce('h:' || v.human_id, 'c:' || v.credential_id) || ' ' || v.meter_key as pool
-       from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::bigint[], $7::text[], $8::text[], $9::text[], $10::text[], $11::int[], $12::text[])
+       from unnest(:ids::text[], :sellers::text[], :credentials::text[], :humans::text[], :meters::text[], :prices::bigint[], :methods::text[], :paths::text[], :queries::text[], :operations::text[], :leases::int[], :transports::text[])
          with ordinality as v(payment_id, seller_id, credential_id, human_id, meter_key, price, method, path, query, operation_key, lease, transport, n)
      ), ok as (
        select calls.* from calls
@@ -99,22 +91,36 @@ export async function reserveDraws(calls: BatchDrawRequest[]): Promise<BatchDraw
        (s.total - s.cstart - s.price)::text as remaining, (select p.id from p where p.id = s.payment_id) as payment_id
      from calls left join ok on ok.n = calls.n left join served s on s.n = calls.n
      order by calls.n`,
-    [
-      col("paymentId"),
-      col("sellerId"),
-      col("credentialId"),
-      col("humanId"),
-      col("meterKey"),
-      calls.map((c) => c.priceMicros.toString()),
-      col("method"),
-      col("path"),
-      col("query"),
-      col("operationKey"),
-      col("leaseSeconds"),
-      calls.map((c) => c.transport ?? "http"),
-    ],
-    "billing_reserve_draws",
-  );
+  "billing_reserve_draws",
+);
+
+/**
+ * One statement for a batch, each call with its own outcome, in the batch's order. Calls draw from a pool: the grants
+ * covering their meter held by their credential or their human (one pool per seller, holder and meter). Per call, as
+ * `reserveDraw`: the credential is checked (a revoked one is refused at once, whatever else the batch holds); the
+ * price comes from the pool's grants, first to expire first, as many as it takes, never below zero. Within a pool the
+ * calls are served in order while the pool's credit covers all of them so far: the first call it does not cover, and
+ * every later one of that pool, is `uncovered` (the credit ran out mid-batch). Every grant the batch may draw is locked
+ * at once in the one order draws and releases use (expiry, creation, id), so batches, single draws and releases on the
+ * same grants queue instead of deadlocking; the balance each call sees is the one as locked.
+ */
+export async function reserveDraws(calls: BatchDrawRequest[]): Promise<BatchDrawResult[]> {
+  if (!calls.length) return [];
+  const col = <K extends keyof BatchDrawRequest>(k: K) => calls.map((c) => c[k] ?? null);
+  const { rows } = await run<{ n: string; cred_ok: boolean; alone: boolean; remaining: string | null; payment_id: string | null }, BatchParams>(RESERVE_DRAWS, {
+    ids: col("paymentId"),
+    sellers: col("sellerId"),
+    credentials: col("credentialId"),
+    humans: col("humanId"),
+    meters: col("meterKey"),
+    prices: calls.map((c) => c.priceMicros.toString()),
+    methods: col("method"),
+    paths: col("path"),
+    queries: col("query"),
+    operations: col("operationKey"),
+    leases: col("leaseSeconds"),
+    transports: calls.map((c) => c.transport ?? "http"),
+  });
   return rows.map((row): BatchDrawResult => {
     if (!row.cred_ok) return { type: "credential_invalid" };
     if (row.alone) return { type: "alone" };
