@@ -79,6 +79,43 @@ describe("a call over the person's threshold", () => {
     expect((await db.approval.findUniqueOrThrow({ where: { id: body.approvalId } })).status).toBe("used");
   });
 
+  it("approved, the retry with the held proof is served once; that proof's replays re-deliver the paid bytes, never held or charged again", async () => {
+    const a = await heldAgent();
+    const path = `/api/v1/aggregates/NVDA?from=2024-03-01&to=2024-03-2${Math.floor(Math.random() * 9)}`;
+    const payer = anvilAddress(5);
+    const before = await usdcBalance(chain.rpcUrl, payer);
+    const headers = { ...bearer(a.token), ...(await payChallenge(await callGateway(seller.host, path), 5)) };
+
+    const held = await callGateway(seller.host, path, { headers });
+    expect(held.status).toBe(403);
+    const { approvalId } = await held.json();
+    await answerApproval(a.person, approvalId, true);
+
+    const served = await callGateway(seller.host, path, { headers });
+    expect(served.status).toBe(200);
+    const paidBody = await served.text();
+    // The same proof again, three times at once and once more after: the answer it paid for, never a new hold.
+    const replays = [
+      ...(await Promise.all([1, 2, 3].map(() => callGateway(seller.host, path, { headers })))),
+      await callGateway(seller.host, path, { headers }),
+    ];
+    for (const r of replays) {
+      expect(r.status).toBe(200);
+      expect(await r.text()).toBe(paidBody);
+    }
+    expect(await usdcBalance(chain.rpcUrl, payer)).toBe(before - 20_000n);
+    const rows = await db.approval.findMany({ where: { credentialId: a.credentialId } });
+    expect(rows.map((r) => [r.id, r.status])).toEqual([[approvalId, "used"]]);
+    await new Promise((r) => setTimeout(r, 100));
+    expect(await mails(a.email)).toHaveLength(1);
+
+    // A fresh proof for the same request is a new call: held for a new approval, charging nothing.
+    const fresh = await paidCall(a.token, path, 5);
+    expect(fresh.status).toBe(403);
+    expect((await fresh.json()).approvalId).not.toBe(approvalId);
+    expect(await usdcBalance(chain.rpcUrl, payer)).toBe(before - 20_000n);
+  });
+
   it("declined, or left unanswered, is refused; a call under the threshold or another person's answer changes nothing", async () => {
     const a = await heldAgent();
     const path = "/api/v1/aggregates/MSFT?from=2024-02-01&to=2024-02-29";
