@@ -24,7 +24,7 @@ export function firstPassedLimit(budgets: AppliedBudget[], amountMicros: bigint)
 
 const WHOSE = { credential: "this agent's", person: "the budget for all of its person's agents" } as const;
 
-/** 403 `budget_exceeded`: nothing was charged; the agent may retry after `resets_at` (a per-call limit never resets). */
+/** 403 `budget_exceeded`: nothing was charged; the agent may retry after `resetsAt` (a per-call limit never resets). */
 export function budgetExceeded(budgets: AppliedBudget[], amountMicros: bigint, windows: Windows): AppError {
   const passed = firstPassedLimit(budgets, amountMicros);
   // The statement refused, so some limit was passed; if the counts moved meanwhile, say so without inventing one.
@@ -35,12 +35,12 @@ export function budgetExceeded(budgets: AppliedBudget[], amountMicros: bigint, w
   return new AppError("budget_exceeded", {
     detail: `this call costs $${microsToUsd(amountMicros)} and would pass ${whose} ${per} of $${microsToUsd(passed.limit)} ($${microsToUsd(passed.left)} left); nothing was charged`,
     extra: {
-      budget_scope: passed.budget.scope,
-      budget_period: passed.period,
-      limit_usd: microsToUsd(passed.limit),
-      remaining_usd: microsToUsd(passed.left),
-      price_usd: microsToUsd(amountMicros),
-      resets_at: resets ? resets.toISOString() : null,
+      budgetScope: passed.budget.scope,
+      budgetPeriod: passed.period,
+      limitUsd: microsToUsd(passed.limit),
+      remainingUsd: microsToUsd(passed.left),
+      priceUsd: microsToUsd(amountMicros),
+      resetsAt: resets ? resets.toISOString() : null,
     },
     headers: resets ? { "retry-after": String(Math.max(1, Math.ceil((resets.getTime() - Date.now()) / 1000))) } : undefined,
   });

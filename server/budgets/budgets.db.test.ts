@@ -111,12 +111,12 @@ describe("a budget per credential", () => {
     const body = await refused.json();
     expect(body).toMatchObject({
       error: "budget_exceeded",
-      budget_scope: "credential",
-      budget_period: "day",
-      limit_usd: "0.050000",
-      remaining_usd: "0.010000",
-      price_usd: "0.020000",
-      resets_at: budgetWindows().nextDay.toISOString(),
+      budgetScope: "credential",
+      budgetPeriod: "day",
+      limitUsd: "0.050000",
+      remainingUsd: "0.010000",
+      priceUsd: "0.020000",
+      resetsAt: budgetWindows().nextDay.toISOString(),
     });
     expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
     // Nothing charged, nothing even held: no payment row, the credit untouched.
@@ -132,7 +132,7 @@ describe("a budget per credential", () => {
     await budget(agent, { perCallUsd: "0.01" });
     const refused = await paidCall(agent);
     expect(refused.status).toBe(403);
-    expect(await refused.json()).toMatchObject({ error: "budget_exceeded", budget_period: "call", limit_usd: "0.010000", resets_at: null });
+    expect(await refused.json()).toMatchObject({ error: "budget_exceeded", budgetPeriod: "call", limitUsd: "0.010000", resetsAt: null });
     await budget(agent, { perCallUsd: "0.02" });
     expect((await paidCall(agent)).status).toBe(200);
   });
@@ -161,7 +161,7 @@ describe("a budget for all of a person's credentials", () => {
     expect((await paidCall(b)).status).toBe(200);
     const refused = await paidCall(b);
     expect(refused.status).toBe(403);
-    expect(await refused.json()).toMatchObject({ error: "budget_exceeded", budget_scope: "person", remaining_usd: "0.010000" });
+    expect(await refused.json()).toMatchObject({ error: "budget_exceeded", budgetScope: "person", remainingUsd: "0.010000" });
     // Another person's agent is not held to it.
     expect((await paidCall(await claimedAgent(email()))).status).toBe(200);
   });
@@ -178,13 +178,13 @@ describe("windows reset at midnight UTC", () => {
     await budget(agent, { perDayUsd: "0.04", perMonthUsd: "0.06" });
     for (let i = 0; i < 2; i++) expect((await paidCall({ token })).status).toBe(200);
     const refused = await paidCall({ token });
-    expect(await refused.json()).toMatchObject({ budget_period: "day", resets_at: new Date(midnight).toISOString() });
+    expect(await refused.json()).toMatchObject({ budgetPeriod: "day", resetsAt: new Date(midnight).toISOString() });
     at(midnight + 30_000);
     expect((await paidCall({ token })).status).toBe(200);
     // Day 2 has spent $0.02 of $0.04; the month $0.06 of $0.06, unless that midnight began a new month.
     const next = await paidCall({ token });
     if (new Date(midnight).getUTCDate() === 1) expect(next.status).toBe(200);
-    else expect(await next.json()).toMatchObject({ error: "budget_exceeded", budget_period: "month", remaining_usd: "0.000000" });
+    else expect(await next.json()).toMatchObject({ error: "budget_exceeded", budgetPeriod: "month", remainingUsd: "0.000000" });
   });
 });
 
@@ -199,7 +199,7 @@ describe("a wallet proof sent with the agent's bearer", () => {
     const before = await usdcBalance(stack.chain.rpcUrl, payer);
     const refused = await callGateway(stack.seller.host, AAPL.replace("AAPL", "MSFT"), { headers: { ...proof, ...bearer(agent.token) } });
     expect(refused.status).toBe(403);
-    expect(await refused.json()).toMatchObject({ error: "budget_exceeded", budget_period: "call" });
+    expect(await refused.json()).toMatchObject({ error: "budget_exceeded", budgetPeriod: "call" });
     expect(await usdcBalance(stack.chain.rpcUrl, payer)).toBe(before);
     const paid = await callGateway(stack.seller.host, AAPL.replace("AAPL", "MSFT"), { headers: proof });
     expect(paid.status).toBe(200);
@@ -224,7 +224,7 @@ describe("over MCP", () => {
     await client.connect(new StreamableHTTPClientTransport(new URL(`http://${host}/mcp`), { fetch: routed }));
     const res = (await client.callTool({ name: "aggregates", arguments: { ticker: "AAPL", from: "2024-05-01", to: "2024-05-31" } })) as CallToolResult;
     expect(res.isError).toBe(true);
-    expect(res.structuredContent).toMatchObject({ error: "budget_exceeded", budget_period: "call", limit_usd: "0.010000" });
+    expect(res.structuredContent).toMatchObject({ error: "budget_exceeded", budgetPeriod: "call", limitUsd: "0.010000" });
     await client.close();
   });
 });
