@@ -10,7 +10,9 @@ import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import * as mcpRoute from "../../app/mcp/route";
 import { anvilAddress } from "../../scripts/lib/local-chain";
 import { getFunnel } from "../analytics/get-funnel";
+import { EVENTS } from "../contracts/events";
 import { db } from "../db/client";
+import { renderEvent } from "../events/render-event";
 import { newId } from "../lib/ids";
 import { flushCaptures } from "../payments/rails/credits/capture-queue";
 import { callGateway, payChallenge, usdcBalance, useGatewayStack } from "../testing/gateway";
@@ -125,6 +127,19 @@ describe("a budget per credential", () => {
     const holds = await db.budgetHold.findMany({ where: { credentialId: agent.credentialId } });
     expect(holds.map((h) => h.state).sort()).toEqual(["confirmed", "confirmed"]);
     expect(new Set(holds.map((h) => h.paymentId)).size).toBe(2);
+
+    // The seller hears of it once per budget, limit and window, however often the agent knocks (webhooks alike).
+    expect((await paidCall(agent)).status).toBe(403);
+    await vi.waitFor(async () => expect(await db.event.count({ where: { subjectId: agent.credentialId, type: "budget.exceeded" } })).toBe(1));
+    await new Promise((r) => setTimeout(r, 200));
+    const events = await db.event.findMany({ where: { subjectId: agent.credentialId, type: "budget.exceeded" } });
+    expect(events).toHaveLength(1);
+    const event = renderEvent(events[0]!, `http://${stack.seller.host}`);
+    expect(EVENTS["budget.exceeded"].data.safeParse(event.data).error).toBeUndefined();
+    expect(event.data).toMatchObject({
+      object: { operation: "aggregates", budgetScope: "credential", budgetPeriod: "day", limitUsd: "0.050000", remainingUsd: "0.010000", priceUsd: "0.020000" },
+      agent: { id: agent.credentialId, claimed: true },
+    });
   });
 
   it("a per-call limit refuses a price above it, and never resets", async () => {

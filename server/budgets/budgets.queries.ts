@@ -203,3 +203,20 @@ export async function findLapsedBudgetHolds(now: Date, limit: number): Promise<s
   ]);
   return rows.map((r) => r.id);
 }
+
+/**
+ * The seller's `budget.exceeded` event (docs/events.md) for a refused call, with the agent block of entitlements, once
+ * per budget and `notice` (its limit and window): the guarded update of the budget row claims it, so concurrent
+ * refusals on any instance send one. emit_event fans it out to the seller's webhook endpoints in the same statement.
+ */
+export async function emitBudgetExceeded(e: { sellerId: string; credentialId: string; budgetId: string; notice: string; object: Record<string, unknown> }) {
+  await sql(
+    `with claimed as (update budgets set exceeded_notice = $4 where id = $3 and exceeded_notice is distinct from $4 returning id)
+     select emit_event($1, 'budget.exceeded', c.id, jsonb_build_object('object', $5::jsonb,
+       'agent', jsonb_build_object('id', c.id, 'type', c.kind, 'claimed', c.status = 'claimed',
+         'human', case when h.id is null then null else jsonb_build_object('id', h.id, 'email', h.email) end)))
+     from claimed, agent_credentials c left join humans h on h.id = c.human_id
+     where c.id = $2 and c.seller_id = $1`,
+    [e.sellerId, e.credentialId, e.budgetId, e.notice, JSON.stringify(e.object)],
+  );
+}

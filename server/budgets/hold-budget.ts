@@ -7,7 +7,7 @@ import { AGENT_AUTHORIZATION_HEADER, parseAgentAuthorization } from "../identity
 import { peekVerifiedToken, verifyAccessToken } from "../identity/verify-access-token";
 import { budgetExceeded } from "./budget-refusal";
 import { budgetWindows, dateOnly } from "./budget-windows";
-import { confirmBudgetHold, releaseBudgetHolds, reserveBudgetHold } from "./budgets.queries";
+import { confirmBudgetHold, emitBudgetExceeded, releaseBudgetHolds, reserveBudgetHold } from "./budgets.queries";
 import { alertBudgetThresholds } from "./alert-budget-thresholds";
 
 /** How long a hold may stay unsettled before the reconciler takes it as its instance's crash and releases it. */
@@ -23,6 +23,8 @@ export type BudgetAdmission =
   | { type: "exceeded"; error: AppError }
   /** Admitted: `serve` runs the call, then confirms the hold (charged) or releases it (anything else, a throw too). */
   | { type: "admitted"; serve<T extends Served>(run: () => Promise<T>): Promise<T> };
+
+const logEmitFailure = (e: unknown) => console.error("[budgets] could not write a budget.exceeded event:", e instanceof Error ? e.message : e);
 
 const PASS: BudgetAdmission = { type: "admitted", serve: (run) => run() };
 
@@ -61,7 +63,19 @@ export async function holdBudget(call: BudgetedCall, proofs: Headers): Promise<B
     operationKey: call.operationKey,
   });
   if (reserved.type === "no_person") return PASS;
-  if (reserved.type === "exceeded") return { type: "exceeded", error: budgetExceeded(reserved.budgets, call.amountMicros, windows) };
+  if (reserved.type === "exceeded") {
+    const { error, facts } = budgetExceeded(reserved.budgets, call.amountMicros, windows);
+    // The seller's event (webhooks too); the agent's answer does not wait for it, nor depend on it.
+    if (facts) {
+      const { budgetId, ...object } = facts;
+      // Once per budget, limit and window (a per-call limit: per UTC day).
+      const notice = `${object.budgetPeriod}:${object.limitUsd}:${object.resetsAt ?? dateOnly(windows.day)}`;
+      emitBudgetExceeded({ sellerId: call.sellerId, credentialId, budgetId, notice, object: { operation: call.operationKey, ...object } }).catch(
+        logEmitFailure,
+      );
+    }
+    return { type: "exceeded", error };
+  }
   const { holdId } = reserved;
   return {
     type: "admitted",
