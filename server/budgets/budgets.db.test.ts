@@ -6,6 +6,7 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import pg from "pg";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import * as mcpRoute from "../../app/mcp/route";
 import { anvilAddress } from "../../scripts/lib/local-chain";
@@ -100,6 +101,63 @@ const remaining = async (credentialId: string) => (await db.creditGrant.findFirs
 function budget(agent: Agent, limits: { perCallUsd?: string; perDayUsd?: string; perMonthUsd?: string }, forPerson = false) {
   return setBudget({ sellerId: stack.seller.sellerId, humanId: agent.humanId, credentialId: forPerson ? null : agent.credentialId, ...limits });
 }
+
+/** Budget statements (a reservation, its confirmation or release) sent to PostgreSQL, seen at the driver. */
+function watchBudgetStatements(): { seen: string[]; restore: () => void } {
+  const seen: string[] = [];
+  const original = pg.Pool.prototype.query;
+  const spy = vi.spyOn(pg.Pool.prototype, "query").mockImplementation(function (this: pg.Pool, ...args: unknown[]) {
+    const q = args[0] as string | { text?: string };
+    const text = typeof q === "string" ? q : (q?.text ?? "");
+    // The credential's controls (cached per instance, whether a budget applies among them) are not a budget statement.
+    if (/\bbudgets\b|update budget_holds/.test(text) && !/credential_freezes/.test(text)) seen.push(text);
+    return (original as (...a: unknown[]) => unknown).apply(this, args);
+  } as never);
+  return { seen, restore: () => spy.mockRestore() };
+}
+
+describe("a credential no budget applies to", () => {
+  it("runs no budget statement on its paid calls, its ledger still kept; a budget set applies to the very next call, here and from another instance", async () => {
+    const agent = await claimedAgent(email());
+    // The first call reads its controls (whether a budget applies among them) and this instance caches them.
+    expect((await paidCall(agent)).status).toBe(200);
+    const watch = watchBudgetStatements();
+    for (let i = 0; i < 5; i++) expect((await paidCall(agent)).status).toBe(200);
+    watch.restore();
+    expect(watch.seen).toEqual([]);
+    // The person's account still lists every charged call: one ledger line each, counted in no budget.
+    const lines = await db.budgetHold.findMany({ where: { credentialId: agent.credentialId } });
+    expect(lines).toHaveLength(6);
+    expect(lines.every((h) => h.state === "confirmed" && h.budgetIds.length === 0 && h.chargedMicros === 20_000n)).toBe(true);
+    expect((await getAccount(stack.seller.sellerId, agent.humanId)).calls).toHaveLength(6);
+
+    // Set here: the very next call is held to it.
+    await budget(agent, { perCallUsd: "0.01" });
+    expect(await (await paidCall(agent)).json()).toMatchObject({ error: "budget_exceeded", budgetPeriod: "call" });
+
+    // Written by another instance's statement (no word to this one but PostgreSQL's notification): heard, not waited out.
+    const other = await claimedAgent(email());
+    expect((await paidCall(other)).status).toBe(200);
+    const { day, month } = budgetWindows();
+    await db.budget.create({
+      data: {
+        id: newId("bud"),
+        sellerId: stack.seller.sellerId,
+        scope: "person",
+        subject: other.humanId,
+        humanId: other.humanId,
+        perCallMicros: 10_000n,
+        dayStart: day,
+        monthStart: month,
+      },
+    });
+    const t0 = Date.now();
+    let status = 200;
+    while (status !== 403 && Date.now() - t0 < 2_000) status = (await paidCall(other)).status;
+    expect(status).toBe(403);
+    expect(Date.now() - t0).toBeLessThan(2_000);
+  });
+});
 
 describe("a budget per credential", () => {
   it("admits calls up to the daily limit, then refuses the next before anything is charged, saying what is left and when it resets", async () => {

@@ -106,6 +106,31 @@ export async function reserveBudgetHold(h: {
   return { type: "reserved", holdId: first.hold_id, budgets };
 }
 
+/**
+ * A charged call by a credential no budget applies to: its line in the person's ledger (the account's spending and
+ * receipts), confirmed at once, counted in no budget. One insert, no lock: nothing was reserved for it.
+ */
+export async function insertChargedCall(c: {
+  holdId: string;
+  sellerId: string;
+  credentialId: string;
+  humanId: string;
+  chargedMicros: bigint;
+  paymentId: string;
+  rail: string;
+  day: string;
+  month: string;
+  operationKey: string;
+}): Promise<void> {
+  await sql(
+    `insert into budget_holds (id, seller_id, credential_id, human_id, budget_ids, amount_micros, charged_micros, day, month, state, payment_id, rail,
+                               operation_key, lease_until, settled_at)
+     values ($1, $2, $3, $4, '{}', $5::bigint, $5::bigint, $6::date, $7::date, 'confirmed', $8, $9, $10, now(), now())`,
+    [c.holdId, c.sellerId, c.credentialId, c.humanId, c.chargedMicros.toString(), c.day, c.month, c.paymentId, c.rail, c.operationKey],
+    "budget_ledger_line",
+  );
+}
+
 /** A budget after a confirmation moved its counters: what the alerts compare with its limits. */
 export type CountedBudget = {
   id: string;

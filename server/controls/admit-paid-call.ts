@@ -8,6 +8,7 @@
 //     served once; the proof that spent an approval comes again as a replay, which only its rail's replay may serve
 // What was reserved is given back by `end(false)` when the call ends without a charge now (released, refused, failed, a replay).
 import { createHash } from "node:crypto";
+import type { BudgetGate } from "../budgets/hold-budget";
 import { AppError } from "../errors";
 import type { PaidCall } from "../payments/paid-call";
 import type { Rail } from "../payments/rails/rail";
@@ -17,7 +18,8 @@ import { carriedCredential, controlsListening, credentialControls } from "./cred
 
 export type Admission =
   /** `replayOnly`: the rail may serve this proof only as the replay of what it paid for; a new hold is refused with it. */
-  { type: "admitted"; end(charged: boolean): Promise<void>; replayOnly?: AppError } | { type: "refused"; error: AppError };
+  /** `budget`: what the budgets need of the credential, from the same cached read (server/budgets/hold-budget.ts). */
+  { type: "admitted"; end(charged: boolean): Promise<void>; replayOnly?: AppError; budget: BudgetGate } | { type: "refused"; error: AppError };
 
 /**
  * What names this call's payment proof, whatever its rail: the SHA-256 of the header that carries it (and, for an
@@ -56,6 +58,8 @@ export async function admitPaidCall(call: PaidCall, proofs: Headers, rail: Rail,
         extra: { credential: credentialId },
       }),
     };
+  // What the budgets need to know, from the same cached read: a credential no budget applies to runs no budget statement.
+  const budget: BudgetGate = { credentialId, person: controls?.budgetPerson ?? null, budgeted: controls?.budgeted ?? false };
   const cap = await reserveWalletCap(call, rail, proof, { cacheable: controlsListening() });
   if (cap.type === "refused") return cap;
   // Held for the person above their threshold (only a claimed credential has a person to ask).
@@ -66,8 +70,9 @@ export async function admitPaidCall(call: PaidCall, proofs: Headers, rail: Rail,
       await cap.release();
       return { type: "refused", error: approval.error };
     }
-    if (approval.type === "replay") return { type: "admitted", end: async (charged) => void (charged || (await cap.release())), replayOnly: approval.error };
-    return { type: "admitted", end: async (charged) => void (charged || (await Promise.all([approval.restore(), cap.release()]))) };
+    if (approval.type === "replay")
+      return { type: "admitted", end: async (charged) => void (charged || (await cap.release())), replayOnly: approval.error, budget };
+    return { type: "admitted", end: async (charged) => void (charged || (await Promise.all([approval.restore(), cap.release()]))), budget };
   }
-  return { type: "admitted", end: async (charged) => void (charged || (await cap.release())) };
+  return { type: "admitted", end: async (charged) => void (charged || (await cap.release())), budget };
 }

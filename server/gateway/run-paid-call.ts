@@ -116,7 +116,7 @@ export async function runPaidCall<R>(entry: PaidEntry<R>): Promise<R> {
     },
   };
   // The person's budgets, reserved before any rail is asked (server/budgets): past a limit, refused with nothing charged.
-  const budget = await holdBudget(call, entry.proofs);
+  const budget = await holdBudget(call, entry.proofs, admission.budget);
   if (budget.type === "exceeded") {
     await admission.end(false);
     return unpaid(false).then(() => refuse(entry, priced, proof.rail, budget.error, false));
