@@ -86,7 +86,7 @@ test("a person claims an agent, sets a daily budget, the agent's call past it is
   for (let i = 0; i < 2; i++) expect((await call()).status).toBe(200);
   const refused = await call();
   expect(refused.status).toBe(403);
-  expect(await refused.json()).toMatchObject({ error: "budget_exceeded", budget_period: "day", limit_usd: "0.020000", remaining_usd: "0.000000" });
+  expect(await refused.json()).toMatchObject({ error: "budget_exceeded", budgetPeriod: "day", limitUsd: "0.020000", remainingUsd: "0.000000" });
   await expect
     .poll(
       async () =>

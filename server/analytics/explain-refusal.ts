@@ -27,7 +27,7 @@ export const ERROR_EXPLANATIONS: Record<ErrorCode, Explanation> = {
   usage_exhausted: { meaning: "The plan's credit ran out.", payerCanDo: "Top up or buy again, or pay this call per request." },
   budget_exceeded: {
     meaning: "The call would pass a budget the person who claimed the agent set (per call, day or month); nothing was charged.",
-    payerCanDo: "Wait until the budget resets (resets_at), or ask the person to raise it on their account page.",
+    payerCanDo: "Wait until the budget resets (resetsAt), or ask the person to raise it on their account page.",
   },
   settlement_failed: { meaning: "The signed payment did not settle (for example, the wallet lacked funds).", payerCanDo: FRESH_402 },
   payment_refunded: { meaning: "The payment was already refunded.", payerCanDo: FRESH_402 },

@@ -3,18 +3,32 @@
 // binding and amount) is served once the person approves, exactly once (a conditional UPDATE spends the approval). A
 // call that is not charged after all gives its approval back (`restore`). Unanswered, it expires and declines; a
 // declined request keeps answering `approval_declined` for APPROVAL_TTL_MS after, then may ask again (one email per
-// request per window at most: concurrent held calls share one pending row).
+// request per window at most: concurrent held calls share one pending row). The proof that spent an approval is a
+// replay when it comes again (a dropped connection, a retry): it is let through to its rail, which serves the answer it
+// paid for and charges nothing; it never spends or asks for another approval.
 import { AppError } from "../errors";
 import { newId } from "../lib/ids";
 import { microsToUsd } from "../lib/money";
 import type { PaidCall } from "../payments/paid-call";
-import { consumeApproved, expireApproval, findLatestApproval, insertPendingApproval, restoreApproved, type ApprovalRow } from "./approvals.queries";
+import {
+  consumeApproved,
+  expireApproval,
+  findLatestApproval,
+  findSpentByProof,
+  insertPendingApproval,
+  restoreApproved,
+  type ApprovalRow,
+} from "./approvals.queries";
 import { notifyPerson } from "./notify-person";
 
 /** How long a person has to answer, and how long an approved call waits for the agent's retry. */
 export const APPROVAL_TTL_MS = 15 * 60_000;
 
-export type ThresholdAdmission = { type: "approved"; restore(): Promise<void> } | { type: "held"; error: AppError };
+export type ThresholdAdmission =
+  | { type: "approved"; restore(): Promise<void> }
+  /** The proof that spent an approval, again: only its rail's replay may serve it; anything else answers `error`. */
+  | { type: "replay"; error: AppError }
+  | { type: "held"; error: AppError };
 
 export function approvalUrl(origin: string, id: string): string {
   return `${origin}/account/approvals/${id}`;
@@ -50,10 +64,14 @@ export async function admitOverThreshold(input: {
   credentialId: string;
   humanId: string;
   thresholdMicros: bigint;
+  /** The SHA-256 of the call's payment proof, or null when it has none of its own (a plan draw with no Idempotency-Key). */
+  proofHash: string | null;
 }): Promise<ThresholdAdmission> {
-  const { call } = input;
+  const { call, proofHash } = input;
   const key = { credentialId: input.credentialId, binding: call.binding, amountMicros: call.amountMicros };
-  const used = await consumeApproved(key);
+  const spent = proofHash ? await findSpentByProof(key, proofHash) : null;
+  if (spent) return { type: "replay", error: heldError(call, spent) };
+  const used = await consumeApproved(key, proofHash);
   if (used) return { type: "approved", restore: () => restoreApproved(used) };
   const now = Date.now();
   let latest = await findLatestApproval(key);

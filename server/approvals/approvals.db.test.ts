@@ -13,6 +13,8 @@ import { setApprovalThreshold } from "../controls/set-approval-threshold";
 import { db } from "../db/client";
 import { callGateway, payChallenge, usdcBalance, useGatewayStack, type GatewaySeller, type TestChain } from "../testing/gateway";
 import { claimCredential, registerAnonymous, routedStore, useDevOutbox } from "../testing/identity-harness";
+import { EVENTS, type EventType } from "../contracts/events";
+import { renderEvent } from "../events/render-event";
 import { answerApproval } from "./decide-approval";
 
 type RouteModule = Record<string, (req: Request, seg: { params: Promise<Record<string, string>> }) => Promise<Response>>;
@@ -46,11 +48,30 @@ async function paidCall(token: string, path: string, payer: number): Promise<Res
   return callGateway(seller.host, path, { headers: { ...bearer(token), ...proof } });
 }
 
+/** An approval's events as a webhook carries them, each checked against its contract. */
+async function approvalEvents(approvalId: string) {
+  const rows = await db.event.findMany({ where: { subjectId: approvalId }, orderBy: { seq: "asc" } });
+  return rows.map((r) => {
+    const e = renderEvent(r, `http://${seller.host}`);
+    expect(EVENTS[e.type as EventType].data.safeParse(e.data).error).toBeUndefined();
+    return e;
+  });
+}
+
 const mails = (email: string) => db.outboxMessage.findMany({ where: { to: email, subject: { startsWith: "Approve" } } });
 
 describe("a call over the person's threshold", () => {
   it("is held with the approval's URL, id and expiry, charging nothing; approved, the retry is served and charged once", async () => {
     const a = await heldAgent();
+    const hook = await db.webhookEndpoint.create({
+      data: {
+        id: `whe_${uniq()}`,
+        sellerId: seller.sellerId,
+        url: "https://hooks.example.com/approvals",
+        eventTypes: ["approval.requested", "approval.approved"],
+        secretEnc: "unused",
+      },
+    });
     const path = `/api/v1/aggregates/AAPL?from=2024-02-01&to=2024-02-2${Math.floor(Math.random() * 9)}`;
     const payer = anvilAddress(6);
     const before = await usdcBalance(chain.rpcUrl, payer);
@@ -77,6 +98,53 @@ describe("a call over the person's threshold", () => {
     expect(retries.filter((r) => r.status === 403)).toHaveLength(4);
     expect(await usdcBalance(chain.rpcUrl, payer)).toBe(before - 20_000n);
     expect((await db.approval.findUniqueOrThrow({ where: { id: body.approvalId } })).status).toBe("used");
+    // The seller heard of it: requested, then approved (spending it is not an event), with the agent and the amount.
+    const events = await approvalEvents(body.approvalId);
+    expect(events.map((e) => e.type)).toEqual(["approval.requested", "approval.approved"]);
+    expect(events[1]!.data).toMatchObject({
+      object: { id: body.approvalId, status: "approved", amountUsd: "0.020000", thresholdUsd: "0.010000", operation: "aggregates" },
+      agent: { id: a.credentialId, claimed: true, human: { email: a.email } },
+    });
+    // A webhook to each of the seller's endpoints that takes these types, in the event's own transaction.
+    expect(await db.webhookDelivery.count({ where: { endpointId: hook.id, eventId: { in: events.map((e) => e.id) } } })).toBe(2);
+    await db.webhookEndpoint.update({ where: { id: hook.id }, data: { status: "disabled" } });
+  });
+
+  it("approved, the retry with the held proof is served once; that proof's replays re-deliver the paid bytes, never held or charged again", async () => {
+    const a = await heldAgent();
+    const path = `/api/v1/aggregates/NVDA?from=2024-03-01&to=2024-03-2${Math.floor(Math.random() * 9)}`;
+    const payer = anvilAddress(5);
+    const before = await usdcBalance(chain.rpcUrl, payer);
+    const headers = { ...bearer(a.token), ...(await payChallenge(await callGateway(seller.host, path), 5)) };
+
+    const held = await callGateway(seller.host, path, { headers });
+    expect(held.status).toBe(403);
+    const { approvalId } = await held.json();
+    await answerApproval(a.person, approvalId, true);
+
+    const served = await callGateway(seller.host, path, { headers });
+    expect(served.status).toBe(200);
+    const paidBody = await served.text();
+    // The same proof again, three times at once and once more after: the answer it paid for, never a new hold.
+    const replays = [
+      ...(await Promise.all([1, 2, 3].map(() => callGateway(seller.host, path, { headers })))),
+      await callGateway(seller.host, path, { headers }),
+    ];
+    for (const r of replays) {
+      expect(r.status).toBe(200);
+      expect(await r.text()).toBe(paidBody);
+    }
+    expect(await usdcBalance(chain.rpcUrl, payer)).toBe(before - 20_000n);
+    const rows = await db.approval.findMany({ where: { credentialId: a.credentialId } });
+    expect(rows.map((r) => [r.id, r.status])).toEqual([[approvalId, "used"]]);
+    await new Promise((r) => setTimeout(r, 100));
+    expect(await mails(a.email)).toHaveLength(1);
+
+    // A fresh proof for the same request is a new call: held for a new approval, charging nothing.
+    const fresh = await paidCall(a.token, path, 5);
+    expect(fresh.status).toBe(403);
+    expect((await fresh.json()).approvalId).not.toBe(approvalId);
+    expect(await usdcBalance(chain.rpcUrl, payer)).toBe(before - 20_000n);
   });
 
   it("declined, or left unanswered, is refused; a call under the threshold or another person's answer changes nothing", async () => {
@@ -95,6 +163,8 @@ describe("a call over the person's threshold", () => {
     const pending = await (await paidCall(a.token, other, 7)).json();
     await db.approval.update({ where: { id: pending.approvalId }, data: { expiresAt: new Date(Date.now() - 1000) } });
     expect(await (await paidCall(a.token, other, 7)).json()).toMatchObject({ error: "approval_declined", reason: "expired" });
+    expect((await approvalEvents(first.approvalId)).map((e) => e.type)).toEqual(["approval.requested", "approval.declined"]);
+    expect((await approvalEvents(pending.approvalId)).map((e) => e.type)).toEqual(["approval.requested", "approval.expired"]);
 
     // Raised above the price (for this credential alone: the lower of the two applies, so the person's own goes too).
     await setApprovalThreshold(a.person, { credentialId: null, usd: "" });

@@ -31,22 +31,36 @@ type RawRow = Omit<ApprovalRow, "amountMicros" | "thresholdMicros"> & { amountMi
 const toRow = (r: RawRow): ApprovalRow => ({ ...r, amountMicros: BigInt(r.amountMicros), thresholdMicros: BigInt(r.thresholdMicros) });
 const NOW = `(now() at time zone 'UTC')`;
 
-/** The agent's retry: spend the newest approved, unexpired approval of this request, once (the conditional UPDATE). */
-export async function consumeApproved(k: ApprovalKey): Promise<string | null> {
+/**
+ * The agent's retry: spend the newest approved, unexpired approval of this request, once (the conditional UPDATE),
+ * remembering the proof that spent it (its replays are served, not held: findSpentByProof).
+ */
+export async function consumeApproved(k: ApprovalKey, proofHash: string | null): Promise<string | null> {
   const { rows } = await sql<{ id: string }>(
-    `update approvals set status = 'used', used_at = ${NOW}
+    `update approvals set status = 'used', used_at = ${NOW}, proof_hash = $4
      where id = (select id from approvals where credential_id = $1 and binding = $2 and amount_micros = $3 and status = 'approved'
                  and expires_at > ${NOW} order by created_at desc limit 1)
        and status = 'approved'
      returning id`,
-    [k.credentialId, k.binding, k.amountMicros.toString()],
+    [k.credentialId, k.binding, k.amountMicros.toString(), proofHash],
   );
   return rows[0]?.id ?? null;
 }
 
+/** The approval this very proof spent for this request, if any: the proof is then a replay of a call its person approved. */
+export async function findSpentByProof(k: ApprovalKey, proofHash: string): Promise<ApprovalRow | null> {
+  const { rows } = await sql<RawRow>(
+    `select ${COLUMNS} from approvals
+     where credential_id = $1 and binding = $2 and amount_micros = $3 and status = 'used' and proof_hash = $4
+     order by created_at desc limit 1`,
+    [k.credentialId, k.binding, k.amountMicros.toString(), proofHash],
+  );
+  return rows[0] ? toRow(rows[0]) : null;
+}
+
 /** A consumed approval whose call was not charged after all (released, refused): usable again, until it expires. */
 export async function restoreApproved(id: string): Promise<void> {
-  await sql(`update approvals set status = 'approved', used_at = null where id = $1 and status = 'used'`, [id]);
+  await sql(`update approvals set status = 'approved', used_at = null, proof_hash = null where id = $1 and status = 'used'`, [id]);
 }
 
 export async function findLatestApproval(k: ApprovalKey): Promise<ApprovalRow | null> {

@@ -24,24 +24,44 @@ export function firstPassedLimit(budgets: AppliedBudget[], amountMicros: bigint)
 
 const WHOSE = { credential: "this agent's", person: "the budget for all of its person's agents" } as const;
 
-/** 403 `budget_exceeded`: nothing was charged; the agent may retry after `resets_at` (a per-call limit never resets). */
-export function budgetExceeded(budgets: AppliedBudget[], amountMicros: bigint, windows: Windows): AppError {
+/** What a refusal names: the limit passed, what is left of it, the price and when it resets (null: never, or unknown). */
+export type BudgetRefusalFacts = {
+  budgetScope: "credential" | "person";
+  budgetPeriod: BudgetPeriod;
+  limitUsd: string;
+  remainingUsd: string;
+  priceUsd: string;
+  resetsAt: string | null;
+};
+
+/** 403 `budget_exceeded`: nothing was charged; the agent may retry after `resetsAt` (a per-call limit never resets). */
+export function budgetExceeded(
+  budgets: AppliedBudget[],
+  amountMicros: bigint,
+  windows: Windows,
+): { error: AppError; facts: (BudgetRefusalFacts & { budgetId: string }) | null } {
   const passed = firstPassedLimit(budgets, amountMicros);
   // The statement refused, so some limit was passed; if the counts moved meanwhile, say so without inventing one.
-  if (!passed) return new AppError("budget_exceeded", { detail: "a budget set by the person who claimed this agent would be passed; nothing was charged" });
+  if (!passed)
+    return {
+      error: new AppError("budget_exceeded", { detail: "a budget set by the person who claimed this agent would be passed; nothing was charged" }),
+      facts: null,
+    };
   const resets = passed.period === "day" ? windows.nextDay : passed.period === "month" ? windows.nextMonth : null;
   const whose = passed.budget.scope === "credential" ? WHOSE.credential : WHOSE.person;
   const per = passed.period === "call" ? "per-call limit" : `${passed.period === "day" ? "daily" : "monthly"} limit (UTC)`;
-  return new AppError("budget_exceeded", {
+  const facts: BudgetRefusalFacts = {
+    budgetScope: passed.budget.scope,
+    budgetPeriod: passed.period,
+    limitUsd: microsToUsd(passed.limit),
+    remainingUsd: microsToUsd(passed.left),
+    priceUsd: microsToUsd(amountMicros),
+    resetsAt: resets ? resets.toISOString() : null,
+  };
+  const error = new AppError("budget_exceeded", {
     detail: `this call costs $${microsToUsd(amountMicros)} and would pass ${whose} ${per} of $${microsToUsd(passed.limit)} ($${microsToUsd(passed.left)} left); nothing was charged`,
-    extra: {
-      budget_scope: passed.budget.scope,
-      budget_period: passed.period,
-      limit_usd: microsToUsd(passed.limit),
-      remaining_usd: microsToUsd(passed.left),
-      price_usd: microsToUsd(amountMicros),
-      resets_at: resets ? resets.toISOString() : null,
-    },
+    extra: facts,
     headers: resets ? { "retry-after": String(Math.max(1, Math.ceil((resets.getTime() - Date.now()) / 1000))) } : undefined,
   });
+  return { error, facts: { ...facts, budgetId: passed.budget.id } };
 }

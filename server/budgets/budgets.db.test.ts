@@ -6,11 +6,14 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import pg from "pg";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import * as mcpRoute from "../../app/mcp/route";
 import { anvilAddress } from "../../scripts/lib/local-chain";
 import { getFunnel } from "../analytics/get-funnel";
+import { EVENTS } from "../contracts/events";
 import { db } from "../db/client";
+import { renderEvent } from "../events/render-event";
 import { newId } from "../lib/ids";
 import { flushCaptures } from "../payments/rails/credits/capture-queue";
 import { callGateway, payChallenge, usdcBalance, useGatewayStack } from "../testing/gateway";
@@ -99,6 +102,63 @@ function budget(agent: Agent, limits: { perCallUsd?: string; perDayUsd?: string;
   return setBudget({ sellerId: stack.seller.sellerId, humanId: agent.humanId, credentialId: forPerson ? null : agent.credentialId, ...limits });
 }
 
+/** Budget statements (a reservation, its confirmation or release) sent to PostgreSQL, seen at the driver. */
+function watchBudgetStatements(): { seen: string[]; restore: () => void } {
+  const seen: string[] = [];
+  const original = pg.Pool.prototype.query;
+  const spy = vi.spyOn(pg.Pool.prototype, "query").mockImplementation(function (this: pg.Pool, ...args: unknown[]) {
+    const q = args[0] as string | { text?: string };
+    const text = typeof q === "string" ? q : (q?.text ?? "");
+    // The credential's controls (cached per instance, whether a budget applies among them) are not a budget statement.
+    if (/\bbudgets\b|update budget_holds/.test(text) && !/credential_freezes/.test(text)) seen.push(text);
+    return (original as (...a: unknown[]) => unknown).apply(this, args);
+  } as never);
+  return { seen, restore: () => spy.mockRestore() };
+}
+
+describe("a credential no budget applies to", () => {
+  it("runs no budget statement on its paid calls, its ledger still kept; a budget set applies to the very next call, here and from another instance", async () => {
+    const agent = await claimedAgent(email());
+    // The first call reads its controls (whether a budget applies among them) and this instance caches them.
+    expect((await paidCall(agent)).status).toBe(200);
+    const watch = watchBudgetStatements();
+    for (let i = 0; i < 5; i++) expect((await paidCall(agent)).status).toBe(200);
+    watch.restore();
+    expect(watch.seen).toEqual([]);
+    // The person's account still lists every charged call: one ledger line each, counted in no budget.
+    const lines = await db.budgetHold.findMany({ where: { credentialId: agent.credentialId } });
+    expect(lines).toHaveLength(6);
+    expect(lines.every((h) => h.state === "confirmed" && h.budgetIds.length === 0 && h.chargedMicros === 20_000n)).toBe(true);
+    expect((await getAccount(stack.seller.sellerId, agent.humanId)).calls).toHaveLength(6);
+
+    // Set here: the very next call is held to it.
+    await budget(agent, { perCallUsd: "0.01" });
+    expect(await (await paidCall(agent)).json()).toMatchObject({ error: "budget_exceeded", budgetPeriod: "call" });
+
+    // Written by another instance's statement (no word to this one but PostgreSQL's notification): heard, not waited out.
+    const other = await claimedAgent(email());
+    expect((await paidCall(other)).status).toBe(200);
+    const { day, month } = budgetWindows();
+    await db.budget.create({
+      data: {
+        id: newId("bud"),
+        sellerId: stack.seller.sellerId,
+        scope: "person",
+        subject: other.humanId,
+        humanId: other.humanId,
+        perCallMicros: 10_000n,
+        dayStart: day,
+        monthStart: month,
+      },
+    });
+    const t0 = Date.now();
+    let status = 200;
+    while (status !== 403 && Date.now() - t0 < 2_000) status = (await paidCall(other)).status;
+    expect(status).toBe(403);
+    expect(Date.now() - t0).toBeLessThan(2_000);
+  });
+});
+
 describe("a budget per credential", () => {
   it("admits calls up to the daily limit, then refuses the next before anything is charged, saying what is left and when it resets", async () => {
     const agent = await claimedAgent(email());
@@ -111,12 +171,12 @@ describe("a budget per credential", () => {
     const body = await refused.json();
     expect(body).toMatchObject({
       error: "budget_exceeded",
-      budget_scope: "credential",
-      budget_period: "day",
-      limit_usd: "0.050000",
-      remaining_usd: "0.010000",
-      price_usd: "0.020000",
-      resets_at: budgetWindows().nextDay.toISOString(),
+      budgetScope: "credential",
+      budgetPeriod: "day",
+      limitUsd: "0.050000",
+      remainingUsd: "0.010000",
+      priceUsd: "0.020000",
+      resetsAt: budgetWindows().nextDay.toISOString(),
     });
     expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
     // Nothing charged, nothing even held: no payment row, the credit untouched.
@@ -125,6 +185,19 @@ describe("a budget per credential", () => {
     const holds = await db.budgetHold.findMany({ where: { credentialId: agent.credentialId } });
     expect(holds.map((h) => h.state).sort()).toEqual(["confirmed", "confirmed"]);
     expect(new Set(holds.map((h) => h.paymentId)).size).toBe(2);
+
+    // The seller hears of it once per budget, limit and window, however often the agent knocks (webhooks alike).
+    expect((await paidCall(agent)).status).toBe(403);
+    await vi.waitFor(async () => expect(await db.event.count({ where: { subjectId: agent.credentialId, type: "budget.exceeded" } })).toBe(1));
+    await new Promise((r) => setTimeout(r, 200));
+    const events = await db.event.findMany({ where: { subjectId: agent.credentialId, type: "budget.exceeded" } });
+    expect(events).toHaveLength(1);
+    const event = renderEvent(events[0]!, `http://${stack.seller.host}`);
+    expect(EVENTS["budget.exceeded"].data.safeParse(event.data).error).toBeUndefined();
+    expect(event.data).toMatchObject({
+      object: { operation: "aggregates", budgetScope: "credential", budgetPeriod: "day", limitUsd: "0.050000", remainingUsd: "0.010000", priceUsd: "0.020000" },
+      agent: { id: agent.credentialId, claimed: true },
+    });
   });
 
   it("a per-call limit refuses a price above it, and never resets", async () => {
@@ -132,7 +205,7 @@ describe("a budget per credential", () => {
     await budget(agent, { perCallUsd: "0.01" });
     const refused = await paidCall(agent);
     expect(refused.status).toBe(403);
-    expect(await refused.json()).toMatchObject({ error: "budget_exceeded", budget_period: "call", limit_usd: "0.010000", resets_at: null });
+    expect(await refused.json()).toMatchObject({ error: "budget_exceeded", budgetPeriod: "call", limitUsd: "0.010000", resetsAt: null });
     await budget(agent, { perCallUsd: "0.02" });
     expect((await paidCall(agent)).status).toBe(200);
   });
@@ -161,7 +234,7 @@ describe("a budget for all of a person's credentials", () => {
     expect((await paidCall(b)).status).toBe(200);
     const refused = await paidCall(b);
     expect(refused.status).toBe(403);
-    expect(await refused.json()).toMatchObject({ error: "budget_exceeded", budget_scope: "person", remaining_usd: "0.010000" });
+    expect(await refused.json()).toMatchObject({ error: "budget_exceeded", budgetScope: "person", remainingUsd: "0.010000" });
     // Another person's agent is not held to it.
     expect((await paidCall(await claimedAgent(email()))).status).toBe(200);
   });
@@ -178,13 +251,13 @@ describe("windows reset at midnight UTC", () => {
     await budget(agent, { perDayUsd: "0.04", perMonthUsd: "0.06" });
     for (let i = 0; i < 2; i++) expect((await paidCall({ token })).status).toBe(200);
     const refused = await paidCall({ token });
-    expect(await refused.json()).toMatchObject({ budget_period: "day", resets_at: new Date(midnight).toISOString() });
+    expect(await refused.json()).toMatchObject({ budgetPeriod: "day", resetsAt: new Date(midnight).toISOString() });
     at(midnight + 30_000);
     expect((await paidCall({ token })).status).toBe(200);
     // Day 2 has spent $0.02 of $0.04; the month $0.06 of $0.06, unless that midnight began a new month.
     const next = await paidCall({ token });
     if (new Date(midnight).getUTCDate() === 1) expect(next.status).toBe(200);
-    else expect(await next.json()).toMatchObject({ error: "budget_exceeded", budget_period: "month", remaining_usd: "0.000000" });
+    else expect(await next.json()).toMatchObject({ error: "budget_exceeded", budgetPeriod: "month", remainingUsd: "0.000000" });
   });
 });
 
@@ -199,7 +272,7 @@ describe("a wallet proof sent with the agent's bearer", () => {
     const before = await usdcBalance(stack.chain.rpcUrl, payer);
     const refused = await callGateway(stack.seller.host, AAPL.replace("AAPL", "MSFT"), { headers: { ...proof, ...bearer(agent.token) } });
     expect(refused.status).toBe(403);
-    expect(await refused.json()).toMatchObject({ error: "budget_exceeded", budget_period: "call" });
+    expect(await refused.json()).toMatchObject({ error: "budget_exceeded", budgetPeriod: "call" });
     expect(await usdcBalance(stack.chain.rpcUrl, payer)).toBe(before);
     const paid = await callGateway(stack.seller.host, AAPL.replace("AAPL", "MSFT"), { headers: proof });
     expect(paid.status).toBe(200);
@@ -224,7 +297,7 @@ describe("over MCP", () => {
     await client.connect(new StreamableHTTPClientTransport(new URL(`http://${host}/mcp`), { fetch: routed }));
     const res = (await client.callTool({ name: "aggregates", arguments: { ticker: "AAPL", from: "2024-05-01", to: "2024-05-31" } })) as CallToolResult;
     expect(res.isError).toBe(true);
-    expect(res.structuredContent).toMatchObject({ error: "budget_exceeded", budget_period: "call", limit_usd: "0.010000" });
+    expect(res.structuredContent).toMatchObject({ error: "budget_exceeded", budgetPeriod: "call", limitUsd: "0.010000" });
     await client.close();
   });
 });

@@ -106,6 +106,31 @@ export async function reserveBudgetHold(h: {
   return { type: "reserved", holdId: first.hold_id, budgets };
 }
 
+/**
+ * A charged call by a credential no budget applies to: its line in the person's ledger (the account's spending and
+ * receipts), confirmed at once, counted in no budget. One insert, no lock: nothing was reserved for it.
+ */
+export async function insertChargedCall(c: {
+  holdId: string;
+  sellerId: string;
+  credentialId: string;
+  humanId: string;
+  chargedMicros: bigint;
+  paymentId: string;
+  rail: string;
+  day: string;
+  month: string;
+  operationKey: string;
+}): Promise<void> {
+  await sql(
+    `insert into budget_holds (id, seller_id, credential_id, human_id, budget_ids, amount_micros, charged_micros, day, month, state, payment_id, rail,
+                               operation_key, lease_until, settled_at)
+     values ($1, $2, $3, $4, '{}', $5::bigint, $5::bigint, $6::date, $7::date, 'confirmed', $8, $9, $10, now(), now())`,
+    [c.holdId, c.sellerId, c.credentialId, c.humanId, c.chargedMicros.toString(), c.day, c.month, c.paymentId, c.rail, c.operationKey],
+    "budget_ledger_line",
+  );
+}
+
 /** A budget after a confirmation moved its counters: what the alerts compare with its limits. */
 export type CountedBudget = {
   id: string;
@@ -202,4 +227,21 @@ export async function findLapsedBudgetHolds(now: Date, limit: number): Promise<s
     limit,
   ]);
   return rows.map((r) => r.id);
+}
+
+/**
+ * The seller's `budget.exceeded` event (docs/events.md) for a refused call, with the agent block of entitlements, once
+ * per budget and `notice` (its limit and window): the guarded update of the budget row claims it, so concurrent
+ * refusals on any instance send one. emit_event fans it out to the seller's webhook endpoints in the same statement.
+ */
+export async function emitBudgetExceeded(e: { sellerId: string; credentialId: string; budgetId: string; notice: string; object: Record<string, unknown> }) {
+  await sql(
+    `with claimed as (update budgets set exceeded_notice = $4 where id = $3 and exceeded_notice is distinct from $4 returning id)
+     select emit_event($1, 'budget.exceeded', c.id, jsonb_build_object('object', $5::jsonb,
+       'agent', jsonb_build_object('id', c.id, 'type', c.kind, 'claimed', c.status = 'claimed',
+         'human', case when h.id is null then null else jsonb_build_object('id', h.id, 'email', h.email) end)))
+     from claimed, agent_credentials c left join humans h on h.id = c.human_id
+     where c.id = $2 and c.seller_id = $1`,
+    [e.sellerId, e.credentialId, e.budgetId, e.notice, JSON.stringify(e.object)],
+  );
 }

@@ -7,7 +7,7 @@ import { AGENT_AUTHORIZATION_HEADER, parseAgentAuthorization } from "../identity
 import { peekVerifiedToken, verifyAccessToken } from "../identity/verify-access-token";
 import { budgetExceeded } from "./budget-refusal";
 import { budgetWindows, dateOnly } from "./budget-windows";
-import { confirmBudgetHold, releaseBudgetHolds, reserveBudgetHold } from "./budgets.queries";
+import { confirmBudgetHold, emitBudgetExceeded, insertChargedCall, releaseBudgetHolds, reserveBudgetHold } from "./budgets.queries";
 import { alertBudgetThresholds } from "./alert-budget-thresholds";
 
 /** How long a hold may stay unsettled before the reconciler takes it as its instance's crash and releases it. */
@@ -24,7 +24,41 @@ export type BudgetAdmission =
   /** Admitted: `serve` runs the call, then confirms the hold (charged) or releases it (anything else, a throw too). */
   | { type: "admitted"; serve<T extends Served>(run: () => Promise<T>): Promise<T> };
 
+const logEmitFailure = (e: unknown) => console.error("[budgets] could not write a budget.exceeded event:", e instanceof Error ? e.message : e);
+
 const PASS: BudgetAdmission = { type: "admitted", serve: (run) => run() };
+
+/**
+ * What the pipeline already knows of the call's credential from the cached controls (server/controls, kept true by
+ * LISTEN human_controls_changed): which it is (null: the call carries none), its person while claimed and live, and
+ * whether a budget applies. Without it, the credential is read from the bearer and the reservation tells.
+ */
+export type BudgetGate = { credentialId: string | null; person: string | null; budgeted: boolean };
+
+/** A charged call counted in no budget: only its line in the person's ledger (the account), after the charge. */
+function ledgerOnly(call: BudgetedCall, credentialId: string, person: string): BudgetAdmission {
+  return {
+    type: "admitted",
+    async serve(run) {
+      const served = await run();
+      const charged = chargedBy(served);
+      if (charged) {
+        const windows = budgetWindows();
+        await insertChargedCall({
+          holdId: newId("bgh"),
+          sellerId: call.sellerId,
+          credentialId,
+          humanId: person,
+          ...charged,
+          day: dateOnly(windows.day),
+          month: dateOnly(windows.month),
+          operationKey: call.operationKey,
+        });
+      }
+      return served;
+    },
+  };
+}
 
 /** The credential a request's bearer names at this seller, or null (no bearer, or one that does not verify). */
 async function credentialOf(proofs: Headers, sellerId: string): Promise<string | null> {
@@ -45,9 +79,13 @@ function chargedBy(served: Served): { chargedMicros: bigint; paymentId: string; 
  * Reserve the call's price against every budget of its credential and person, in the statement that admits it. A
  * purchase is not counted: it buys credit, which counts when a call draws it.
  */
-export async function holdBudget(call: BudgetedCall, proofs: Headers): Promise<BudgetAdmission> {
+export async function holdBudget(call: BudgetedCall, proofs: Headers, gate?: BudgetGate): Promise<BudgetAdmission> {
   if (call.purpose !== "call") return PASS;
-  const credentialId = await credentialOf(proofs, call.sellerId);
+  // No person (no credential, unclaimed, revoked): nothing to count. No budget applies: no budget statement, only the
+  // ledger line of a charged call.
+  if (gate && (!gate.credentialId || !gate.person)) return PASS;
+  if (gate && !gate.budgeted) return ledgerOnly(call, gate.credentialId!, gate.person!);
+  const credentialId = gate?.credentialId ?? (await credentialOf(proofs, call.sellerId));
   if (!credentialId) return PASS;
   const windows = budgetWindows();
   const reserved = await reserveBudgetHold({
@@ -61,7 +99,19 @@ export async function holdBudget(call: BudgetedCall, proofs: Headers): Promise<B
     operationKey: call.operationKey,
   });
   if (reserved.type === "no_person") return PASS;
-  if (reserved.type === "exceeded") return { type: "exceeded", error: budgetExceeded(reserved.budgets, call.amountMicros, windows) };
+  if (reserved.type === "exceeded") {
+    const { error, facts } = budgetExceeded(reserved.budgets, call.amountMicros, windows);
+    // The seller's event (webhooks too); the agent's answer does not wait for it, nor depend on it.
+    if (facts) {
+      const { budgetId, ...object } = facts;
+      // Once per budget, limit and window (a per-call limit: per UTC day).
+      const notice = `${object.budgetPeriod}:${object.limitUsd}:${object.resetsAt ?? dateOnly(windows.day)}`;
+      emitBudgetExceeded({ sellerId: call.sellerId, credentialId, budgetId, notice, object: { operation: call.operationKey, ...object } }).catch(
+        logEmitFailure,
+      );
+    }
+    return { type: "exceeded", error };
+  }
   const { holdId } = reserved;
   return {
     type: "admitted",

@@ -3,6 +3,7 @@
 import { AppError, invalidParameter } from "../errors";
 import { newId } from "../lib/ids";
 import { parseUsd } from "../lib/money";
+import { announceBudgetChange } from "./budget-changes";
 import { budgetWindows, dateOnly } from "./budget-windows";
 import { isClaimedBy, upsertBudget, type BudgetLimits } from "./budget-settings.queries";
 
@@ -50,4 +51,6 @@ export async function setBudget(input: BudgetInput): Promise<void> {
     day: dateOnly(w.day),
     month: dateOnly(w.month),
   });
+  // Every instance hears it from the row's trigger; this one forgets without waiting for that.
+  announceBudgetChange(input.credentialId === null ? `h:${input.humanId}` : `c:${input.credentialId}`);
 }

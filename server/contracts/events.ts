@@ -60,6 +60,34 @@ export const webhookEndpointView = z.object({
 
 const planBalance = entitlementsResponse.shape.plans.element;
 
+/** A paid call held for its person's approval (server/approvals), in the words of its `approval_required` answer. */
+export const approvalView = z.object({
+  id: z.string(),
+  status: z.enum(["pending", "approved", "declined", "expired", "used"]),
+  amountUsd: usd,
+  thresholdUsd: usd,
+  method: z.string(),
+  path: z.string(),
+  query: z.string(),
+  operation: z.string(),
+  expiresAt: z.string(),
+  decidedAt: z.string().nullable(),
+  createdAt: z.string(),
+});
+
+/** A paid call refused with budget_exceeded: the limit it would have passed, as the agent's answer named it. */
+export const budgetRefusalView = z.object({
+  operation: z.string(),
+  priceUsd: usd,
+  budgetScope: z.enum(["credential", "person"]),
+  budgetPeriod: z.enum(["call", "day", "month"]),
+  limitUsd: usd,
+  remainingUsd: usd,
+  resetsAt: z.string().nullable(),
+});
+
+const approvalEvent = (about: string) => ({ about, data: z.object({ object: approvalView, agent: entitlementsResponse.shape.agent }) });
+
 /** Per type: what it means, and `data` (`object` plus what the event adds about it). */
 export const EVENTS = {
   "payment.settled": { about: "A payment was charged (settled on chain, or its card paid).", data: z.object({ object: paymentStatusResponse }) },
@@ -112,6 +140,14 @@ export const EVENTS = {
   "credential.revoked": {
     about: "An agent credential was revoked for good, by its person or by the agent (RFC 7009 /oauth2/revoke).",
     data: z.object({ object: entitlementsResponse.shape.agent, via: z.enum(["person", "token_revocation"]), revoked_at: z.string() }),
+  },
+  "approval.requested": approvalEvent("A paid call over its person's approval threshold was held (approval_required); the person was emailed."),
+  "approval.approved": approvalEvent("A person approved a held call: the agent's retry of the same request is served and charged once."),
+  "approval.declined": approvalEvent("A person declined a held call: it is refused (approval_declined)."),
+  "approval.expired": approvalEvent("A held call's approval was not answered in time: it declined by itself."),
+  "budget.exceeded": {
+    about: "A paid call was refused because it would pass a budget its person set (budget_exceeded); nothing was charged.",
+    data: z.object({ object: budgetRefusalView, agent: entitlementsResponse.shape.agent }),
   },
   "price.updated": {
     about: "A meter's price or free included units changed; `previous` holds the values before.",

@@ -12,6 +12,10 @@ export type CredentialControlsRow = {
   frozen: boolean;
   /** The lower of the person's thresholds that apply (this credential's own, and the one for all), or null. */
   thresholdMicros: bigint | null;
+  /** The person whose budgets and account count its calls: set while it is claimed and not revoked. */
+  budgetPerson: string | null;
+  /** Whether a budget of that person applies to it (its own, or the one for all of theirs): else no budget statement runs. */
+  budgeted: boolean;
 };
 
 export async function findCredentialControls(credentialId: string): Promise<CredentialControlsRow | null> {
@@ -19,8 +23,13 @@ export async function findCredentialControls(credentialId: string): Promise<Cred
     `select c.id as "credentialId", c.seller_id as "sellerId", c.human_id as "humanId", c.revoked_at is not null as revoked,
             exists (select 1 from credential_freezes f where f.credential_id = c.id) as frozen,
             (select min(t.threshold_micros) from approval_thresholds t
-              where t.seller_id = c.seller_id and t.human_id = c.human_id and t.scope in (c.id, '*')) as "thresholdMicros"
-     from agent_credentials c where c.id = $1`,
+              where t.seller_id = c.seller_id and t.human_id = c.human_id and t.scope in (c.id, '*')) as "thresholdMicros",
+            p.person as "budgetPerson",
+            p.person is not null and exists (select 1 from budgets b where b.seller_id = c.seller_id
+              and ((b.scope = 'credential' and b.subject = c.id) or (b.scope = 'person' and b.subject = p.person))) as budgeted
+     from agent_credentials c
+     cross join lateral (select case when c.status = 'claimed' and c.revoked_at is null then c.human_id end as person) p
+     where c.id = $1`,
     [credentialId],
     "controls_credential",
   );

@@ -1,4 +1,4 @@
-// What the paid path checks of a credential (revoked, frozen, its person and approval threshold), cached per instance
+// What the paid path checks of a credential (revoked, frozen, its person, approval threshold, whether a budget applies), cached per instance
 // and kept true by PostgreSQL: a trigger announces every change on channel `human_controls_changed` at commit, and each
 // instance drops what it cached for that credential (or that person, or that seller's wallets). The cache is used only
 // while the instance is listening; an entry also lives at most CONTROLS_CACHE_TTL_MS, which bounds how stale it can be if
@@ -6,6 +6,7 @@
 // check), so a stale row never sticks. The writer's own instance forgets at once, without waiting for its notification.
 import { verifyAccessToken } from "../identity/verify-access-token";
 import { AGENT_AUTHORIZATION_HEADER, parseAgentAuthorization } from "../identity/parse-agent-authorization";
+import { onBudgetChange } from "../budgets/budget-changes";
 import { forgetWalletCaps } from "../wallet-caps/reserve-wallet-cap";
 import { findCredentialControls, listenForControlChanges, type CredentialControlsRow } from "./controls.queries";
 
@@ -40,6 +41,9 @@ export function forgetControls(payload: string): void {
     forgetWalletCaps(null);
   }
 }
+
+// A budget set on this instance is forgotten at once (its trigger tells the others).
+onBudgetChange(forgetControls);
 
 function ensureListening(): void {
   if (state.started) return;

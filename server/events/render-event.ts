@@ -210,6 +210,26 @@ const credit: Renderer = (d) => ({
   ...(d.lowMicros != null ? { threshold_usd: microsToUsd(BigInt(String(d.lowMicros))) } : {}),
 });
 
+const approval: Renderer = (d) => {
+  const a = d.approval as Json & { amountMicros: string; thresholdMicros: string };
+  return {
+    object: {
+      id: a.id,
+      status: a.status,
+      amountUsd: microsToUsd(BigInt(a.amountMicros)),
+      thresholdUsd: microsToUsd(BigInt(a.thresholdMicros)),
+      method: a.method,
+      path: a.path,
+      query: a.query,
+      operation: a.operationKey,
+      expiresAt: iso(a.expiresAt),
+      decidedAt: isoOrNull(a.decidedAt),
+      createdAt: iso(a.createdAt),
+    },
+    agent: d.agent,
+  };
+};
+
 const RENDERERS: Record<string, Renderer> = {
   "payment.settled": payment,
   "payment.released": payment,
@@ -228,6 +248,10 @@ const RENDERERS: Record<string, Renderer> = {
   "credential.frozen": (d) => ({ object: d.agent, via: d.via, frozen_at: iso(d.at) }),
   "credential.unfrozen": (d) => ({ object: d.agent, via: d.via, unfrozen_at: iso(d.at) }),
   "credential.revoked": (d) => ({ object: d.agent, via: d.via, revoked_at: iso(d.at) }),
+  "approval.requested": approval,
+  "approval.approved": approval,
+  "approval.declined": approval,
+  "approval.expired": approval,
   "price.updated": (d) => {
     const prev = (d.previous ?? {}) as Json;
     return {

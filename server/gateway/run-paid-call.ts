@@ -116,12 +116,12 @@ export async function runPaidCall<R>(entry: PaidEntry<R>): Promise<R> {
     },
   };
   // The person's budgets, reserved before any rail is asked (server/budgets): past a limit, refused with nothing charged.
-  const budget = await holdBudget(call, entry.proofs);
+  const budget = await holdBudget(call, entry.proofs, admission.budget);
   if (budget.type === "exceeded") {
     await admission.end(false);
     return unpaid(false).then(() => refuse(entry, priced, proof.rail, budget.error, false));
   }
-  const served = await budget.serve(() => servePaidCall(call, proof.rail, proof.proof, priced.delivery, timings));
+  const served = await budget.serve(() => servePaidCall(call, proof.rail, proof.proof, priced.delivery, timings, { replayOnly: admission.replayOnly }));
   await admission.end(served.type === "settlement_pending" || (served.type === "charged" && !served.replay));
   if (served.type === "refused") {
     await unpaid(true);

@@ -45,7 +45,14 @@ export type Delivery = { deliver: () => Promise<UpstreamResult>; meters: Catalog
 /** Requests whose upstream call may start before their payment is accepted: reads (RFC 9110's safe methods). */
 const SAFE_METHODS = new Set(["GET", "HEAD"]);
 
-export async function servePaidCall(call: PaidCall, rail: Rail, proof: unknown, delivery: Delivery, timings: Timings): Promise<ProofOutcome> {
+export async function servePaidCall(
+  call: PaidCall,
+  rail: Rail,
+  proof: unknown,
+  delivery: Delivery,
+  timings: Timings,
+  opts: { replayOnly?: AppError } = {},
+): Promise<ProofOutcome> {
   // A read paid by a proof that has lately been paying (prepaid credit that covered the last calls) starts its upstream
   // while the rail reserves: the call then waits for the slower of the two, not both. The answer still goes out only
   // if the reservation holds; otherwise it is dropped unserved, and the refusal is the same as without the early start.
@@ -71,6 +78,12 @@ export async function servePaidCall(call: PaidCall, rail: Rail, proof: unknown, 
   // An early start was for a new reservation; a replay is answered from what was kept, never the upstream.
   if (accepted.type === "replay") return replayPaidCall(call, rail, accepted.payment);
   const { hold } = accepted;
+  if (opts.replayOnly) {
+    // Admitted only as the replay of a call its person approved (server/approvals): a new hold of it is not approved.
+    if (hold.prepaid && rail.prepaid) await rail.prepaid.refund(hold, "approval_required");
+    else await rail.release(hold.payment.id, "approval_required");
+    return { type: "refused", rail, error: opts.replayOnly };
+  }
   const done = markDeliveryInFlight(hold.payment.id);
   try {
     return await serveHeld(call, rail, hold, early, delivery, timings);
