@@ -28,3 +28,27 @@ export const consoleDayRange = z
 export function firstIssue(r: { success: boolean; error?: { issues: { message: string }[] } }): string | null {
   return r.success ? null : (r.error?.issues[0]?.message ?? "Not valid.");
 }
+
+const REFUND_AMOUNT = /^(\d{1,12})(?:\.(\d{1,2}))?$/;
+
+/** Dollars and cents as typed ("2", "2.5", "2.50") in micro-USD, or null when it is not that shape. */
+export function refundAmountMicros(v: string): bigint | null {
+  const m = REFUND_AMOUNT.exec(v.trim());
+  return m ? BigInt(m[1]!) * 1_000_000n + BigInt((m[2] ?? "").padEnd(2, "0")) * 10_000n : null;
+}
+
+/**
+ * A partial refund's amount as a seller types it, checked against what is left to refund (micro-USD): dollars and whole
+ * cents (the card processor refunds cents), more than zero, at most what is left. The server checks the same schema
+ * under the payment's row lock, so a refund racing this one is refused there, never overshot.
+ */
+export function consoleRefundAmount(remainingMicros: bigint) {
+  const left = `$${(Number(remainingMicros) / 1e6).toFixed(2)}`;
+  return z
+    .string()
+    .trim()
+    .min(1, "Enter the amount to refund, such as 2.50.")
+    .regex(REFUND_AMOUNT, "An amount is dollars and cents, such as 2.50 (no $ sign, no commas).")
+    .refine((v) => refundAmountMicros(v)! > 0n, "A refund is more than $0.00.")
+    .refine((v) => refundAmountMicros(v)! <= remainingMicros, `At most ${left} is left to refund on this payment.`);
+}

@@ -9,7 +9,7 @@ import { chainName } from "../chain/explorer-links";
 import { explorerLinksFor } from "../settings/explorer-links-for";
 import { cardView } from "./list-seller-payments";
 import { RAILS } from "../payments/rails";
-import { refundInput } from "../payments/refund-payment";
+import { refundInput, refundsInPart } from "../payments/refund-payment";
 import { requestBinding } from "../payments/request-binding";
 import { findPaymentDetail } from "./payment-detail.queries";
 
@@ -21,7 +21,9 @@ export async function getPaymentDetail(sellerId: string, paymentId: string) {
   if (!p) throw new AppError("payment_unknown", { detail: "no such payment at this seller", extra: { payment_id: paymentId } });
   const audit = await listAuditLog(sellerId, { targetType: "payment", targetId: p.id, limit: 20 });
   const charge = p.ledgerEntries.find((l) => l.kind === "charge") ?? null;
-  const refund = p.ledgerEntries.find((l) => l.kind === "refund") ?? null;
+  // Every refund (several partial ones on the card rail), oldest first; `refund` is the latest.
+  const refunds = p.ledgerEntries.filter((l) => l.kind === "refund");
+  const refund = refunds.at(-1) ?? null;
   const s = p.settlement;
   // A rail paid from a balance already held (prepaid credit) draws rather than charges.
   const rail = p.rail ? RAILS.find((r) => r.name === p.rail) : undefined;
@@ -82,7 +84,12 @@ export async function getPaymentDetail(sellerId: string, paymentId: string) {
     });
   if (p.status === "failed")
     timeline.push({ state: "failed", at: s?.updatedAt.toISOString() ?? p.updatedAt.toISOString(), note: explainFailure(p.failureReason, "failed").meaning });
-  if (refund) timeline.push({ state: "refunded", at: refund.createdAt.toISOString(), note: `refund of ${formatUsd(refund.amountMicros)} recorded` });
+  let sum = 0n;
+  for (const r of refunds) {
+    sum += r.amountMicros;
+    const state = sum >= p.amountMicros ? "refunded" : "partially refunded";
+    timeline.push({ state, at: r.createdAt.toISOString(), note: `refund of ${formatUsd(r.amountMicros)} recorded (${formatUsd(sum)} refunded in all)` });
+  }
   if (p.status === "challenged")
     timeline.push({
       state: p.expiresAt < new Date() ? "expired" : "awaiting proof",
@@ -103,6 +110,23 @@ export async function getPaymentDetail(sellerId: string, paymentId: string) {
     payer: p.payer,
     refundable: refundInput(p) !== null,
     refundInput: refundInput(p),
+    partiallyRefunded: p.refundedMicros > 0n && p.refundedMicros < p.amountMicros,
+    refundsInPart: refundsInPart(p.rail),
+    refundedUsd: microsToUsd(p.refundedMicros),
+    remainingUsd: microsToUsd(p.amountMicros - p.refundedMicros),
+    refunds: refunds.map((r) => {
+      const card = p.card?.refunds.find((c) => c.seq === r.seq);
+      return {
+        seq: r.seq,
+        amountUsd: microsToUsd(r.amountMicros),
+        at: r.createdAt.toISOString(),
+        transaction: r.transaction,
+        transactionUrl: links(p.network, r.transaction),
+        processorRefundId: card?.processorRefundId ?? null,
+        processorStatus: card?.status ?? null,
+        error: card?.error ?? null,
+      };
+    }),
     createdAt: p.createdAt.toISOString(),
     expiresAt: p.expiresAt.toISOString(),
     /** Released or failed: why, in a seller's words, and what the payer can do. */
@@ -154,9 +178,9 @@ export async function getPaymentDetail(sellerId: string, paymentId: string) {
     money: {
       amountUsd: microsToUsd(p.amountMicros),
       feeUsd: charge?.feeMicros != null ? microsToUsd(charge.feeMicros) : null,
-      refundedUsd: refund ? microsToUsd(refund.amountMicros) : null,
+      refundedUsd: refund ? microsToUsd(sum) : null,
       // Only what moved: nothing before the charge, nothing for a draw on credit (the purchase brought that money in).
-      netUsd: charge && !implicit ? microsToUsd(charge.amountMicros - (refund?.amountMicros ?? 0n) - (charge.feeMicros ?? 0n)) : null,
+      netUsd: charge && !implicit ? microsToUsd(charge.amountMicros - sum - (charge.feeMicros ?? 0n)) : null,
     },
     audit: audit.entries,
   };

@@ -7,7 +7,7 @@ import { paymentFilter, PAYMENT_SORTS, type PaymentFilterInput } from "./payment
 import { PAYMENT_STATES, PAID_STATES } from "../payments/payment-state";
 import { chainName } from "../chain/explorer-links";
 import { RAILS } from "../payments/rails";
-import { refundInput } from "../payments/refund-payment";
+import { refundInput, refundsInPart } from "../payments/refund-payment";
 import {
   countSellerPaymentsByStatus,
   findOperationKeys,
@@ -88,6 +88,10 @@ export function paymentView(p: ConsolePaymentRow) {
     refundInput: refundInput(p),
     refundTransaction: p.refundTransaction,
     refundedAt: p.refundedAt?.toISOString() ?? null,
+    partiallyRefunded: p.refundedMicros > 0n && p.refundedMicros < p.amountMicros,
+    refundsInPart: refundsInPart(p.rail),
+    refundedUsd: microsToUsd(p.refundedMicros),
+    remainingUsd: microsToUsd(p.amountMicros - p.refundedMicros),
     card: cardView(p.card),
   };
 }

@@ -24,6 +24,7 @@ export function refundView(r: RefundRow, link: (network: string | null, tx: stri
     id: r.id,
     paymentId: r.paymentId,
     amountUsd: microsToUsd(r.amountMicros),
+    paymentAmountUsd: microsToUsd(r.paymentMicros),
     currency: r.currency,
     operation: r.operationKey,
     rail: r.rail,

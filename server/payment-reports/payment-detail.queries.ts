@@ -22,6 +22,7 @@ export async function findPaymentDetail(sellerId: string, id: string) {
       payTo: true,
       payer: true,
       fromChallenge: true,
+      refundedMicros: true,
       expiresAt: true,
       upstreamStatus: true,
       transaction: true,
@@ -49,12 +50,14 @@ export async function findPaymentDetail(sellerId: string, id: string) {
           lastDeclineCode: true,
           lastErrorMessage: true,
           updatedAt: true,
+          refunds: { select: { seq: true, status: true, processorRefundId: true, error: true }, orderBy: { seq: "asc" } },
         },
       },
       ledgerEntries: {
         select: {
           id: true,
           kind: true,
+          seq: true,
           amountMicros: true,
           units: true,
           transaction: true,
@@ -63,7 +66,7 @@ export async function findPaymentDetail(sellerId: string, id: string) {
           feeMicros: true,
           createdAt: true,
         },
-        orderBy: { createdAt: "asc" },
+        orderBy: [{ createdAt: "asc" }, { seq: "asc" }],
       },
     },
   });

@@ -1,5 +1,6 @@
-// The Refunds page's reads: every refund the ledger recorded at a seller (one row per refunded payment), with the card
-// processor's side where a card was refunded (its status and re_... id), the reason the seller gave (the refund's audit
+// The Refunds page's reads: every refund the ledger recorded at a seller (one row per refund: a card payment may have
+// several partial ones), with the card processor's side of that refund where a card was refunded (its status and re_...
+// id), the reason the seller gave (the refund's audit
 // row) and the payer's email and card. Read-only; scoped to the seller from the session. Refund rows are few next to
 // payments, so they are read from the ledger's rows of kind 'refund' with the payment, card and audit rows by key.
 import { sql } from "../db/client";
@@ -8,8 +9,8 @@ import type { RefundFilter } from "./refund-filter";
 
 const DAY_MS = 86_400_000;
 
-/** A refund's status as SQL over `l` (ledger) and `c` (card_payments): a recorded wallet refund was verified on chain. */
-const STATUS_SQL = `case when c.payment_id is null or c.refund_status is null then 'succeeded' else c.refund_status end`;
+/** A refund's status as SQL over `l` (ledger) and `cr` (card_refunds): a recorded wallet refund was verified on chain. */
+const STATUS_SQL = `coalesce(cr.status, 'succeeded')`;
 
 function filterSql(sellerId: string, f: RefundFilter, params: unknown[]): string {
   const p = (v: unknown) => {
@@ -24,12 +25,15 @@ function filterSql(sellerId: string, f: RefundFilter, params: unknown[]): string
   return where.join(" and ");
 }
 
-const FROM = `from ledger_entries l join payments p on p.id = l.payment_id left join card_payments c on c.payment_id = l.payment_id`;
+const FROM = `from ledger_entries l join payments p on p.id = l.payment_id left join card_payments c on c.payment_id = l.payment_id
+  left join card_refunds cr on cr.payment_id = l.payment_id and cr.seq = l.seq`;
 
 export type RefundRow = {
   id: string;
   paymentId: string;
   amountMicros: bigint;
+  /** The payment's whole amount: a refund of less is partial. */
+  paymentMicros: bigint;
   currency: string;
   operationKey: string | null;
   rail: string | null;
@@ -63,14 +67,16 @@ export async function findRefunds(sellerId: string, f: RefundFilter, q: { cursor
   params.push(q.take);
   const iso = (c: string) => `to_char(${c}, 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
   const { rows } = await sql<Record<string, string | number | null>>(
-    `select l.id, l.payment_id, l.amount_micros::text as amount, l.currency, l.operation_key, l.rail, l.payer, p.network, l.transaction, l.log_index,
-       ${STATUS_SQL} as status, a.after->>'reason' as seller_reason, a.email as recorded_by, c.refund_cause, c.refund_id, c.refund_error,
+    `select l.id, l.payment_id, l.amount_micros::text as amount, p.amount_micros::text as payment_amount, l.currency, l.operation_key, l.rail, l.payer, p.network, l.transaction, l.log_index,
+       ${STATUS_SQL} as status, a.after->>'reason' as seller_reason, a.email as recorded_by, cr.cause as refund_cause, cr.processor_refund_id as refund_id, cr.error as refund_error,
        c.payer_email, c.card_brand, c.card_last4, ${iso("p.created_at")} as paid_at, ${iso("l.created_at")} as created_at
      ${FROM}
      left join lateral (
        select al.after, u.email from audit_logs al left join seller_users u on u.id = al.actor_id
        where al.seller_id = l.seller_id and al.target_type = 'payment' and al.target_id = l.payment_id and al.action = 'payment.refund'
-       order by al.created_at desc limit 1
+         and coalesce(cr.cause, 'seller') = 'seller'
+       -- This refund's own row: written in the same transaction as its ledger row (a payment may have several).
+       order by abs(extract(epoch from al.created_at - l.created_at)) limit 1
      ) a on true
      where ${where.join(" and ")}
      order by l.created_at desc, l.id desc limit $${params.length}`,
@@ -80,6 +86,7 @@ export async function findRefunds(sellerId: string, f: RefundFilter, q: { cursor
     id: r.id as string,
     paymentId: r.payment_id as string,
     amountMicros: BigInt(r.amount as string),
+    paymentMicros: BigInt(r.payment_amount as string),
     currency: r.currency as string,
     operationKey: r.operation_key as string | null,
     rail: r.rail as string | null,

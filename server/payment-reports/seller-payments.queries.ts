@@ -110,6 +110,7 @@ export type ConsolePaymentRow = {
   deliveredFirst: boolean;
   refundTransaction: string | null;
   refundedAt: Date | null;
+  refundedMicros: bigint;
   /** Card payments: what a seller used to Stripe looks for (never a card number: there is none to read). */
   card: {
     processor: string;
@@ -133,6 +134,7 @@ type RawRow = {
   query: string;
   operation_key: string;
   amount_micros: string;
+  refunded_micros: string;
   currency: string;
   rail: string | null;
   transport: string;
@@ -160,7 +162,7 @@ type RawRow = {
 
 // `timestamp(3)` columns come back from pg as local-time Dates: read them as text in UTC instead.
 const COLUMNS = `p.id, to_char(p.created_at, 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as created_at, p.method, p.path, p.query, p.operation_key,
-  p.amount_micros::text as amount_micros, p.currency, p.rail, p.transport, p.payer, p.status, p.network, p.transaction, p.failure_reason,
+  p.amount_micros::text as amount_micros, p.refunded_micros::text as refunded_micros, p.currency, p.rail, p.transport, p.payer, p.status, p.network, p.transaction, p.failure_reason,
   to_char(p.expires_at, 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as expires_at, to_char(p.settled_at, 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as settled_at,
   (select s.status from settlements s where s.payment_id = p.id) as settlement_status,
   (select s.delivered_first from settlements s where s.payment_id = p.id) as delivered_first,
@@ -176,6 +178,7 @@ const toRow = (r: RawRow): ConsolePaymentRow => ({
   query: r.query,
   operationKey: r.operation_key,
   amountMicros: BigInt(r.amount_micros),
+  refundedMicros: BigInt(r.refunded_micros),
   currency: r.currency,
   rail: r.rail,
   // The column's check constraint holds it to these.
@@ -222,7 +225,8 @@ export async function findSellerPayments(
     `with page as (
        select p.id from payments p where ${where} order by ${order} limit $${params.length}
      )
-     select ${COLUMNS} from page join payments p on p.id = page.id left join ledger_entries r on r.payment_id = p.id and r.kind = 'refund'
+     select ${COLUMNS} from page join payments p on p.id = page.id -- The latest refund (a card payment may have several partial ones).
+       left join lateral (select l.transaction, l.created_at from ledger_entries l where l.payment_id = p.id and l.kind = 'refund' order by l.seq desc limit 1) r on true
        left join card_payments c on c.payment_id = p.id
      order by ${order}`,
     params,
@@ -241,8 +245,8 @@ export async function sumSellerPayments(
     `select count(*)::int as n, coalesce(sum(p.amount_micros), 0)::text as amount,
        count(*) filter (where p.status in ${statesSql(PAID_STATES)})::int as paid_n,
        coalesce(sum(p.amount_micros) filter (where p.status in ${statesSql(PAID_STATES)}), 0)::text as paid,
-       count(*) filter (where p.status = ${stateSql("refunded")})::int as refunded_n,
-       coalesce(sum(p.amount_micros) filter (where p.status = ${stateSql("refunded")}), 0)::text as refunded
+       count(*) filter (where p.refunded_micros > 0)::int as refunded_n,
+       coalesce(sum(p.refunded_micros), 0)::text as refunded
      from payments p where ${where}`,
     params,
   );

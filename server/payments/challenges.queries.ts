@@ -88,6 +88,7 @@ export function challengedRow(id: string, t: ChallengeTerms): Prisma.PaymentGetP
     operationKey: t.operationKey,
     meterKey: t.meterKey,
     amountMicros: t.amountMicros,
+    refundedMicros: 0n,
     currency: "USD",
     network: null,
     asset: null,

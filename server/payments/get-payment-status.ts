@@ -43,7 +43,8 @@ export async function getPaymentStatus(sellerId: string, paymentId: string, orig
     created_at: p.createdAt.toISOString(),
     settled_at: p.settledAt?.toISOString() ?? null,
     refund: refund
-      ? { amount: microsToUsd(refund.amountMicros), transaction: refund.transaction, log_index: refund.logIndex, refunded_at: refund.createdAt.toISOString() }
+      ? // All refunded (several partial card refunds end refunded too); the transfer and time of the last.
+        { amount: microsToUsd(p.refundedMicros), transaction: refund.transaction, log_index: refund.logIndex, refunded_at: refund.createdAt.toISOString() }
       : null,
     ...Object.fromEntries(blocks),
   };

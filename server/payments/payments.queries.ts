@@ -46,10 +46,11 @@ export async function findPaymentByLockKey(lockKey: string): Promise<PaymentRow 
   return db.payment.findUnique({ where: { lockKey } });
 }
 
-/** A payment's refund ledger row (amount, the on-chain transfer, when it was recorded), if it was refunded. */
+/** A payment's last refund ledger row (amount, the on-chain transfer, when it was recorded), if it was refunded. */
 export async function findRefundEntry(paymentId: string) {
-  return db.ledgerEntry.findUnique({
-    where: { paymentId_kind: { paymentId, kind: "refund" } },
+  return db.ledgerEntry.findFirst({
+    where: { paymentId, kind: "refund" },
+    orderBy: { seq: "desc" },
     select: { amountMicros: true, transaction: true, logIndex: true, createdAt: true },
   });
 }

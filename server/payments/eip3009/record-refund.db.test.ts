@@ -235,7 +235,7 @@ describe("recording a refund", () => {
     const hash = await transfer(p.payer, 50_000n);
     const res = await asSeller(a).payments.refund({ paymentId: p.id, transaction: hash });
     expect(res.amountUsd).toBe("0.020000");
-    const refund = await db.ledgerEntry.findUniqueOrThrow({ where: { paymentId_kind: { paymentId: p.id, kind: "refund" } } });
+    const refund = await db.ledgerEntry.findUniqueOrThrow({ where: { paymentId_kind_seq: { paymentId: p.id, kind: "refund", seq: 0 } } });
     expect(refund.amountMicros).toBe(PRICE);
     expect((await db.auditLog.findFirstOrThrow({ where: { targetId: p.id } })).after).toMatchObject({ amountMicros: "20000", transferredMicros: "50000" });
   });

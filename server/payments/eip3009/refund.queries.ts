@@ -62,7 +62,7 @@ export type RefundWrite =
 function violatesTransferUnique(e: unknown): boolean {
   if (!(e instanceof Prisma.PrismaClientKnownRequestError) || e.code !== "P2002") return false;
   // The driver adapter names the index's columns in meta; the only other unique on the row is (payment_id,
-  // kind), which the state guard already excludes (a settled or consumed payment has no refund row).
+  // kind, seq), which the state guard already excludes (a wallet payment is refunded once, in full).
   return JSON.stringify(e.meta ?? {}).includes("log_index");
 }
 
@@ -78,11 +78,12 @@ export async function insertRefund(input: RefundInput): Promise<RefundWrite> {
       // The state guard: of any number of racers for this payment, exactly one moves it.
       const moved = await tx.payment.updateMany({
         where: { id: input.paymentId, sellerId: input.sellerId, status: { in: [...REFUND.from] } },
-        data: { status: REFUND.to, lockedUntil: null },
+        // A wallet refund is the whole payment (partial transfers are refused): all of it is refunded.
+        data: { status: REFUND.to, lockedUntil: null, refundedMicros: input.amountMicros },
       });
       if (moved.count !== 1 || !before) return { type: "not_refundable" };
       const charge = await tx.ledgerEntry.findUnique({
-        where: { paymentId_kind: { paymentId: input.paymentId, kind: "charge" } },
+        where: { paymentId_kind_seq: { paymentId: input.paymentId, kind: "charge", seq: 0 } },
         select: { meterKey: true, units: true, currency: true, rail: true, operationKey: true, payer: true },
       });
       // The refund reverses the charge row: same meter, units, operation, rail and payer, the payment's amount.

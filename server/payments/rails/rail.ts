@@ -103,6 +103,10 @@ export type RefundRequest = {
   paymentId: string;
   /** When the rail's `refund.needs` it. */
   transaction?: string;
+  /** A partial refund's amount in dollars and cents, where the rail's `refund.partial` allows one; absent: all that is left. */
+  amount?: string;
+  /** One submit of the console's dialog: a retried or doubled request makes one refund. */
+  requestKey?: string;
   /** Why the seller refunds, in their words: kept in the audit row. */
   reason?: string;
 };
@@ -111,7 +115,9 @@ export type RefundRequest = {
  * What a refund did: the common fields, and those its rail knows. A second submit returns the first result, saying so:
  * `alreadyRecorded` (a wallet rail: this transfer was recorded before) or `alreadyRefunded` (card: refunded before).
  */
-export type RefundOutcome = { paymentId: string; status: "refunded"; amountUsd: string } & Partial<{
+export type RefundOutcome = { paymentId: string; status: "refunded" | "partially_refunded"; amountUsd: string } & Partial<{
+  refundedUsd: string;
+  remainingUsd: string;
   transaction: string;
   logIndex: number;
   recordedAt: string;
@@ -202,6 +208,8 @@ export interface Refunds {
   readonly refund: {
     /** What the seller supplies: the transaction they sent the money back with (wallet rails), or nothing (card). */
     readonly needs: "transaction" | null;
+    /** True where the processor refunds part of a payment, several times up to its amount (card); else in full only. */
+    readonly partial?: boolean;
     refund(r: RefundRequest): Promise<RefundOutcome>;
   };
 }

@@ -43,6 +43,11 @@ export const paymentRow = z.object({
   refundInput: z.enum(["transaction", "none"]).nullable(),
   refundTransaction: z.string().nullable(),
   refundedAt: iso.nullable(),
+  /** Some of it refunded, some left (still paid); the rail refunds in part; the sums. */
+  partiallyRefunded: z.boolean(),
+  refundsInPart: z.boolean(),
+  refundedUsd: usd,
+  remainingUsd: usd,
   card,
 });
 
@@ -105,6 +110,24 @@ export const detailOutput = z.object({
   refundable: z.boolean(),
   /** What the rail's refund asks of the seller: the transaction sent back (wallet rails), nothing (card), null: none. */
   refundInput: z.enum(["transaction", "none"]).nullable(),
+  /** Some of it refunded, some left (still paid); the rail refunds in part; the sums. */
+  partiallyRefunded: z.boolean(),
+  refundsInPart: z.boolean(),
+  refundedUsd: usd,
+  remainingUsd: usd,
+  /** Every refund, oldest first: its amount, when, and the transfer (wallet) or the processor's refund (card). */
+  refunds: z.array(
+    z.object({
+      seq: z.number().int(),
+      amountUsd: usd,
+      at: iso,
+      transaction: z.string().nullable(),
+      transactionUrl: z.string().nullable(),
+      processorRefundId: z.string().nullable(),
+      processorStatus: z.string().nullable(),
+      error: z.string().nullable(),
+    }),
+  ),
   createdAt: iso,
   expiresAt: iso,
   failure: explanation.extend({ reason: z.string().nullable() }).nullable(),
@@ -142,6 +165,8 @@ export const refundsOutput = z.object({
       id: z.string(),
       paymentId: z.string(),
       amountUsd: usd,
+      /** The payment's whole amount: a refund of less is partial. */
+      paymentAmountUsd: usd,
       currency: z.string(),
       operation: z.string().nullable(),
       rail: z.string().nullable(),
@@ -171,8 +196,11 @@ export const refundsSummaryOutput = refundSum.extend({ byStatus: z.array(refundS
 /** One refund, whatever the rail (`payments.refund`): the wallet rails' recorded transfer or the card processor's refund. */
 export const refundOutput = z.object({
   paymentId: z.string(),
-  status: z.literal("refunded"),
+  status: z.enum(["refunded", "partially_refunded"]),
+  /** This refund's amount; all refunded so far and what is left (rails that refund in part). */
   amountUsd: usd,
+  refundedUsd: usd.optional(),
+  remainingUsd: usd.optional(),
   transaction: z.string().optional(),
   logIndex: z.number().int().optional(),
   recordedAt: z.string().optional(),

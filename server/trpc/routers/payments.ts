@@ -57,10 +57,18 @@ export const paymentsRouter = router({
     .query(({ ctx, input }) => summarizeSellerRefunds(ctx.seller.id, input)),
   // A refund, whatever the rail: the wallet rails record the transfer the seller sent back on chain from their payTo
   // wallet (`transaction`; its format is checked by the domain, so every caller gets the same message), the card rail
-  // refunds through its processor in full. The ledger row and the audit row come with it; a second submit returns the
-  // first result.
+  // refunds through its processor, in full or in part (`amount`, checked by the domain with the console's rule). The
+  // ledger row and the audit row come with it; a second submit (the same `requestKey`) returns the first result.
   refund: sellerProcedure
-    .input(z.object({ paymentId, transaction: z.string().max(200).optional(), reason: z.string().trim().max(500).optional() }))
+    .input(
+      z.object({
+        paymentId,
+        transaction: z.string().max(200).optional(),
+        amount: z.string().max(40).optional(),
+        requestKey: z.string().min(8).max(100).optional(),
+        reason: z.string().trim().max(500).optional(),
+      }),
+    )
     .output(refundOutput)
     .mutation(({ ctx, input }) =>
       refundPayment({
@@ -68,6 +76,8 @@ export const paymentsRouter = router({
         actorId: ctx.seller.userId,
         paymentId: input.paymentId,
         transaction: input.transaction,
+        amount: input.amount,
+        requestKey: input.requestKey,
         reason: input.reason || undefined,
       }),
     ),

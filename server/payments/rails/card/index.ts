@@ -151,6 +151,7 @@ export const cardRail = {
 
   refund: {
     needs: null,
+    partial: true,
     refund(r) {
       if (r.transaction !== undefined) throw invalidParameter("transaction", "a card payment is refunded through the card processor: send no transaction");
       return refundCardPaymentForSeller(r);

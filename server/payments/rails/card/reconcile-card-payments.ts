@@ -49,11 +49,11 @@ export async function reconcileCardPayments(): Promise<{ settled: number; releas
     });
     if (refunded) report.refunded++;
   }
-  for (const id of await findPendingRefunds(50, 30)) {
+  for (const r of await findPendingRefunds(50, 30)) {
     try {
-      await sendCardRefund(id);
+      await sendCardRefund(r.paymentId, r.seq);
     } catch (e) {
-      console.error(`[reconciler] card refund ${id}:`, e instanceof Error ? e.message : e);
+      console.error(`[reconciler] card refund ${r.seq} of ${r.paymentId}:`, e instanceof Error ? e.message : e);
     }
   }
   return report;

@@ -40,12 +40,12 @@ export async function findUndeliveredCheckouts(limit: number, windowSeconds: num
 }
 
 /** Refunds decided but not confirmed by the processor (the inline call failed or never happened). */
-export async function findPendingRefunds(limit: number, olderThanSeconds: number): Promise<string[]> {
-  const { rows } = await sql<{ payment_id: string }>(
-    `select payment_id from card_payments where refund_status = 'pending' and updated_at < ${NOW} - make_interval(secs => $2) limit $1`,
+export async function findPendingRefunds(limit: number, olderThanSeconds: number): Promise<{ paymentId: string; seq: number }[]> {
+  const { rows } = await sql<{ payment_id: string; seq: number }>(
+    `select payment_id, seq from card_refunds where status = 'pending' and updated_at < ${NOW} - make_interval(secs => $2) limit $1`,
     [limit, olderThanSeconds],
   );
-  return rows.map((r) => r.payment_id);
+  return rows.map((r) => ({ paymentId: r.payment_id, seq: r.seq }));
 }
 
 /** The reconciler looked at this checkout now: the next look is QUIET_SECONDS later. */

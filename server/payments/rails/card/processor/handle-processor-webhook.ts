@@ -6,7 +6,7 @@
 // processor's redelivery applies it again, which changes nothing.
 import { AppError } from "../../../../errors";
 import { findPaymentWithCardByReference, recordAttemptFailed } from "../card.queries";
-import { recordRefundResult } from "../card-refunds.queries";
+import { findRefundSeq, recordRefundResult } from "../card-refunds.queries";
 import { processorEventSeen, recordProcessorEvent } from "./processor-events.queries";
 import { syncCheckout } from "../checkout/apply-card-outcome";
 import { cardProcessor } from "./get-card-processor";
@@ -27,7 +27,8 @@ export async function handleProcessorWebhook(rawBody: string, signature: string 
     else if (effect.type === "attempt_failed" && p.status === "incomplete") await recordAttemptFailed(p.id, null, effect.error, null);
     else if (effect.type === "refund" && p.card.refundStatus) {
       const status = effect.status === "succeeded" ? "succeeded" : effect.status === "failed" || effect.status === "canceled" ? "failed" : "pending";
-      await recordRefundResult(p.id, { status, refundId: effect.refundId, error: effect.failure ?? undefined });
+      const seq = await findRefundSeq(p.id, effect.refundId);
+      if (seq !== null) await recordRefundResult(p.id, seq, { status, refundId: effect.refundId, error: effect.failure ?? undefined });
     }
   }
   const first = await recordProcessorEvent({ id: event.id, processor: processor.kind, type: event.type, paymentId: p?.id ?? null });

@@ -249,7 +249,7 @@ describe("hosted checkout through Stripe Checkout", () => {
     expect(await db.cardPayment.findUniqueOrThrow({ where: { paymentId: paid.paymentId } })).toMatchObject({ refundStatus: "pending", refundId: null });
     expect((await db.payment.findUniqueOrThrow({ where: { id: paid.paymentId } })).status).toBe("refunded");
     // The reconciler leaves a refund alone for 30 s (the inline call may still be running); make it older.
-    await db.$executeRaw`update card_payments set updated_at = updated_at - interval '1 minute' where payment_id = ${paid.paymentId}`;
+    await db.$executeRaw`update card_refunds set updated_at = updated_at - interval '1 minute' where payment_id = ${paid.paymentId}`;
     await reconcileCardPayments();
     await reconcileCardPayments();
     const refunds = [...stripe.state.refunds.values()].filter((r) => (r.metadata as Record<string, string>).payment_id === processorReference(paid.paymentId));

@@ -62,6 +62,8 @@ type Intent = {
   pending_card: (CardDetails & { behaviour: Behaviour }) | null;
   last_payment_error: ProcessorError | null;
   metadata: Record<string, string>;
+  /** Cents refunded so far (several partial refunds, like Stripe's, never more than the charge). */
+  amount_refunded?: number;
 };
 type SharedToken = {
   id: string;
@@ -253,8 +255,12 @@ export const testProcessor: CardProcessor & {
       const pi = (await st.get(input.paymentIntentId))?.data as Intent | undefined;
       if (!pi || pi.status !== "succeeded")
         return { type: "failed", refundId: null, detail: `payment intent ${input.paymentIntentId} has no successful charge to refund` };
-      if (input.amountCents > pi.amount) return { type: "failed", refundId: null, detail: "the refund is larger than the charge" };
+      // The intent is read for update, so concurrent refunds of one charge are summed one after the other.
+      const refunded = pi.amount_refunded ?? 0;
+      if (input.amountCents <= 0 || refunded + input.amountCents > pi.amount)
+        return { type: "failed", refundId: null, detail: `the refund is larger than what is left of the charge (${pi.amount - refunded} cents)` };
       const refund = { id: id("re"), payment_intent: pi.id, amount: input.amountCents, status: "succeeded", reason: input.reason };
+      await st.put(pi.id, "payment_intent", { ...pi, amount_refunded: refunded + input.amountCents });
       await st.put(refund.id, "refund", refund, input.idempotencyKey);
       return { type: "refunded", refundId: refund.id, status: "succeeded" };
     });
