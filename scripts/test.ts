@@ -4,8 +4,8 @@
 //
 // Two lanes run side by side (docs/testing.md, "npm test"): Vitest, whose files spend much of their time waiting on
 // PostgreSQL, the chain and timers, then the static checks; and the build, then Playwright, which needs only the build.
-// The build and Playwright are the longest chain of steps and Playwright's one worker leaves CPU free, so they start
-// first; the static checks fill the end of the Vitest lane.
+// The build and Playwright are the longest chain of steps and Playwright's specs mostly run one at a time and leave CPU
+// free, so they start first; the static checks fill the end of the Vitest lane.
 // Each step's output is held and printed whole when the step ends, so two steps never interleave their lines; the
 // summary gives each step's duration and one closing line "tests: N passed, N failed". TEST_LANES=1 runs the steps one
 // after another with their output live (as before the lanes).

@@ -414,7 +414,7 @@ describe("the MPP card method over MCP", () => {
 
     const issued: string[] = [];
     // mppx's stripe charge, its wallet issuing shared payment tokens at the built-in test processor (as over HTTP).
-    McpClient.wrap(client, { methods: mppCardClient(TEST_CARD.success, { issued }).methods });
+    McpClient.wrap(client, { methods: (await mppCardClient(TEST_CARD.success, { issued })).methods });
     const callsBefore = upstream.state.calls;
     const res = (await client.callTool({ name: "backtest", arguments: { ticker: "AAPL", years: 2 } })) as CallToolResult;
     expect(res.isError).toBeFalsy();
@@ -433,7 +433,7 @@ describe("the MPP card method over MCP", () => {
   it("a declined card over MCP serves nothing: a tool error naming the decline, no receipt, nothing charged", async () => {
     const cardSeller = await createGatewaySeller(upstream.url, { signingSecret: SECRET });
     const client = await connect({}, cardSeller.host);
-    McpClient.wrap(client, { methods: mppCardClient(TEST_CARD.decline).methods });
+    McpClient.wrap(client, { methods: (await mppCardClient(TEST_CARD.decline)).methods });
     const res = (await client.callTool({ name: "backtest", arguments: { ticker: "AAPL", years: 2 } })) as CallToolResult;
     expect(res.isError).toBe(true);
     expect(res.structuredContent).toMatchObject({ error: "settlement_failed", settlementReason: "card_declined: generic_decline" });

@@ -2,7 +2,6 @@
 // way a human does on our page (the test processor), and an MPP client with mppx's official `stripe` charge method
 // whose wallet issues shared payment tokens at the test processor. Imported by tests only.
 import { Challenge, Credential } from "mppx";
-import { Mppx as MppxClient, stripe as mppStripe } from "mppx/client";
 import * as payRoute from "../../app/payments/[id]/pay/route";
 import * as statusRoute from "../../app/payments/[id]/route";
 import { payWithCardOnPage } from "../payments/rails/card/checkout/pay-on-page";
@@ -57,9 +56,11 @@ export function retryWithPaymentId(host: string, path: string, paymentId: string
 
 /**
  * mppx's client with its `stripe` charge method: the agent's wallet issues a shared payment token for `card` at the test
- * processor (limited to the challenge's amount, currency and expiry), as Stripe's issuing API would.
+ * processor (limited to the challenge's amount, currency and expiry), as Stripe's issuing API would. `mppx/client` is
+ * loaded on first use (see officialMppClient in ./gateway).
  */
-export function mppCardClient(card: string = TEST_CARD.success, opts: { fetch?: typeof fetch; issued?: string[] } = {}) {
+export async function mppCardClient(card: string = TEST_CARD.success, opts: { fetch?: typeof fetch; issued?: string[] } = {}) {
+  const { Mppx: MppxClient, stripe: mppStripe } = await import("mppx/client");
   return MppxClient.create({
     methods: [
       mppStripe.charge({

@@ -393,7 +393,7 @@ describe("the MPP card method", () => {
     const server = await serveRoutes(seller.host, (p) => (p.startsWith("/api/v1/") ? gatewayRoute : null));
     try {
       const issued: string[] = [];
-      const res = await mppCardClient(TEST_CARD.success, { issued }).fetch(`${server.url}${BACKTEST}`);
+      const res = await (await mppCardClient(TEST_CARD.success, { issued })).fetch(`${server.url}${BACKTEST}`);
       expect(res.status).toBe(200);
       expect(await res.json()).toMatchObject({ source: "fake-upstream" });
       const receipt = Receipt.fromResponse(res);

@@ -82,7 +82,7 @@ describe("paying with MPP", () => {
     try {
       const payer = anvilAddress(1);
       const [before, sellerBefore] = [await usdc(payer), await usdc(PAY_TO)];
-      const res = await officialMppClient(1).fetch(`${server.url}${AAPL}`);
+      const res = await (await officialMppClient(1)).fetch(`${server.url}${AAPL}`);
       expect(res.status).toBe(200);
       expect(await res.json()).toMatchObject({ ticker: "AAPL", source: "fake-upstream" });
       expect(upstream.state.lastHeaders.authorization).toBeUndefined();
