@@ -49,6 +49,25 @@ function answerFor(existing: PaymentRow | null, call: PaidCall): Draw | null {
   return { type: "refused", error: paymentStateError(existing) };
 }
 
+/** The call's price from this instance's lease of the credential's credit (./lease-book.ts), or null: per call. */
+async function drawFromLease(book: LeaseBook, call: PaidCall, meterKey: string, credentialId: string, humanId: string | null): Promise<Draw | null> {
+  const leased = await book.take({
+    sellerId: call.sellerId,
+    credentialId,
+    humanId,
+    meterKey,
+    priceMicros: call.amountMicros,
+    method: call.method,
+    path: call.path,
+    query: call.canonicalQuery,
+    operationKey: call.operationKey,
+    transport: call.transport ?? "http",
+  });
+  if (!leased) return null;
+  const billing = { source: "credit", balance_usd: microsToUsd(leased.balanceMicros) };
+  return { type: "reserved", paymentId: leased.paymentId, amountMicros: call.amountMicros, billing };
+}
+
 /**
  * `early`: this call's upstream started before its reservation (coverage-memo.ts); it reserves ahead of the others.
  * `idempotencyKey`: the client's key for this call (the Idempotency-Key header): its retries draw once.
@@ -68,25 +87,8 @@ export async function drawCredits(
   const humanId = agent.agent_status === "claimed" ? (agent.hum ?? null) : null;
   // Leased credit (README): not for a call with an Idempotency-Key or one that may take a free included unit.
   if (!lockKey && !(humanId !== null && call.includedUnits > 0)) {
-    const leased = await (opts.book ?? leaseBook()).take({
-      sellerId: call.sellerId,
-      credentialId: agent.sub,
-      humanId,
-      meterKey: call.meterKey,
-      priceMicros: call.amountMicros,
-      method: call.method,
-      path: call.path,
-      query: call.canonicalQuery,
-      operationKey: call.operationKey,
-      transport: call.transport ?? "http",
-    });
-    if (leased)
-      return {
-        type: "reserved",
-        paymentId: leased.paymentId,
-        amountMicros: call.amountMicros,
-        billing: { source: "credit", balance_usd: microsToUsd(leased.balanceMicros) },
-      };
+    const leased = await drawFromLease(opts.book ?? leaseBook(), call, call.meterKey, agent.sub, humanId);
+    if (leased) return leased;
   }
   const done = await reservationTurn(agent.sub, call.meterKey, { early: opts.early ?? false });
   let r: DrawResult;
