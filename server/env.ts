@@ -73,6 +73,12 @@ const schema = z.object({
   PAYMENT_CHALLENGE_TTL_SECONDS: z.coerce.number().int().min(30).max(3600).default(300),
   /** Lease on a verified payment; after it a crashed instance's payment is released (or settled) by the reconciler. */
   PAYMENT_LEASE_SECONDS: z.coerce.number().int().min(5).max(3600).default(60),
+  /**
+   * Plan credit leased to an instance (server/payments/rails/credits/README.md): a lease is at most this many calls'
+   * worth and this long, whichever ends first, where the seller set nothing (seller_settings). 0 turns leasing off.
+   */
+  CREDIT_LEASE_CALLS: z.coerce.number().int().min(0).max(1000).default(20),
+  CREDIT_LEASE_MS: z.coerce.number().int().min(0).max(60_000).default(5_000),
   // auto: x402 and MPP data calls answer before inclusion when the chain is slow to include (docs/delivery-before-inclusion.md);
   // off: every paid call waits for its settlement to be included.
   DELIVER_BEFORE_INCLUSION: z.enum(["auto", "off"]).default("auto"),

@@ -12,6 +12,9 @@ export const TEST_ENV = {
   // Paid calls wait for inclusion, whatever the load does to the local chain's timings: a test that means to deliver
   // first says so (setInclusionEstimateForTests); the bench's block-time rows run with auto.
   DELIVER_BEFORE_INCLUSION: "off",
+  // Plan-covered calls reserve one by one, as their tests assert call by call; a test of leased credit sets the seller's
+  // lease settings (seller_settings.credit_lease_calls), which win over this default.
+  CREDIT_LEASE_CALLS: "0",
   // Card payments through the built-in test processor (test cards, no real money): chosen explicitly, never a default.
   CARD_TEST_PROCESSOR: "on",
 } as const;

@@ -39,17 +39,34 @@ export async function findIncludedUsage(sellerId: string, humanId: string): Prom
   return db.includedUnitUsage.findMany({ where: { sellerId, humanId }, select: { meterKey: true, used: true } });
 }
 
-export type GrantWithPlan = GrantRow & { plan: { id: string; slug: string; name: string; status: string; meters: string[] } };
+export type GrantWithPlan = GrantRow & {
+  plan: { id: string; slug: string; name: string; status: string; meters: string[] };
+  /** Of `remainingMicros`, what instances hold in leases now (server/payments/rails/credits, "Leased credit"). */
+  heldMicros?: bigint;
+};
 
-/** Live grants for entitlements, with their plan (retired plans included: credit bought on them keeps working). */
+/**
+ * Live grants for entitlements, with their plan (retired plans included: credit bought on them keeps working). The
+ * remaining credit counts what instances hold in leases and have not recorded as spent (`heldMicros`): not spent yet.
+ */
 export async function findGrantsWithPlans(sellerId: string, credentialIds: string[]): Promise<GrantWithPlan[]> {
   const rows = await db.creditGrant.findMany({
     where: { sellerId, credentialId: { in: credentialIds }, expiresAt: { gt: new Date() } },
     select: { ...grantSelect, plan: { select: { id: true, slug: true, name: true, status: true, meters: { select: { meter: { select: { key: true } } } } } } },
     orderBy: [{ expiresAt: "asc" }, { createdAt: "asc" }],
   });
+  const leases = rows.length
+    ? await db.creditLease.groupBy({
+        by: ["grantId"],
+        where: { grantId: { in: rows.map((r) => r.id) }, returnedAt: null },
+        _sum: { amountMicros: true, spentMicros: true },
+      })
+    : [];
+  const held = new Map(leases.map((l) => [l.grantId, (l._sum.amountMicros ?? 0n) - (l._sum.spentMicros ?? 0n)]));
   return rows.map((r) => ({
     ...r,
+    remainingMicros: r.remainingMicros + (held.get(r.id) ?? 0n),
+    heldMicros: held.get(r.id) ?? 0n,
     plan: { id: r.plan.id, slug: r.plan.slug, name: r.plan.name, status: r.plan.status, meters: r.plan.meters.map((m) => m.meter.key).sort() },
   }));
 }

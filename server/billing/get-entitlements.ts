@@ -1,6 +1,7 @@
 // GET /agent/entitlements: who the bearer is, which credentials share its entitlements, the plans it holds credit
 // on (balance, what was bought, each grant with its source payment and expiry), and the free included units left
-// to its human. Amounts are USD strings with six decimals.
+// to its human. Amounts are USD strings with six decimals. A plan's balance counts the credit instances hold in leases
+// (not spent yet); `heldByInstancesUsd` says how much of it that is (server/payments/rails/credits, "Leased credit").
 import type { Catalog } from "../catalog/catalog";
 import { findLinkedCredentials } from "../identity/find-linked-credentials";
 import type { AgentPrincipal } from "../identity/require-agent";
@@ -75,7 +76,11 @@ export async function getEntitlements(agent: AgentPrincipal, catalog: Catalog) {
   return {
     agent: { id: agent.credentialId, type: agent.kind, claimed: agent.claimed, human },
     credentials,
-    plans: planBalances(grants),
+    // The part of each plan's balance instances hold in leases now: spendable, and not yet recorded as spent.
+    plans: planBalances(grants).map((p) => ({
+      ...p,
+      heldByInstancesUsd: microsToUsd(grants.filter((g) => g.planId === p.id).reduce((s, g) => s + (g.heldMicros ?? 0n), 0n)),
+    })),
     credit: creditPerMeter(grants, catalog),
     includedUnits,
   };

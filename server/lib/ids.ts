@@ -17,6 +17,8 @@ export const ID_PREFIXES = {
   cla: "claim attempt",
   evt: "event (written by the database: evt_ and 32 hex digits)",
   grt: "credit grant (prepaid plan credit)",
+  lea: "credit lease (plan credit an instance holds, server/payments/rails/credits)",
+  ins: "app instance (a process holding credit leases)",
   hsc: "human sign-in code",
   hum: "human",
   led: "ledger entry",

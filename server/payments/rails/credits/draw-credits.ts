@@ -14,6 +14,7 @@ import type { PaidCall } from "../rail";
 import { hasCoveringGrant, type DrawResult } from "./credits.queries";
 import { reserveDrawBatched } from "./reserve-queue";
 import { forgetCoverage, noteCoverage, reservationTurn } from "./coverage-memo";
+import { leaseBook, type LeaseBook } from "./lease-book";
 
 export type Draw =
   | { type: "reserved"; paymentId: string; amountMicros: bigint; billing: Record<string, string> }
@@ -48,11 +49,34 @@ function answerFor(existing: PaymentRow | null, call: PaidCall): Draw | null {
   return { type: "refused", error: paymentStateError(existing) };
 }
 
+/** The call's price from this instance's lease of the credential's credit (./lease-book.ts), or null: per call. */
+async function drawFromLease(book: LeaseBook, call: PaidCall, meterKey: string, credentialId: string, humanId: string | null): Promise<Draw | null> {
+  const leased = await book.take({
+    sellerId: call.sellerId,
+    credentialId,
+    humanId,
+    meterKey,
+    priceMicros: call.amountMicros,
+    method: call.method,
+    path: call.path,
+    query: call.canonicalQuery,
+    operationKey: call.operationKey,
+    transport: call.transport ?? "http",
+  });
+  if (!leased) return null;
+  const billing = { source: "credit", balance_usd: microsToUsd(leased.balanceMicros) };
+  return { type: "reserved", paymentId: leased.paymentId, amountMicros: call.amountMicros, billing };
+}
+
 /**
  * `early`: this call's upstream started before its reservation (coverage-memo.ts); it reserves ahead of the others.
  * `idempotencyKey`: the client's key for this call (the Idempotency-Key header): its retries draw once.
  */
-export async function drawCredits(call: PaidCall, agent: AgentClaims, opts: { early?: boolean; idempotencyKey?: string } = {}): Promise<Draw> {
+export async function drawCredits(
+  call: PaidCall,
+  agent: AgentClaims,
+  opts: { early?: boolean; idempotencyKey?: string; book?: LeaseBook } = {},
+): Promise<Draw> {
   if (!call.meterKey) return { type: "uncovered", detail: "this operation has no meter a plan could cover" };
   const lockKey = opts.idempotencyKey ? idempotencyLockKey(agent.sub, opts.idempotencyKey) : null;
   if (lockKey) {
@@ -61,6 +85,11 @@ export async function drawCredits(call: PaidCall, agent: AgentClaims, opts: { ea
   }
   // Only a token issued after the claim names the human (a pre-claim token does not upgrade itself, part 5).
   const humanId = agent.agent_status === "claimed" ? (agent.hum ?? null) : null;
+  // Leased credit (README): not for a call with an Idempotency-Key or one that may take a free included unit.
+  if (!lockKey && !(humanId !== null && call.includedUnits > 0)) {
+    const leased = await drawFromLease(opts.book ?? leaseBook(), call, call.meterKey, agent.sub, humanId);
+    if (leased) return leased;
+  }
   const done = await reservationTurn(agent.sub, call.meterKey, { early: opts.early ?? false });
   let r: DrawResult;
   try {

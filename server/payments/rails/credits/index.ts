@@ -8,6 +8,9 @@ import { peekVerifiedToken, verifyAccessToken } from "../../../identity/verify-a
 import { AGENT_AUTHORIZATION_HEADER, parseAgentAuthorization } from "../../../identity/parse-agent-authorization";
 import { drawCredits } from "./draw-credits";
 import { enqueueCapture } from "./capture-queue";
+import { leaseBook } from "./lease-book";
+import { returnLapsedLeases } from "./leases.queries";
+import { env } from "../../../env";
 import { releaseDraw } from "./credits.queries";
 import { endEarly, mayStartEarly } from "./coverage-memo";
 import type { AcceptOutcome, HeldPayment, PaidCall, Rail } from "../rail";
@@ -127,8 +130,15 @@ export const creditsRail = {
   // Charged off the response path, never through the outbox; svc-billing carries the draw (rail=credits, amount,
   // balance left), and there is no protocol receipt. The capture's statement keeps svc-receipt.
   capture(hold, served) {
+    const s = { units: served.units, upstreamStatus: served.upstreamStatus, receipt: served.receipt };
+    // A call spent from a lease is recorded with its lease's next batch; a reserved one captured as before.
+    if (leaseBook().record(hold.payment.id, s)) return;
     enqueueCapture({ paymentId: hold.payment.id, units: served.units, upstreamStatus: served.upstreamStatus, receipt: served.receipt });
   },
 
-  release: releaseDraw,
+  // A leased call's price goes back to its lease in memory; a reserved one, to its grants.
+  release: (paymentId, reason, upstreamStatus) => (leaseBook().release(paymentId) ? Promise.resolve(true) : releaseDraw(paymentId, reason, upstreamStatus)),
+
+  // Leases whose instance never returned them (a crash) go back once their calls in flight could no longer be recorded.
+  reconcile: async () => ({ released: await returnLapsedLeases(env().PAYMENT_LEASE_SECONDS) }),
 } satisfies Rail<Bearer>;
