@@ -8,6 +8,7 @@ import { findPaymentWithCard, findPaymentWithCardById } from "./card.queries";
 import { recordRefundResult, startCardRefund, type RefundCause } from "./card-refunds.queries";
 import { processorFor } from "./processor/get-card-processor";
 import { processorReference } from "./processor/processor-reference";
+import type { RefundRequest } from "../rail";
 
 /** Ask the processor for a decided refund and record its answer. Transient failures leave it pending for the reconciler. */
 export async function sendCardRefund(paymentId: string): Promise<"succeeded" | "pending" | "failed"> {
@@ -74,13 +75,8 @@ export type SellerCardRefund = {
   alreadyRefunded: boolean;
 };
 
-/** The console's one-click refund of a card payment: idempotent, audited, ledgered. */
-export async function refundCardPaymentForSeller(input: {
-  sellerId: string;
-  actorId: string | null;
-  paymentId: string;
-  reason?: string;
-}): Promise<SellerCardRefund> {
+/** The console's one-click refund of a card payment (the rails' one RefundRequest; a card needs no transaction): idempotent, audited, ledgered. */
+export async function refundCardPaymentForSeller(input: RefundRequest): Promise<SellerCardRefund> {
   const before = await findPaymentWithCard(input.sellerId, input.paymentId);
   // Another seller's payment is indistinguishable from a missing one.
   if (!before) throw new AppError("not_found", { detail: "no such payment" });
