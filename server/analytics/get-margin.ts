@@ -32,6 +32,15 @@ const paysGas = (rail: string | null) => RAILS.find((r) => r.name === rail)?.pay
 
 const zeroAcc = (): Acc => ({ calls: 0, gasCalls: 0, refunds: 0, chargedMicros: 0n, refundedMicros: 0n, gasWei: 0n, gasKnown: 0, feeMicros: 0n, feeKnown: 0 });
 
+/** Adds `part`'s counts to `into` (a charge's, a refund's, a row's). */
+function addAcc(into: Acc, part: Partial<Acc>): void {
+  for (const k of Object.keys(into) as (keyof Acc)[]) {
+    const v = part[k];
+    if (typeof v === "bigint") (into[k] as bigint) += v;
+    else if (typeof v === "number") (into[k] as number) += v;
+  }
+}
+
 /** Margin rows per operation and rail, and their total, from the ledger's per-operation groups and the seller's rate. */
 export function marginRows(groups: LedgerGroup[], rate: bigint | null) {
   const rows = new Map<string, Acc & { operation: string; rail: string | null }>();
@@ -40,18 +49,20 @@ export function marginRows(groups: LedgerGroup[], rate: bigint | null) {
     const operation = g.operationKey ?? "(unknown)";
     const key = `${operation}\u0000${g.rail ?? ""}`;
     const r = rows.get(key) ?? { operation, rail: g.rail, ...zeroAcc() };
-    if (g.kind === "charge") {
-      r.calls += g.entries;
-      if (paysGas(g.rail)) r.gasCalls += g.entries;
-      r.chargedMicros += g.micros;
-      r.gasWei += g.gasWei;
-      r.gasKnown += g.gasKnown;
-      r.feeMicros += g.feeMicros;
-      r.feeKnown += g.feeKnown;
-    } else {
-      r.refunds += g.entries;
-      r.refundedMicros += g.micros;
-    }
+    addAcc(
+      r,
+      g.kind === "charge"
+        ? {
+            calls: g.entries,
+            gasCalls: paysGas(g.rail) ? g.entries : 0,
+            chargedMicros: g.micros,
+            gasWei: g.gasWei,
+            gasKnown: g.gasKnown,
+            feeMicros: g.feeMicros,
+            feeKnown: g.feeKnown,
+          }
+        : { refunds: g.entries, refundedMicros: g.micros },
+    );
     rows.set(key, r);
   }
 
@@ -88,27 +99,10 @@ export function marginRows(groups: LedgerGroup[], rate: bigint | null) {
 
   const list = [...rows.values()].sort((a, b) => b.calls - a.calls || a.operation.localeCompare(b.operation) || (a.rail ?? "").localeCompare(b.rail ?? ""));
   const total = zeroAcc();
-  for (const r of list) {
-    total.calls += r.calls;
-    total.gasCalls += r.gasCalls;
-    total.refunds += r.refunds;
-    total.chargedMicros += r.chargedMicros;
-    total.refundedMicros += r.refundedMicros;
-    total.gasWei += r.gasWei;
-    total.gasKnown += r.gasKnown;
-    total.feeMicros += r.feeMicros;
-    total.feeKnown += r.feeKnown;
-  }
+  for (const r of list) addAcc(total, r);
   // The part whose margin needs no rate (rails that pay no gas: card), known even when the total's is not.
   const noGas = zeroAcc();
-  for (const r of list.filter((x) => x.gasCalls === 0)) {
-    noGas.calls += r.calls;
-    noGas.refunds += r.refunds;
-    noGas.chargedMicros += r.chargedMicros;
-    noGas.refundedMicros += r.refundedMicros;
-    noGas.feeMicros += r.feeMicros;
-    noGas.feeKnown += r.feeKnown;
-  }
+  for (const r of list.filter((x) => x.gasCalls === 0)) addAcc(noGas, { ...r, gasWei: 0n, gasKnown: 0 });
   return { rows: list.map((r) => ({ operation: r.operation, rail: r.rail, ...view(r) })), total: view(total), withoutGas: view(noGas) };
 }
 

@@ -1,4 +1,4 @@
-// The set-up every background loop of an instance shares (the alert checks, the webhook worker): a pass runs after a
+// The set-up every background loop of an instance shares (the reconciler, the alert checks, the webhook worker): a pass runs after a
 // first delay, then again a delay after each pass ends (never two at once), on a timer that never keeps the process
 // alive; `stop` ends the loop and waits for a pass under way. A pass handles its own errors; one that repeats within
 // itself (a batch at a time) asks `stopped()` between batches.

@@ -9,6 +9,7 @@
 // Runs at start-up and every SETTLEMENT_RECONCILE_INTERVAL_MS; safe on many instances at once (every step is
 // state-guarded and leased).
 import { env } from "../env";
+import { startBackgroundLoop, type BackgroundLoop } from "../lib/background-loop";
 import { deleteOldRateLimitWindows } from "../rate-limits/rate-limit.queries";
 import { deleteIdleFailures, SIGN_IN_IDLE_SECONDS } from "../rate-limits/sign-in-limit";
 import { observeReconcilerRun } from "../observability/metrics";
@@ -70,37 +71,34 @@ export async function reconcileOnce(): Promise<ReconcileReport> {
   return report;
 }
 
-let timer: NodeJS.Timeout | undefined;
+let loop: BackgroundLoop | undefined;
 
-/** Start the periodic reconciler (idempotent). Called from instrumentation.ts at server start. */
-export function startSettlementReconciler(): { stop: () => void } {
-  if (!timer) {
-    let running = false;
-    const tick = async () => {
-      if (running) return;
-      running = true;
-      try {
-        const r = await observeReconcilerRun(reconcileOnce);
-        const rails = Object.entries(r.rails)
-          .filter(([, c]) => Object.values(c).some(Boolean))
-          .map(([name, c]) => ` ${name}=${JSON.stringify(c)}`)
-          .join("");
-        if (r.settled || r.failed || r.released || rails)
-          console.info(`[reconciler] settled=${r.settled} failed=${r.failed} released=${r.released} pending=${r.pending}${rails}`);
-      } catch (e) {
-        console.error("[reconciler] pass failed:", e instanceof Error ? e.message : e);
-      } finally {
-        running = false;
-      }
-    };
-    void tick();
-    timer = setInterval(tick, env().SETTLEMENT_RECONCILE_INTERVAL_MS);
-    timer.unref();
+/** One pass of the periodic reconciler, its counts logged when it did anything. A failed pass waits for the next. */
+async function reconcilePass(): Promise<void> {
+  try {
+    const r = await observeReconcilerRun(reconcileOnce);
+    const rails = Object.entries(r.rails)
+      .filter(([, c]) => Object.values(c).some(Boolean))
+      .map(([name, c]) => ` ${name}=${JSON.stringify(c)}`)
+      .join("");
+    if (r.settled || r.failed || r.released || rails)
+      console.info(`[reconciler] settled=${r.settled} failed=${r.failed} released=${r.released} pending=${r.pending}${rails}`);
+  } catch (e) {
+    console.error("[reconciler] pass failed:", e instanceof Error ? e.message : e);
   }
+}
+
+/**
+ * Start the periodic reconciler (idempotent): a pass at once, then one every SETTLEMENT_RECONCILE_INTERVAL_MS after
+ * the last ended (never two at once), on the background loop the other loops share. Called from instrumentation.ts.
+ */
+export function startSettlementReconciler(): BackgroundLoop {
+  loop ??= startBackgroundLoop(reconcilePass, { firstMs: 0, nextMs: () => env().SETTLEMENT_RECONCILE_INTERVAL_MS });
+  const started = loop;
   return {
-    stop: () => {
-      if (timer) clearInterval(timer);
-      timer = undefined;
+    stop: async () => {
+      if (loop === started) loop = undefined;
+      await started.stop();
     },
   };
 }

@@ -1,60 +1,15 @@
 // Plan-covered calls are charged off the response path: the served call's capture (payment consumed + its ledger
-// `draw` row) joins a queue that one statement writes for everyone waiting, a moment later. The reservation made
-// before the call already guarantees the credit; if this process dies before the capture lands, the reconciler
-// releases the reservation after its lease: the caller keeps the credit, the seller is never paid twice.
+// `draw` row) joins a queue that one statement writes for everyone waiting, a moment later (server/lib/batch-queue.ts).
+// The reservation made before the call already guarantees the credit; if this process dies before the capture lands,
+// the reconciler releases the reservation after its lease: the caller keeps the credit, the seller is never paid twice.
+import { batchQueue } from "../../../lib/batch-queue";
 import { captureDraws } from "./credits.queries";
 
 type Capture = { paymentId: string; units: number; upstreamStatus: number; receipt: string | null };
 
-type Queue = { pending: Capture[]; flushing: Promise<void> | null; timer: NodeJS.Timeout | null; failures: number };
-// One queue per process, whichever bundle loaded this module.
-const q: Queue = ((globalThis as unknown as { __captureQueue?: Queue }).__captureQueue ??= { pending: [], flushing: null, timer: null, failures: 0 });
+const queue = batchQueue<Capture>("__captureQueue", captureDraws, (n) => `[billing] capture of ${n} draw(s) failed, retrying:`);
 
-const MAX_BATCH = 500;
-
-async function flushOnce(): Promise<void> {
-  const batch = q.pending.splice(0, MAX_BATCH);
-  if (!batch.length) return;
-  try {
-    await captureDraws(batch);
-    q.failures = 0;
-  } catch (e) {
-    // The database did not take it: keep the captures and try again soon; their leases outlast a short outage.
-    q.pending.unshift(...batch);
-    q.failures++;
-    console.error(`[billing] capture of ${batch.length} draw(s) failed, retrying:`, e instanceof Error ? e.message : e);
-  }
-}
-
-function schedule(delayMs: number): void {
-  if (q.timer || q.flushing) return;
-  q.timer = setTimeout(() => {
-    q.timer = null;
-    q.flushing = flushOnce().finally(() => {
-      q.flushing = null;
-      if (q.pending.length) schedule(q.failures ? Math.min(5_000, 100 * 2 ** q.failures) : 0);
-    });
-  }, delayMs);
-  q.timer.unref?.();
-}
-
-export function enqueueCapture(c: Capture): void {
-  q.pending.push(c);
-  schedule(0);
-}
+export const enqueueCapture = queue.enqueue;
 
 /** Write every queued capture now (tests, and a graceful shutdown). */
-export async function flushCaptures(): Promise<void> {
-  if (q.timer) {
-    clearTimeout(q.timer);
-    q.timer = null;
-  }
-  while (q.flushing || q.pending.length) {
-    if (q.flushing) await q.flushing;
-    else {
-      q.flushing = flushOnce().finally(() => (q.flushing = null));
-      await q.flushing;
-      if (q.failures) break;
-    }
-  }
-}
+export const flushCaptures = queue.flush;
