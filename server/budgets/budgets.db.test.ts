@@ -382,5 +382,8 @@ describe("the seller's side", () => {
     expect(f.reasons.find((r) => r.code === "budget_exceeded")).toMatchObject({ step: "proof", count: before + 1 });
     expect(f.explanations["proof:budget_exceeded"]!.meaning).toContain("budget the person who claimed the agent set");
     expect(f.byRail.find((r) => r.rail === "credits")?.refused).toBeGreaterThanOrEqual(1);
+    // Apart from payment problems: the buyer's own rule, counted as a budget refusal.
+    expect(f.explanations["proof:budget_exceeded"]!.setBy).toBe("person");
+    expect(f.personControls.budgetRefused).toBe(before + 1);
   });
 });
