@@ -12,6 +12,7 @@ import { registerExactEvmScheme } from "@x402/evm/exact/client";
 import type { APIRequestContext } from "@playwright/test";
 import type { Hex } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
+import { readSignInCode } from "./outbox";
 import { DEMO, openConsolePage, signIn } from "./sellers";
 
 const JWT_BEARER = "urn:ietf:params:oauth:grant-type:jwt-bearer";
@@ -30,22 +31,13 @@ async function paymentFor(request: APIRequestContext, path: string): Promise<Rec
   return http.encodePaymentSignatureHeader(await http.createPaymentPayload(required));
 }
 
-/** The six-digit code of the newest sign-in email to `email`, from the demo outbox. */
-async function outboxCode(page: Page, email: string): Promise<string> {
-  const outbox = await page.context().newPage();
-  await outbox.goto("/outbox");
-  const subject = await outbox.getByTestId("outbox-message").filter({ hasText: email }).first().getByTestId("outbox-subject").innerText();
-  await outbox.close();
-  return /(\d{6})/.exec(subject)![1]!;
-}
-
 /** A service_auth agent claimed by `email` in this page (which signs the person in); its access token. */
 async function claimAgent(page: Page, request: APIRequestContext, email: string): Promise<{ id: string; token: string }> {
   const { claim } = await (await request.post("/agent/identity", { data: { type: "service_auth", login_hint: email } })).json();
   await page.goto(claim.attempt.verification_uri);
   await page.getByRole("button", { name: "Email me a sign-in code" }).click();
   await expect(page.getByTestId("code-sent")).toContainText(email);
-  await page.getByLabel("Sign-in code").fill(await outboxCode(page, email));
+  await page.getByLabel("Sign-in code").fill(await readSignInCode(page.context(), email));
   await page.getByRole("button", { name: "Sign in" }).click();
   await page.getByRole("button", { name: "Yes, I started this agent" }).click();
   await page.getByRole("button", { name: "Confirm, this is my agent" }).click();
