@@ -8,6 +8,7 @@ import { registerExactEvmScheme } from "@x402/evm/exact/client";
 import { wrapFetchWithPayment } from "@x402/fetch";
 import { mnemonicToAccount } from "viem/accounts";
 import { query } from "../stack";
+import { readSignInCode } from "./outbox";
 import { attachScreenshot, axeProblems } from "./page-checks";
 
 // anvil mnemonic account 7: a payer wallet the e2e stack funds with test USDC.
@@ -28,11 +29,7 @@ async function claimInBrowser(page: Page, request: APIRequestContext, claimToken
   await page.getByLabel("Your email").fill(email);
   await page.getByRole("button", { name: "Email me a sign-in code" }).click();
   await expect(page.getByTestId("code-sent")).toContainText(email);
-  const outbox = await page.context().newPage();
-  await outbox.goto("/outbox");
-  const subject = await outbox.getByTestId("outbox-message").filter({ hasText: email }).first().getByTestId("outbox-subject").innerText();
-  await outbox.close();
-  await page.getByLabel("Sign-in code").fill(/(\d{6})/.exec(subject)![1]!);
+  await page.getByLabel("Sign-in code").fill(await readSignInCode(page.context(), email));
   await page.getByRole("button", { name: "Sign in" }).click();
   await page.getByRole("button", { name: "Yes, I started this agent" }).click();
   await page.getByRole("button", { name: "Confirm, this is my agent" }).click();

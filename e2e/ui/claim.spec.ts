@@ -3,6 +3,7 @@
 // the claim, exchanges the assertion and calls /agent/entitlements. Needs IDENTITY_DEV_OUTBOX=1 on the server.
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test } from "@playwright/test";
+import { readSignInCode } from "./outbox";
 
 const JWT_BEARER = "urn:ietf:params:oauth:grant-type:jwt-bearer";
 
@@ -27,13 +28,7 @@ test("service_auth claim: register, human confirms in the browser, agent complet
   await expect(page.getByTestId("code-sent")).toContainText(email);
 
   // Read the code from the demo outbox, in another tab.
-  const outbox = await page.context().newPage();
-  await outbox.goto("/outbox");
-  const message = outbox.getByTestId("outbox-message").filter({ hasText: email }).first();
-  await expect(message).toBeVisible();
-  const subject = await message.getByTestId("outbox-subject").innerText();
-  const signInCode = /(\d{6})/.exec(subject)![1]!;
-  await outbox.close();
+  const signInCode = await readSignInCode(page.context(), email);
 
   await page.getByLabel("Sign-in code").fill(signInCode);
   await page.getByRole("button", { name: "Sign in" }).click();
@@ -83,11 +78,7 @@ test("plus aliases are refused, and a human signed in with another address canno
   await page.getByLabel("Your email").fill(other);
   await page.getByRole("button", { name: "Email me a sign-in code" }).click();
   await expect(page.getByTestId("code-sent")).toContainText(other);
-  const outbox = await page.context().newPage();
-  await outbox.goto("/outbox");
-  const subject = await outbox.getByTestId("outbox-message").filter({ hasText: other }).first().getByTestId("outbox-subject").innerText();
-  await outbox.close();
-  await page.getByLabel("Sign-in code").fill(/(\d{6})/.exec(subject)![1]!);
+  await page.getByLabel("Sign-in code").fill(await readSignInCode(page.context(), other));
   await page.getByRole("button", { name: "Sign in" }).click();
   await expect(page.getByTestId("wrong-human")).toContainText(`This claim is for ${owner}`);
   await expect(page.getByRole("button", { name: "Confirm, this is my agent" })).toHaveCount(0);
@@ -109,11 +100,7 @@ test.describe("in the reader's time zone", () => {
     await expect(page.getByTestId("claim-time-left")).toHaveText(/, in (9|10) minutes/);
     await page.getByRole("button", { name: "Email me a sign-in code" }).click();
     await expect(page.getByTestId("code-sent")).toContainText(email);
-    const outbox = await page.context().newPage();
-    await outbox.goto("/outbox");
-    const subject = await outbox.getByTestId("outbox-message").filter({ hasText: email }).first().getByTestId("outbox-subject").innerText();
-    await outbox.close();
-    await page.getByLabel("Sign-in code").fill(/(\d{6})/.exec(subject)![1]!);
+    await page.getByLabel("Sign-in code").fill(await readSignInCode(page.context(), email));
     await page.getByRole("button", { name: "Sign in" }).click();
     await expect(page.getByTestId("signed-in-as")).toHaveText(email);
 

@@ -1,7 +1,9 @@
 // The person's hand on the purse, in Chromium against the built app: a person claims their agent (which signs them in),
 // sets an approval threshold on /account/controls; the agent's paid call over it is held with an approval URL; the
 // person opens the emailed link, approves, and the agent's retry of the same request is served and charged once. The
-// person then freezes the agent: its next paid call is refused, unfreezing lets it pay again. Pages are axe-clean.
+// person then freezes the agent: its next paid call is refused, unfreezing lets it pay again. Pages are axe-clean. The
+// agent's retry with the very proof it was held with is served once, and that proof's replay re-delivers the paid
+// answer; the seller sees the held calls on the console's funnel and Payments, apart from payment problems.
 // Needs IDENTITY_DEV_OUTBOX=1 on the server (the e2e server sets it).
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
@@ -10,6 +12,8 @@ import { registerExactEvmScheme } from "@x402/evm/exact/client";
 import type { APIRequestContext } from "@playwright/test";
 import type { Hex } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
+import { readSignInCode } from "./outbox";
+import { DEMO, openConsolePage, signIn } from "./sellers";
 
 const JWT_BEARER = "urn:ietf:params:oauth:grant-type:jwt-bearer";
 // anvil default account 4 (a public test key), funded by the e2e stack.
@@ -27,22 +31,13 @@ async function paymentFor(request: APIRequestContext, path: string): Promise<Rec
   return http.encodePaymentSignatureHeader(await http.createPaymentPayload(required));
 }
 
-/** The six-digit code of the newest sign-in email to `email`, from the demo outbox. */
-async function outboxCode(page: Page, email: string): Promise<string> {
-  const outbox = await page.context().newPage();
-  await outbox.goto("/outbox");
-  const subject = await outbox.getByTestId("outbox-message").filter({ hasText: email }).first().getByTestId("outbox-subject").innerText();
-  await outbox.close();
-  return /(\d{6})/.exec(subject)![1]!;
-}
-
 /** A service_auth agent claimed by `email` in this page (which signs the person in); its access token. */
 async function claimAgent(page: Page, request: APIRequestContext, email: string): Promise<{ id: string; token: string }> {
   const { claim } = await (await request.post("/agent/identity", { data: { type: "service_auth", login_hint: email } })).json();
   await page.goto(claim.attempt.verification_uri);
   await page.getByRole("button", { name: "Email me a sign-in code" }).click();
   await expect(page.getByTestId("code-sent")).toContainText(email);
-  await page.getByLabel("Sign-in code").fill(await outboxCode(page, email));
+  await page.getByLabel("Sign-in code").fill(await readSignInCode(page.context(), email));
   await page.getByRole("button", { name: "Sign in" }).click();
   await page.getByRole("button", { name: "Yes, I started this agent" }).click();
   await page.getByRole("button", { name: "Confirm, this is my agent" }).click();
@@ -104,6 +99,52 @@ test("a call over the threshold waits for the person, who approves it by email; 
   await page.getByRole("button", { name: "Unfreeze" }).click();
   await expect(page.getByTestId("agent-state")).toHaveText("Live");
   expect((await request.get(CALL, { headers: { ...bearer, ...(await paymentFor(request, CALL)) } })).status()).toBe(200);
+});
+
+test("an approved call's proof is served once and its replay re-delivers the paid answer; the seller sees held calls apart", async ({
+  page,
+  request,
+  browser,
+}) => {
+  const email = `held-${Date.now().toString(36)}@example.com`;
+  const agent = await claimAgent(page, request, email);
+  const bearer = { authorization: `Bearer ${agent.token}` };
+  await page.goto("/account/controls");
+  await page.getByLabel("For all your agents: approve calls over").fill("0.01");
+  await page.getByRole("button", { name: "Save" }).last().click();
+  await expect(page.getByRole("status").filter({ hasText: "Saved." })).toBeVisible();
+
+  // The agent keeps the proof it was held with, and retries with that very proof once its person approved.
+  const call = CALL.replace("2017-04-0", "2017-05-0");
+  const headers = { ...bearer, ...(await paymentFor(request, call)) };
+  const held = await (await request.get(call, { headers })).json();
+  expect(held.error).toBe("approval_required");
+  // A second call is held too and left waiting: the seller's console counts it as waiting now.
+  const waiting = CALL.replace("2017-04-0", "2017-06-0");
+  expect((await (await request.get(waiting, { headers: { ...bearer, ...(await paymentFor(request, waiting)) } })).json()).error).toBe("approval_required");
+  await page.goto(new URL(held.approvalUrl).pathname);
+  await page.getByRole("button", { name: "Approve this call" }).click();
+  await expect(page.getByTestId("approval-state")).toContainText("You approved this call");
+  const served = await request.get(call, { headers });
+  expect(served.status(), await served.text()).toBe(200);
+  const paid = await served.text();
+  // The same proof again (a dropped connection): the answer it paid for, not a new hold and not a second charge.
+  const replay = await request.get(call, { headers });
+  expect(replay.status()).toBe(200);
+  expect(await replay.text()).toBe(paid);
+
+  // The seller, in the console: the held requests and the one waiting, apart from payment problems, in plain words.
+  const seller = await browser.newPage();
+  await signIn(seller, DEMO);
+  await openConsolePage(seller, "402 funnel");
+  const section = seller.getByTestId("section-person-controls");
+  await expect(section).toContainText("held for the approval of the person who claimed the agent");
+  expect(Number(await section.getByTestId("person-controls-held").getAttribute("data-count"))).toBeGreaterThanOrEqual(2);
+  expect(Number(await section.getByTestId("person-controls-pending").getAttribute("data-count"))).toBeGreaterThanOrEqual(1);
+  await expect(seller.getByTestId("funnel-reason-approval_required").getByTestId("funnel-reason-person")).toHaveText("The buyer's own rule");
+  await openConsolePage(seller, "Payments");
+  await expect(seller.getByTestId("payments-person-controls")).toContainText("held for the approval");
+  await seller.close();
 });
 
 test.describe("on a phone", () => {

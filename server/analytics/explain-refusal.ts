@@ -4,7 +4,17 @@
 // payment pages show these words beside the code; the code itself stays visible for anyone who reads the spec.
 import type { ErrorCode } from "../errors";
 
-export type Explanation = { meaning: string; payerCanDo: string };
+/** `setBy: "person"`: the refusal is a rule the agent's person set (a budget, an approval, a freeze, a wallet cap), not a payment problem. */
+export type Explanation = { meaning: string; payerCanDo: string; setBy?: "person" };
+
+/** The refusals of the controls a person who claimed an agent holds over its spending (server/controls, budgets, approvals, wallet-caps). */
+export const PERSON_CONTROL_CODES: ReadonlySet<string> = new Set([
+  "budget_exceeded",
+  "approval_required",
+  "approval_declined",
+  "credential_frozen",
+  "wallet_cap_exceeded",
+]);
 
 const FIX_REQUEST = "Fix the request as the error's detail says; do not replay it.";
 const FRESH_402 = "Make a fresh unpaid request and pay its new 402.";
@@ -36,7 +46,7 @@ export const ERROR_EXPLANATIONS: Record<ErrorCode, Explanation> = {
   payment_released: { meaning: "The payment was released without charge earlier.", payerCanDo: FRESH_402 },
   credential_frozen: { meaning: "The agent's person froze its credential.", payerCanDo: "Nothing until its person unfreezes it on their account page." },
   approval_required: {
-    meaning: "The call is over its person's approval threshold and waits for them.",
+    meaning: "Held, not refused: the call is over the approval threshold the agent's person set, and waits for them to approve it (nothing charged yet).",
     payerCanDo: "Have the person approve at approvalUrl, then retry the same request.",
   },
   approval_declined: { meaning: "The agent's person declined the call (or let it expire).", payerCanDo: "Do not retry it; ask the person." },
@@ -163,6 +173,7 @@ export function explainRefusal(code: string, reason?: string | null): Explanatio
   const byReason = reason ? REASONS[reason] : undefined;
   if (byReason) return byReason;
   const byCode = (ERROR_EXPLANATIONS as Record<string, Explanation | undefined>)[code] ?? FORMER_CODES[code];
+  if (byCode && PERSON_CONTROL_CODES.has(code)) return { ...byCode, setBy: "person" };
   return byCode ?? { meaning: `Refused with ${code}${reason ? ` (${reason})` : ""}.`, payerCanDo: FIX_REQUEST };
 }
 

@@ -203,3 +203,12 @@ export async function countIssuedChallenges(
   );
   return rows.map((r) => ({ operationKey: r.operation_key, count: r.count }));
 }
+
+/** Calls held for their person's approval at this seller that wait for an answer now (pending, not yet expired). */
+export async function countPendingApprovals(sellerId: string): Promise<number> {
+  const { rows } = await sql<{ n: number }>(
+    `select count(*)::int as n from approvals where seller_id = $1 and status = 'pending' and expires_at > (now() at time zone 'UTC')`,
+    [sellerId],
+  );
+  return rows[0]?.n ?? 0;
+}

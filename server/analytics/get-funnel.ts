@@ -13,8 +13,8 @@
 // of both (the Usage page has it). A 402 offers every rail at once, so issued and never-paid have no rail.
 import { RAILS } from "../payments/rails";
 import { countChallengesIssued } from "./count-challenges-issued";
-import { explainFailure, explainRefusal, type Explanation } from "./explain-refusal";
-import { countSettling, groupPayments, groupRefusals, sumExpiredChallenges } from "./funnel.queries";
+import { explainFailure, explainRefusal, PERSON_CONTROL_CODES, type Explanation } from "./explain-refusal";
+import { countPendingApprovals, countSettling, groupPayments, groupRefusals, sumExpiredChallenges } from "./funnel.queries";
 import { findRolledThrough } from "./rollup.queries";
 import { splitByTransport } from "./split-by-transport";
 import { resolveRange, type RangeInput } from "../lib/date-range";
@@ -89,8 +89,9 @@ async function readFacts(sellerId: string, range: ReturnType<typeof resolveRange
   // Prepaid credit is usage, not a payment answering a 402 (see the top of this file).
   const implicit = new Set(RAILS.filter((r) => r.implicit).map((r) => r.name as string));
   const money = <T extends { rail: string | null }>(rows: T[]) => rows.filter((r) => !implicit.has(r.rail ?? ""));
-  // A person's budget refusing a call (server/budgets) is a drop the seller sees whatever paid it, plan credit included.
-  const dropped = refusals.filter((r) => r.code === "budget_exceeded" || !implicit.has(r.rail ?? ""));
+  // A person's control refusing or holding a call (a budget, an approval, a freeze, a wallet cap) is a drop the seller
+  // sees whatever paid it, plan credit included.
+  const dropped = refusals.filter((r) => PERSON_CONTROL_CODES.has(r.code) || !implicit.has(r.rail ?? ""));
   return { issued, payments: money(payments), settling: money(settling), refusals: dropped, expired };
 }
 
@@ -197,9 +198,10 @@ function stagesView(s: FunnelStages) {
 
 export async function getFunnel(sellerId: string, input: FunnelFilter = {}, now: Date = new Date()) {
   const range = resolveRange(input, now);
-  const [facts, byTransport] = await Promise.all([
+  const [facts, byTransport, pendingNow] = await Promise.all([
     readFacts(sellerId, range),
     splitByTransport(sellerId, range, { operation: input.operation || null, rail: input.rail || null }),
+    countPendingApprovals(sellerId),
   ]);
   const { all, reasons } = tally(facts);
   const operations = [...new Set(all.map((c) => c.operation))].sort();
@@ -257,5 +259,20 @@ export async function getFunnel(sellerId: string, input: FunnelFilter = {}, now:
     reasons: [...topReasons.values()].sort((a, b) => b.count - a.count || STEP_ORDER[a.step] - STEP_ORDER[b.step] || a.code.localeCompare(b.code)),
     /** What each reason means and what the payer can do, by `${step}:${code}`. */
     explanations,
+    /** Calls the agents' people held or refused (server/controls): apart from payment problems, in the range and filter. */
+    personControls: personControls(reasons, opFilter, railFilter, pendingNow),
   };
+}
+
+/** The proofs a person's control held or refused (approval, budget, freeze, wallet cap), and the approvals waiting now. */
+function personControls(reasons: Reason[], operation: string | null, rail: string | null, pendingNow: number) {
+  const n = { held: 0, pendingNow, declined: 0, budgetRefused: 0, otherControls: 0 };
+  for (const r of reasons) {
+    if (r.step !== "proof" || !PERSON_CONTROL_CODES.has(r.code) || (operation && r.operation !== operation) || (rail && r.rail !== rail)) continue;
+    if (r.code === "approval_required") n.held += r.count;
+    else if (r.code === "approval_declined") n.declined += r.count;
+    else if (r.code === "budget_exceeded") n.budgetRefused += r.count;
+    else n.otherControls += r.count;
+  }
+  return n;
 }

@@ -14,6 +14,7 @@ import { db } from "../db/client";
 import { callGateway, payChallenge, usdcBalance, useGatewayStack, type GatewaySeller, type TestChain } from "../testing/gateway";
 import { claimCredential, registerAnonymous, routedStore, useDevOutbox } from "../testing/identity-harness";
 import { EVENTS, type EventType } from "../contracts/events";
+import { getFunnel } from "../analytics/get-funnel";
 import { renderEvent } from "../events/render-event";
 import { answerApproval } from "./decide-approval";
 
@@ -75,6 +76,8 @@ describe("a call over the person's threshold", () => {
     const path = `/api/v1/aggregates/AAPL?from=2024-02-01&to=2024-02-2${Math.floor(Math.random() * 9)}`;
     const payer = anvilAddress(6);
     const before = await usdcBalance(chain.rpcUrl, payer);
+    const seen = async () => (await getFunnel(seller.sellerId, { preset: "7d" })).personControls;
+    const seenBefore = await seen();
 
     const held = await paidCall(a.token, path, 6);
     expect(held.status).toBe(403);
@@ -90,8 +93,13 @@ describe("a call over the person's threshold", () => {
     expect(sent).toHaveLength(1);
     expect(sent[0]!.text).toContain(body.approvalUrl);
     expect(await usdcBalance(chain.rpcUrl, payer)).toBe(before);
+    // The seller's funnel tells the held requests apart from payment problems, and counts the approval waiting now.
+    expect(await seen()).toMatchObject({ held: seenBefore.held + 2, pendingNow: seenBefore.pendingNow + 1, budgetRefused: seenBefore.budgetRefused });
+    const f = await getFunnel(seller.sellerId, { preset: "7d" });
+    expect(f.explanations["proof:approval_required"]).toMatchObject({ setBy: "person", meaning: expect.stringContaining("Held, not refused") });
 
     await answerApproval(a.person, body.approvalId, true);
+    expect((await seen()).pendingNow).toBe(seenBefore.pendingNow);
     // Five retries race: one is served and charged, the others are held anew (the approval is spent once).
     const retries = await Promise.all(Array.from({ length: 5 }, () => paidCall(a.token, path, 6)));
     expect(retries.filter((r) => r.status === 200)).toHaveLength(1);

@@ -17,8 +17,7 @@ import { renderEvent } from "../events/render-event";
 import { newId } from "../lib/ids";
 import { flushCaptures } from "../payments/rails/credits/capture-queue";
 import { callGateway, payChallenge, usdcBalance, useGatewayStack } from "../testing/gateway";
-import { confirmClaimAttempt } from "../identity/confirm-claim";
-import { exchange, linkTokenOf, postJson, registerAnonymous, routedStore, signInHuman, useDevOutbox } from "../testing/identity-harness";
+import { claimCredential, exchange, grantPlanCredit, registerAnonymous, routedStore, useDevOutbox } from "../testing/identity-harness";
 import { flushBudgetAlerts } from "./alert-budget-thresholds";
 import { budgetWindows } from "./budget-windows";
 import { releaseLapsedBudgetHolds } from "./release-lapsed-budget-holds";
@@ -40,50 +39,13 @@ beforeAll(async () => {
 
 afterEach(() => vi.restoreAllMocks());
 
-/** The claim ceremony as the harness runs it, keeping the claimed assertion (a later token is exchanged from it). */
-async function claim(claimToken: string, email: string): Promise<{ humanId: string; token: string; assertion: string }> {
-  const start = await postJson(store, "/agent/identity/claim", { claim_token: claimToken });
-  const human = await signInHuman(email);
-  const c = await confirmClaimAttempt(linkTokenOf(start.body.attempt.verification_uri), human);
-  if (c.type !== "confirmed") throw new Error(c.detail);
-  const done = await postJson(store, "/agent/identity/claim/complete", { claim_token: claimToken, user_code: c.userCode });
-  const assertion = done.body.identity.assertion as string;
-  return { humanId: human.id, token: (await exchange(store, assertion)).body.access_token as string, assertion };
-}
-
 type Agent = { credentialId: string; token: string; humanId: string; assertion: string };
 
 /** An agent claimed by the person with `email`, holding $10 of plan credit. */
 async function claimedAgent(email: string): Promise<Agent> {
   const a = await registerAnonymous(store);
-  const claimed = await claim(a.claimToken, email);
-  const sellerId = stack.seller.sellerId;
-  const source = await db.payment.create({
-    data: {
-      id: newId("pay"),
-      sellerId,
-      status: "settled",
-      rail: "x402",
-      method: "POST",
-      path: `/plans/${planId}/purchase`,
-      query: "",
-      operationKey: "plan_purchase",
-      amountMicros: 10_000_000n,
-      expiresAt: new Date(Date.now() + 86_400_000),
-    },
-  });
-  await db.creditGrant.create({
-    data: {
-      id: newId("grt"),
-      sellerId,
-      planId,
-      credentialId: a.credentialId,
-      sourcePaymentId: source.id,
-      amountMicros: 10_000_000n,
-      remainingMicros: 10_000_000n,
-      expiresAt: new Date(Date.now() + 30 * 86_400_000),
-    },
-  });
+  const claimed = await claimCredential(store, a.claimToken, email);
+  await grantPlanCredit({ sellerId: stack.seller.sellerId, planId, credentialId: a.credentialId, micros: 10_000_000n });
   return { credentialId: a.credentialId, ...claimed };
 }
 
@@ -382,5 +344,8 @@ describe("the seller's side", () => {
     expect(f.reasons.find((r) => r.code === "budget_exceeded")).toMatchObject({ step: "proof", count: before + 1 });
     expect(f.explanations["proof:budget_exceeded"]!.meaning).toContain("budget the person who claimed the agent set");
     expect(f.byRail.find((r) => r.rail === "credits")?.refused).toBeGreaterThanOrEqual(1);
+    // Apart from payment problems: the buyer's own rule, counted as a budget refusal.
+    expect(f.explanations["proof:budget_exceeded"]!.setBy).toBe("person");
+    expect(f.personControls.budgetRefused).toBe(before + 1);
   });
 });

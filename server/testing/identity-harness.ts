@@ -72,7 +72,7 @@ export async function registerAnonymous(store: Store): Promise<{ credentialId: s
 }
 
 /** Claim a credential for the human with `email` (signed in through the real email-code path); a fresh post-claim token. */
-export async function claimCredential(store: Store, claimToken: string, email: string): Promise<{ humanId: string; token: string }> {
+export async function claimCredential(store: Store, claimToken: string, email: string): Promise<{ humanId: string; token: string; assertion: string }> {
   const { confirmClaimAttempt } = await import("../identity/confirm-claim");
   const start = await postJson(store, "/agent/identity/claim", { claim_token: claimToken });
   if (start.status !== 201) throw new Error(`claim failed: ${JSON.stringify(start.body)}`);
@@ -80,8 +80,40 @@ export async function claimCredential(store: Store, claimToken: string, email: s
   const c = await confirmClaimAttempt(linkTokenOf(start.body.attempt.verification_uri), human);
   if (c.type !== "confirmed") throw new Error(c.detail);
   const done = await postJson(store, "/agent/identity/claim/complete", { claim_token: claimToken, user_code: c.userCode });
-  const token = (await exchange(store, done.body.identity.assertion)).body.access_token as string;
-  return { humanId: human.id, token };
+  const assertion = done.body.identity.assertion as string;
+  const token = (await exchange(store, assertion)).body.access_token as string;
+  return { humanId: human.id, token, assertion };
+}
+
+/** Plan credit for a credential as if it had bought it: a settled purchase payment and its grant (valid 30 days). */
+export async function grantPlanCredit(g: { sellerId: string; planId: string; credentialId: string; micros: bigint }): Promise<void> {
+  const { newId } = await import("../lib/ids");
+  const source = await db.payment.create({
+    data: {
+      id: newId("pay"),
+      sellerId: g.sellerId,
+      status: "settled",
+      rail: "x402",
+      method: "POST",
+      path: `/plans/${g.planId}/purchase`,
+      query: "",
+      operationKey: "plan_purchase",
+      amountMicros: g.micros,
+      expiresAt: new Date(Date.now() + 86_400_000),
+    },
+  });
+  await db.creditGrant.create({
+    data: {
+      id: newId("grt"),
+      sellerId: g.sellerId,
+      planId: g.planId,
+      credentialId: g.credentialId,
+      sourcePaymentId: source.id,
+      amountMicros: g.micros,
+      remainingMicros: g.micros,
+      expiresAt: new Date(Date.now() + 30 * 86_400_000),
+    },
+  });
 }
 
 /** JSON POST against a store; returns status and parsed body. */

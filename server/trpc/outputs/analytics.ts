@@ -139,6 +139,13 @@ export const funnelOutput = z.object({
   ),
   reasons: z.array(z.object({ step, code: z.string(), count: z.number().int() })),
   explanations: z.record(z.string(), explanation),
+  personControls: z.object({
+    held: z.number().int(),
+    pendingNow: z.number().int(),
+    declined: z.number().int(),
+    budgetRefused: z.number().int(),
+    otherControls: z.number().int(),
+  }),
 });
 
 export const marginOutput = z.object({

@@ -9,4 +9,4 @@ export const iso = z.string();
 export const percent = z.string().nullable();
 export const paymentStatus = z.enum(PAYMENT_STATES);
 export const rangeView = z.object({ preset: z.string(), from: z.string(), to: z.string(), days: z.number().int() });
-export const explanation = z.object({ meaning: z.string(), payerCanDo: z.string() });
+export const explanation = z.object({ meaning: z.string(), payerCanDo: z.string(), setBy: z.literal("person").optional() });

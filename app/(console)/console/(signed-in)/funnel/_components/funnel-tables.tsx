@@ -32,6 +32,11 @@ export function ReasonsTable({ f }: { f: Funnel }) {
                 return (
                   <tr key={`${r.step}-${r.code}`} className="border-t border-slate-100 align-top" data-testid={`funnel-reason-${r.code}`}>
                     <td className="py-1.5" data-label="Reason">
+                      {e?.setBy === "person" && (
+                        <span className="mr-1 rounded bg-amber-50 px-1.5 py-0.5 text-xs text-amber-900" data-testid="funnel-reason-person">
+                          The buyer&apos;s own rule
+                        </span>
+                      )}
                       {e?.meaning ?? r.code} <code className="block text-xs text-slate-600">{r.code}</code>
                     </td>
                     <td data-label="The payer can">{e?.payerCanDo ?? "—"}</td>

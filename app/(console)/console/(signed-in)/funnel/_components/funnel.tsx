@@ -9,6 +9,7 @@ import { funnelInput } from "./funnel-input";
 import { FunnelStages } from "./funnel-stages";
 import { ByTransportTable } from "./by-transport-table";
 import { ByOperationTable, ByRailTable, ReasonsTable } from "./funnel-tables";
+import { PersonControlsSection } from "../../../_components/person-controls";
 
 export function Funnel() {
   const trpc = useTRPC();
@@ -54,6 +55,7 @@ export function Funnel() {
             </p>
             <FunnelStages f={f} />
             <ReasonsTable f={f} />
+            <PersonControlsSection c={f.personControls} />
             <ByOperationTable f={f} />
             <ByRailTable f={f} />
             <ByTransportTable f={f} />

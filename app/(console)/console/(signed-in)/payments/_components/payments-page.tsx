@@ -8,6 +8,7 @@ import { PaymentFilters, usePaymentFilter } from "./payment-filters";
 import { PaymentsSummary } from "./payments-summary";
 import { PaymentsTable } from "./payments-table";
 import { PaymentsTotals } from "./payments-totals";
+import { PersonControlsNote } from "../../../_components/person-controls";
 
 export function PaymentsPage() {
   const trpc = useTRPC();
@@ -34,6 +35,7 @@ export function PaymentsPage() {
         </span>
       </PageHeader>
       <PaymentsTotals />
+      <PersonControlsNote />
       <PaymentFilters />
       <Section title="Results" testId="section-payments" actions={<PaymentsSummary filter={filter} />}>
         <Loaded query={list} what="payments">
