@@ -5,6 +5,7 @@ import { useId, useState } from "react";
 import { consoleRefundAmount, firstIssue, refundAmountMicros } from "@/server/contracts/console";
 import { useTRPC } from "../../../providers";
 import { ConfirmDialog } from "../../../_components/confirm-dialog";
+import { useIsOwner } from "../../../_components/owner-only";
 import { shortId } from "@/app/_components/short-id";
 import { usd } from "../../../_components/format";
 import { BUTTON, INPUT, LINK_BUTTON } from "../../../_components/section";
@@ -44,6 +45,7 @@ export const REFUND_REASONS = ["Requested by the payer", "Duplicate payment", "D
 export function Refund({ payment, label, big }: { payment: RefundablePayment; label?: string; big?: boolean }) {
   const trpc = useTRPC();
   const qc = useQueryClient();
+  const owner = useIsOwner();
   const [open, setOpen] = useState(false);
   const [transaction, setTransaction] = useState("");
   const [reason, setReason] = useState<(typeof REFUND_REASONS)[number]>(REFUND_REASONS[0]);
@@ -66,7 +68,8 @@ export function Refund({ payment, label, big }: { payment: RefundablePayment; la
       },
     }),
   );
-  if (payment.refundInput === null) return null;
+  // A viewer cannot refund (the server refuses it too): no button to press.
+  if (payment.refundInput === null || !owner) return null;
   const wallet = payment.refundInput === "transaction";
   const partial = Boolean(payment.refundsInPart) && !wallet;
   const remainingUsd = payment.remainingUsd ?? payment.amountUsd;
