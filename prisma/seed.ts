@@ -191,14 +191,20 @@ export async function seedMarketSeller(db: PrismaClient, input: SellerSeedInput)
   return { sellerId: seller.id, userId: user.id };
 }
 
+/** The demo seller's contact address, on a domain reserved for examples. */
+export const DEMO_CONTACT_EMAIL = "help@demo-seller.example.com";
+
 export async function seedDemo(db: PrismaClient, signingSecret: string) {
   const seeded = await seedMarketSeller(db, { ...DEMO_SELLER, signingSecret });
   // The demo's chain is a local anvil answering as Base: its transactions are on no public explorer, so the console
   // shows hashes without links (a seller sets a format in Settings). Create-if-missing: a seller's choice is kept.
   await db.sellerSettings.upsert({
     where: { sellerId: seeded.sellerId },
-    create: { sellerId: seeded.sellerId, explorerTxUrls: { "eip155:8453": "" } },
+    create: { sellerId: seeded.sellerId, explorerTxUrls: { "eip155:8453": "" }, contactEmail: DEMO_CONTACT_EMAIL },
     update: {},
   });
+  // The checkout and receipts name a contact address; the demo's is on a reserved domain (RFC 2606), so it is plainly
+  // not a real mailbox. Filled where none is set (a demo database seeded before it had one), never over a seller's own.
+  await db.sellerSettings.updateMany({ where: { sellerId: seeded.sellerId, contactEmail: null }, data: { contactEmail: DEMO_CONTACT_EMAIL } });
   return seeded;
 }

@@ -218,3 +218,75 @@ test("the seller sees a card payment in Payments (rail, card, processor id) and 
   const retry = await request.get(BACKTEST, { headers: { host: FLAKY, "svc-payment-id": opened.paymentId } });
   expect((await retry.json()).error).toBe("payment_refunded");
 });
+
+test("the seller refunds part of a card payment from its page, then the rest: each refund listed, partially refunded, then refunded", async ({
+  page,
+  request,
+  browser,
+}) => {
+  const opened = await agentOpensCheckout(request, FLAKY);
+  const human = await browser.newPage();
+  await humanPays(human, opened.checkoutUrl, "4242 4242 4242 4242", "Flaky Upstream Data");
+  await expect(human.getByTestId("checkout-complete")).toBeVisible();
+  await page.goto(`http://${FLAKY}/console`);
+  await expect(page).toHaveURL(/\/console\/sign-in/);
+  await page.getByLabel("Email").fill(FLAKY_ACCOUNT.email);
+  await page.getByLabel("Password").fill(FLAKY_ACCOUNT.password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page).toHaveURL(/\/console$/);
+  const axe = async () =>
+    (await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"]).analyze()).violations
+      .filter((v) => v.impact === "serious" || v.impact === "critical")
+      .map((v) => v.id);
+  const noSidewaysScroll = async () => expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(page.viewportSize()!.width);
+
+  for (const width of [1440, 390]) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.goto(`http://${FLAKY}/console/payments/${encodeURIComponent(opened.paymentId)}`);
+    const dialog = page.getByTestId("payment-refund-dialog");
+    if (width === 1440) {
+      // The amount defaults to all that is left; the server's rule checks it as it is typed.
+      await page.getByTestId("payment-card-refund").click();
+      const amount = dialog.getByTestId("payment-refund-amount-input");
+      await expect(amount).toHaveValue("0.50");
+      await expect(dialog.getByTestId("payment-refund-remaining")).toContainText("$0.50 of $0.50 left to refund");
+      await amount.fill("0.60");
+      await expect(dialog.getByTestId("payment-refund-amount-error")).toContainText("At most $0.50 is left to refund");
+      await expect(dialog.getByTestId("payment-refund-submit")).toBeDisabled();
+      await amount.fill("0.005");
+      await expect(dialog.getByTestId("payment-refund-amount-error")).toContainText("dollars and cents");
+      await amount.fill("0.20");
+      await expect(dialog.getByTestId("payment-refund-amount-error")).toHaveText("");
+      expect(await axe()).toEqual([]);
+      await dialog.getByTestId("payment-refund-submit").dblclick();
+      await expect(dialog).toHaveCount(0);
+      await expect(page.getByTestId("payment-state")).toHaveAttribute("data-state", "partially_refunded");
+      await expect(page.getByTestId("payment-state")).toHaveText("Partially refunded");
+    }
+    await expect(page.getByTestId("money-refunded")).toContainText("-$0.20");
+    await expect(page.getByTestId("money-remaining")).toContainText("$0.30");
+    expect(await axe()).toEqual([]);
+    await noSidewaysScroll();
+  }
+  // One refund for a double click (one request key per opening of the dialog).
+  expect(await query("select 1 from card_refunds where payment_id = $1", [opened.paymentId])).toHaveLength(1);
+  // The rest, from the same page (the dialog now offers what is left), on a phone.
+  await page.getByTestId("payment-card-refund").click();
+  const dialog = page.getByTestId("payment-refund-dialog");
+  await expect(dialog.getByTestId("payment-refund-amount-input")).toHaveValue("0.30");
+  await expect(dialog.getByTestId("payment-refund-remaining")).toContainText("($0.20 refunded already)");
+  await dialog.getByTestId("payment-refund-submit").click();
+  await expect(page.getByTestId("payment-state")).toHaveAttribute("data-state", "refunded");
+  await expect(page.getByTestId("money-refunds").getByTestId("money-refund")).toHaveCount(2);
+  await expect(page.getByTestId("payment-card-refund")).toHaveCount(0);
+  const ledger = await query<{ amount_micros: string }>(
+    "select amount_micros::text from ledger_entries where payment_id = $1 and kind = 'refund' order by seq",
+    [opened.paymentId],
+  );
+  expect(ledger.map((l) => l.amount_micros)).toEqual(["200000", "300000"]);
+  // The refunds workspace lists both, each marked partial.
+  await page.goto(`http://${FLAKY}/console/refunds`);
+  await expect(page.getByTestId("refund-partial").first()).toContainText("partial, of $0.50");
+  expect(await axe()).toEqual([]);
+  await noSidewaysScroll();
+});

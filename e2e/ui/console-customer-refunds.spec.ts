@@ -44,6 +44,11 @@ test.beforeAll(async () => {
      values ($1, 'test', 'checkout', $2, 'visa', '4242', 'succeeded', $3, 'seller', now())`,
     [`pay_e2ec${tag}`, EMAIL, RE],
   );
+  // The refund's own processor side (one card_refunds row per refund since partial refunds).
+  await query(
+    `insert into card_refunds (payment_id, seq, amount_micros, status, processor_refund_id, cause, updated_at) values ($1, 0, 1250000, 'succeeded', $2, 'seller', now())`,
+    [`pay_e2ec${tag}`, RE],
+  );
 });
 
 const overflow = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);

@@ -50,8 +50,25 @@ test("an owner invites a viewer by email; the link works once; the viewer signs 
   await signIn(viewerPage, { email, password });
   await viewerPage.goto("/console/settings");
   await expect(viewerPage.getByTestId("section-team").getByTestId("team-member").filter({ hasText: email })).toContainText("Val Viewer");
-  await viewerPage.getByTestId("team-invite-email").fill(`nobody-${Date.now().toString(36)}@second-seller.test`);
-  await viewerPage.getByTestId("team-invite-send").click();
-  await expect(viewerPage.getByTestId("team-invite-error")).toContainText("only an owner");
+  // The owner's controls are there, disabled, with the reason; the server refuses a change anyway.
+  const invite = viewerPage.getByTestId("section-team").getByTestId("owner-only");
+  await expect(invite.getByTestId("owner-only-reason")).toHaveText("Only an owner can change this: you are a viewer of this storefront.");
+  await expect(viewerPage.getByTestId("team-invite-send")).toBeDisabled();
+  await expect(viewerPage.getByTestId("team-invite-email")).toBeDisabled();
+  await expect(viewerPage.getByTestId("owner-only").first()).toContainText("Only an owner can change this");
+  expect(await axeProblems(viewerPage, "Settings as a viewer")).toEqual([]);
+  const refused = await viewerPage.request.post("/api/trpc/team.invite", {
+    data: { json: { email: `nobody-${Date.now().toString(36)}@second-seller.test`, role: "viewer" } },
+  });
+  expect(refused.status()).toBe(403);
+  expect(await refused.text()).toContain("only an owner");
+  // Prices: the editor disabled, with the reason. Payments: no refund button at all.
+  await viewerPage.goto("/console/prices");
+  await expect(viewerPage.getByTestId("section-prices").getByTestId("owner-only-reason")).toBeVisible();
+  await expect(viewerPage.locator('[data-testid^="price-save-"]').first()).toBeDisabled();
+  await viewerPage.goto("/console/payments");
+  await expect(viewerPage.getByTestId("payments-table").or(viewerPage.getByTestId("payments-empty")).first()).toBeVisible();
+  await expect(viewerPage.getByTestId("payment-card-refund")).toHaveCount(0);
+  await expect(viewerPage.getByTestId("payment-refund-open")).toHaveCount(0);
   await viewer.close();
 });

@@ -83,8 +83,13 @@ beforeAll(async () => {
       refundCause: "delivery_failed",
     },
   });
+  // Each refund's own processor side (card_refunds, one row per refund since partial refunds).
+  await db.cardRefund.create({
+    data: { paymentId: ids.cardDone!, seq: 0, amountMicros: 1_250_000n, status: "succeeded", processorRefundId: `re_test_${tag}`, cause: "delivery_failed" },
+  });
   await refunded("cardPending", "card", 500_000n, "2026-03-03");
   await db.cardPayment.create({ data: { paymentId: ids.cardPending!, processor: "test", flow: "checkout", refundStatus: "pending", refundCause: "seller" } });
+  await db.cardRefund.create({ data: { paymentId: ids.cardPending!, seq: 0, amountMicros: 500_000n, status: "pending", cause: "seller" } });
 });
 
 describe("payments.refunds", () => {

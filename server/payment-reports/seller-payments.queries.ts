@@ -245,8 +245,9 @@ export async function sumSellerPayments(
     `select count(*)::int as n, coalesce(sum(p.amount_micros), 0)::text as amount,
        count(*) filter (where p.status in ${statesSql(PAID_STATES)})::int as paid_n,
        coalesce(sum(p.amount_micros) filter (where p.status in ${statesSql(PAID_STATES)}), 0)::text as paid,
-       count(*) filter (where p.refunded_micros > 0)::int as refunded_n,
-       coalesce(sum(p.refunded_micros), 0)::text as refunded
+       count(*) filter (where p.status = ${stateSql("refunded")} or p.refunded_micros > 0)::int as refunded_n,
+       -- A refunded payment gave back its amount; a partly refunded one (still paid) what its refunds sum to.
+       coalesce(sum(case when p.status = ${stateSql("refunded")} then p.amount_micros else p.refunded_micros end), 0)::text as refunded
      from payments p where ${where}`,
     params,
   );

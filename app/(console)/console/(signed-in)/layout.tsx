@@ -12,7 +12,8 @@ export default async function SignedInLayout({ children }: { children: ReactNode
   const session = await currentSession();
   if (session?.user.kind !== "seller") redirect("/console/sign-in");
   return (
-    <Prefetched load={(trpc, qc) => [qc.prefetchQuery(trpc.settings.get.queryOptions(undefined))]}>
+    // The team: whether this member is an owner decides which controls the pages offer (owner-only.tsx).
+    <Prefetched load={(trpc, qc) => [qc.prefetchQuery(trpc.settings.get.queryOptions(undefined)), qc.prefetchQuery(trpc.team.members.queryOptions())]}>
       <Shell email={session.user.email}>{children}</Shell>
     </Prefetched>
   );

@@ -48,12 +48,20 @@ export const STATES = Object.keys(STATE_VIEW) as PaymentStatus[];
 
 export const isPaymentStatus = (s: string): s is PaymentStatus => Object.hasOwn(STATE_VIEW, s);
 
+/** The badge's colours of a partly refunded payment (the refunded colour). */
+export const PARTIALLY_REFUNDED_TONE = "bg-sky-100 text-sky-900";
+
 /**
- * What a badge says for a payment: its state's label, "Expired" for a 402 past its expiry or a card checkout that
+ * What a badge says for a payment: "Partially refunded" for a paid payment given back in part; its state's label, "Expired" for a 402 past its expiry or a card checkout that
  * expired unpaid, "Pending (settling)" while a decided charge is being recorded.
  */
-export function stateLabel(p: { status: PaymentStatus; settling?: boolean; expired?: boolean; reason?: string | null }): { label: string; title: string } {
+export function stateLabel(p: { status: PaymentStatus; settling?: boolean; expired?: boolean; reason?: string | null; partiallyRefunded?: boolean }): {
+  label: string;
+  title: string;
+} {
   const view = STATE_VIEW[p.status];
+  // Still paid (settled or consumed), some of it given back: the one derived state, as Stripe's Dashboard shows it.
+  if (p.partiallyRefunded) return { label: "Partially refunded", title: `${p.status}: charged, then given back in part; the rest can still be refunded` };
   const expired = (p.status === "challenged" && p.expired) || (p.status === "released" && p.reason === "checkout_expired");
   const label = expired ? "Expired" : p.settling ? `${view.label} (settling)` : view.label;
   const meaning = expired ? "nobody paid before it expired; nothing was charged" : view.meaning;

@@ -1,4 +1,4 @@
-import { STATE_VIEW, stateLabel, type PaymentStatus } from "./payment-states";
+import { PARTIALLY_REFUNDED_TONE, STATE_VIEW, stateLabel, type PaymentStatus } from "./payment-states";
 
 /** A payment's state as a badge in a seller's words, the protocol word and its meaning on hover (and in data-state). */
 export function StateBadge({
@@ -6,6 +6,7 @@ export function StateBadge({
   settling,
   expired,
   reason,
+  partiallyRefunded,
 }: {
   status: PaymentStatus;
   settling?: boolean;
@@ -13,10 +14,17 @@ export function StateBadge({
   expired?: boolean;
   /** Why it was released or failed (a card checkout that expired unpaid reads "Expired"). */
   reason?: string | null;
+  /** Paid, and given back in part (several partial card refunds may follow until it is refunded). */
+  partiallyRefunded?: boolean;
 }) {
-  const { label, title } = stateLabel({ status, settling, expired, reason });
+  const { label, title } = stateLabel({ status, settling, expired, reason, partiallyRefunded });
   return (
-    <span className={`rounded px-2 py-0.5 text-xs whitespace-nowrap ${STATE_VIEW[status].tone}`} title={title} data-testid="payment-state" data-state={status}>
+    <span
+      className={`rounded px-2 py-0.5 text-xs whitespace-nowrap ${partiallyRefunded ? PARTIALLY_REFUNDED_TONE : STATE_VIEW[status].tone}`}
+      title={title}
+      data-testid="payment-state"
+      data-state={partiallyRefunded ? "partially_refunded" : status}
+    >
       {label}
     </span>
   );

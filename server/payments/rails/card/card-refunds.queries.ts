@@ -11,6 +11,8 @@ const NOW = "(now() at time zone 'UTC')";
 /** A seller may refund what was served; a failed or missing delivery refunds only what was paid and not served. */
 const REFUND = { seller: transition(["settled", "consumed"], "refunded"), undelivered: transition("settled", "refunded") };
 
+const REFUND_TX = { maxWait: 10_000, timeout: 30_000 };
+
 export type RefundCause = "delivery_failed" | "undelivered" | "seller";
 
 /** One card refund to make: who asks and why, and how much (absent: all that is left). */
@@ -104,7 +106,9 @@ export async function startCardRefund(r: CardRefundRequest): Promise<StartRefund
     });
     // A plan bought by card loses its credit only when the whole price is returned; a partial refund is goodwill.
     if (full) await revokePurchasedCredit(tx, r.paymentId);
-    await tx.cardRefund.create({ data: { paymentId: r.paymentId, seq, amountMicros: refund, status: "pending", cause: r.cause, requestKey: r.requestKey ?? null } });
+    await tx.cardRefund.create({
+      data: { paymentId: r.paymentId, seq, amountMicros: refund, status: "pending", cause: r.cause, requestKey: r.requestKey ?? null },
+    });
     await tx.cardPayment.update({
       where: { paymentId: r.paymentId },
       data: { refundStatus: "pending", refundCause: r.cause, refundRequestedAt: new Date(), refundError: null },
@@ -126,7 +130,8 @@ export async function startCardRefund(r: CardRefundRequest): Promise<StartRefund
         },
       });
     return { type: "started", seq };
-  });
+    // Refunds of one payment queue on its row lock: room for a burst of them (a doubled click, two tabs) to wait their turn.
+  }, REFUND_TX);
 }
 
 /** A card refund as its outbox row keeps it, with what the processor call needs. */

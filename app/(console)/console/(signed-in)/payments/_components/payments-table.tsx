@@ -60,7 +60,13 @@ function PaymentRow({ p, now }: { p: Row; now: number }) {
         {usd(p.amountUsd)}
       </td>
       <td data-label="State">
-        <StateBadge status={p.status} settling={p.settling} expired={Date.parse(p.expiresAt) < now} reason={p.failureReason} />
+        <StateBadge
+          status={p.status}
+          partiallyRefunded={p.partiallyRefunded}
+          settling={p.settling}
+          expired={Date.parse(p.expiresAt) < now}
+          reason={p.failureReason}
+        />
         {p.unpaidDelivery && (
           <span
             className="ml-1 rounded bg-red-100 px-2 py-0.5 text-xs whitespace-nowrap text-red-900"

@@ -2,8 +2,10 @@
 
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useId, useState } from "react";
+import { consoleRefundAmount, firstIssue, refundAmountMicros } from "@/server/contracts/console";
 import { useTRPC } from "../../../providers";
 import { ConfirmDialog } from "../../../_components/confirm-dialog";
+import { useIsOwner } from "../../../_components/owner-only";
 import { shortId } from "@/app/_components/short-id";
 import { usd } from "../../../_components/format";
 import { BUTTON, INPUT, LINK_BUTTON } from "../../../_components/section";
@@ -18,7 +20,15 @@ export type RefundablePayment = {
   card?: { brand: string | null; last4: string | null } | null;
   /** The processor's fee for this payment, when known (the payment's page): it is not returned by a refund. */
   feeUsd?: string | null;
+  /** The rail refunds in part (card), what was refunded so far and what is left. */
+  refundsInPart?: boolean;
+  refundedUsd?: string;
+  remainingUsd?: string;
 };
+
+/** "0.500000" -> "0.50": the amount field's default, dollars and cents. */
+const cents = (v: string) => (Number(v) || 0).toFixed(2);
+const toMicros = (v: string) => BigInt(Math.round(Number(v) * 1e6));
 
 /** Short reasons a seller picks from (recorded in the audit row with any note); "Other" asks for words. */
 export const REFUND_REASONS = ["Requested by the payer", "Duplicate payment", "Data was wrong or missing", "Charged in error", "Other"] as const;
@@ -26,19 +36,23 @@ export const REFUND_REASONS = ["Requested by the payer", "Duplicate payment", "D
 /**
  * The one refund widget, for every rail (one procedure, `payments.refund`), behind the console's one confirmation
  * (`ConfirmDialog`): the amount, a reason for the audit log, and what the payer will see. A rail that refunds through
- * its processor (card) needs nothing more; a wallet rail needs the transaction the seller sent the money back with,
- * which the server checks on chain before anything changes. Refunds are in full: the card rail refunds the whole
- * charge and a wallet refund reverses the whole transfer, after which the payment is terminal (`refunded`), so there is
- * no partial amount to type. A second confirm or a retried request returns the first result.
+ * its processor (card) refunds in part too, like Stripe's: an amount, by default all that is left, checked as it is
+ * typed with the server's rule (server/contracts/console.ts); several partial refunds may follow until nothing is left.
+ * A wallet rail needs the transaction the seller sent the money back with, which the server checks on chain before
+ * anything changes, and refunds in full. Each opening of the dialog is one request key: a second confirm or a retried
+ * request returns the first result.
  */
 export function Refund({ payment, label, big }: { payment: RefundablePayment; label?: string; big?: boolean }) {
   const trpc = useTRPC();
   const qc = useQueryClient();
+  const owner = useIsOwner();
   const [open, setOpen] = useState(false);
   const [transaction, setTransaction] = useState("");
   const [reason, setReason] = useState<(typeof REFUND_REASONS)[number]>(REFUND_REASONS[0]);
   const [note, setNote] = useState("");
-  const ids = { reason: useId(), note: useId(), hash: useId() };
+  const [amountText, setAmountText] = useState("");
+  const [requestKey, setRequestKey] = useState("");
+  const ids = { reason: useId(), note: useId(), hash: useId(), amount: useId(), amountError: useId() };
   const refund = useMutation(
     trpc.payments.refund.mutationOptions({
       onSuccess: async () => {
@@ -54,9 +68,16 @@ export function Refund({ payment, label, big }: { payment: RefundablePayment; la
       },
     }),
   );
-  if (payment.refundInput === null) return null;
+  // A viewer cannot refund (the server refuses it too): no button to press.
+  if (payment.refundInput === null || !owner) return null;
   const wallet = payment.refundInput === "transaction";
-  const amount = usd(payment.amountUsd);
+  const partial = Boolean(payment.refundsInPart) && !wallet;
+  const remainingUsd = payment.remainingUsd ?? payment.amountUsd;
+  const amountError = partial ? firstIssue(consoleRefundAmount(toMicros(remainingUsd)).safeParse(amountText)) : null;
+  const typed = partial && !amountError ? refundAmountMicros(amountText) : null;
+  const whole = toMicros(remainingUsd) === toMicros(payment.amountUsd);
+  const amount = typed !== null ? usd((Number(typed) / 1e6).toFixed(6)) : usd(remainingUsd);
+  const all = !partial || (typed !== null && typed === toMicros(remainingUsd));
   const words = note.trim() ? `${reason}: ${note.trim()}` : reason;
   const card = payment.card;
   const visible = label ?? (wallet ? "Record refund" : "Refund");
@@ -70,6 +91,8 @@ export function Refund({ payment, label, big }: { payment: RefundablePayment; la
         aria-label={visible === "Refund" || visible === "Record refund" ? `${visible} ${amount}, payment ${shortId(payment.id)}` : undefined}
         onClick={() => {
           refund.reset();
+          setAmountText(cents(remainingUsd));
+          setRequestKey(crypto.randomUUID());
           setOpen(true);
         }}
       >
@@ -83,20 +106,53 @@ export function Refund({ payment, label, big }: { payment: RefundablePayment; la
         confirmLabel={wallet ? "Check on chain and record" : `Refund ${amount}`}
         danger
         pending={refund.isPending}
-        confirmDisabled={(wallet && !transaction.trim()) || (reason === "Other" && !note.trim())}
+        confirmDisabled={(wallet && !transaction.trim()) || (reason === "Other" && !note.trim()) || amountError !== null}
         error={refund.error?.message ?? null}
         onClose={() => setOpen(false)}
-        onConfirm={() => refund.mutate({ paymentId: payment.id, reason: words, ...(wallet ? { transaction: transaction.trim() } : {}) })}
+        onConfirm={() =>
+          refund.mutate({
+            paymentId: payment.id,
+            reason: words,
+            requestKey,
+            ...(wallet ? { transaction: transaction.trim() } : {}),
+            ...(partial ? { amount: amountText.trim() } : {}),
+          })
+        }
         changes={[
-          { label: "Paid", before: amount, after: `${amount} back to the payer` },
-          { label: "State", before: "Succeeded", after: "Refunded" },
+          { label: "Refunded", before: usd(payment.refundedUsd ?? "0"), after: `${amount} more back to the payer` },
+          { label: "State", before: whole ? "Succeeded" : "Partially refunded", after: all ? "Refunded" : "Partially refunded" },
         ]}
         fields={
           <div className="grid gap-3 text-sm">
-            <p data-testid="payment-refund-amount">
-              Amount: <strong>{amount}</strong>, in full. Partial refunds are not offered: a card refund returns the whole charge and a wallet refund reverses
-              the whole transfer, and the payment then stays refunded.
-            </p>
+            {partial ? (
+              <div className="grid gap-1">
+                <label htmlFor={ids.amount} className="text-slate-700">
+                  Amount to refund, in dollars
+                </label>
+                <input
+                  id={ids.amount}
+                  className={INPUT}
+                  inputMode="decimal"
+                  value={amountText}
+                  onChange={(e) => setAmountText(e.target.value)}
+                  aria-invalid={amountError !== null}
+                  aria-describedby={`${ids.amountError} ${ids.amount}-left`}
+                  data-testid="payment-refund-amount-input"
+                />
+                <p id={`${ids.amount}-left`} className="text-slate-700" data-testid="payment-refund-remaining">
+                  {usd(remainingUsd)} of {usd(payment.amountUsd)} left to refund{whole ? "" : ` (${usd(payment.refundedUsd ?? "0")} refunded already)`}. Less is
+                  a partial refund; you can refund the rest later.
+                </p>
+                <p id={ids.amountError} className="text-red-800" role="alert" data-testid="payment-refund-amount-error">
+                  {amountError ?? ""}
+                </p>
+              </div>
+            ) : (
+              <p data-testid="payment-refund-amount">
+                Amount: <strong>{amount}</strong>, in full. A wallet refund reverses the whole transfer (partial refunds are not recorded on chain), and the
+                payment then stays refunded.
+              </p>
+            )}
             <p data-testid="payment-refund-fee" className="text-slate-700">
               {wallet
                 ? "You send the USDC yourself, so the network fee (gas) of that transfer is yours; the fee of the original settlement is not returned."

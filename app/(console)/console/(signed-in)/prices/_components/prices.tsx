@@ -3,6 +3,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { consolePrice, firstIssue } from "@/server/contracts/console";
+import { OwnerOnly } from "../../../_components/owner-only";
 import { useTRPC } from "../../../providers";
 import { usd } from "../../../_components/format";
 import { RecentChanges } from "../../../_components/recent-changes";
@@ -104,40 +105,42 @@ export function Prices() {
         loses: card is offered from $0.50), then live at once in /manifest.json, /openapi.json and the gateway&apos;s charges, and written to the audit log.
       </PageHeader>
       <Section title="Meters and prices" testId="section-prices">
-        <Loaded query={overview} what="the prices">
-          {(o) => (
-            <TableScroll label="Meters and prices">
-              <table className={STACKED_TABLE_CLASS}>
-                <thead className="text-slate-600">
-                  <tr>
-                    <th className="py-1">Meter</th>
-                    <th>Unit</th>
-                    <th>Free included units</th>
-                    <th>Price now</th>
-                    <th>New price (USD)</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {o.meters.map((m) => (
-                    <tr key={m.id} className="border-t border-slate-100" data-testid={`meter-row-${m.key}`}>
-                      <td className="py-2" data-label="Meter">
-                        {m.title} <span className="block font-mono text-xs text-slate-600">{m.key}</span>
-                      </td>
-                      <td data-label="Unit">{m.unit}</td>
-                      <td data-label="Free included units">{m.includedUnits}</td>
-                      <td className="tabular-nums" data-label="Price now" data-value={m.priceUsd ?? ""}>
-                        {m.priceUsd === null ? "not priced" : usd(m.priceUsd)}
-                      </td>
-                      <td data-label="New price">
-                        <PriceEditor key={m.id} meterId={m.id} meterKey={m.key} priceUsd={m.priceUsd} />
-                      </td>
+        <OwnerOnly>
+          <Loaded query={overview} what="the prices">
+            {(o) => (
+              <TableScroll label="Meters and prices">
+                <table className={STACKED_TABLE_CLASS}>
+                  <thead className="text-slate-600">
+                    <tr>
+                      <th className="py-1">Meter</th>
+                      <th>Unit</th>
+                      <th>Free included units</th>
+                      <th>Price now</th>
+                      <th>New price (USD)</th>
                     </tr>
-                  ))}
-                </tbody>
-              </table>
-            </TableScroll>
-          )}
-        </Loaded>
+                  </thead>
+                  <tbody>
+                    {o.meters.map((m) => (
+                      <tr key={m.id} className="border-t border-slate-100" data-testid={`meter-row-${m.key}`}>
+                        <td className="py-2" data-label="Meter">
+                          {m.title} <span className="block font-mono text-xs text-slate-600">{m.key}</span>
+                        </td>
+                        <td data-label="Unit">{m.unit}</td>
+                        <td data-label="Free included units">{m.includedUnits}</td>
+                        <td className="tabular-nums" data-label="Price now" data-value={m.priceUsd ?? ""}>
+                          {m.priceUsd === null ? "not priced" : usd(m.priceUsd)}
+                        </td>
+                        <td data-label="New price">
+                          <PriceEditor key={m.id} meterId={m.id} meterKey={m.key} priceUsd={m.priceUsd} />
+                        </td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </TableScroll>
+            )}
+          </Loaded>
+        </OwnerOnly>
       </Section>
       <RecentChanges targetType="price" title="Recent price changes" />
     </>

@@ -86,6 +86,11 @@ function RefundsTable({ rows }: { rows: Refund[] }) {
               </td>
               <td className="text-right tabular-nums" data-label="Amount" data-value={r.amountUsd} data-testid="refund-amount">
                 {usd(r.amountUsd)}
+                {r.amountUsd !== r.paymentAmountUsd && (
+                  <span className="block text-xs text-slate-700" data-testid="refund-partial">
+                    partial, of {usd(r.paymentAmountUsd)}
+                  </span>
+                )}
               </td>
               <td data-label="Status">
                 <span

@@ -2,6 +2,7 @@
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
+import { OwnerOnly } from "../../../_components/owner-only";
 import { useTRPC } from "../../../providers";
 import { usd, utc } from "../../../_components/format";
 import { ConfirmDialog } from "../../../_components/confirm-dialog";
@@ -322,10 +323,12 @@ export function Settings() {
                 <dd>{s.storefront.signingSecretSet ? "set" : "missing: priced calls answer 409 signing_secret_required"}</dd>
               </dl>
             </Section>
-            <SettingsForm current={s} />
-            <UnsettledCapForm current={s.unsettledCap} scope="wallet" />
-            <UnsettledCapForm current={s.sellerUnsettledCap} scope="seller" />
-            <MerchantForm current={s.merchant} />
+            <OwnerOnly>
+              <SettingsForm current={s} />
+              <UnsettledCapForm current={s.unsettledCap} scope="wallet" />
+              <UnsettledCapForm current={s.sellerUnsettledCap} scope="seller" />
+              <MerchantForm current={s.merchant} />
+            </OwnerOnly>
             <Team />
           </>
         )}

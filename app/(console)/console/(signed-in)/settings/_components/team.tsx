@@ -3,6 +3,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { useTRPC } from "../../../providers";
+import { OwnerOnly, useIsOwner, VIEWER_REASON } from "../../../_components/owner-only";
 import { utc } from "../../../_components/format";
 import { BUTTON, INPUT, Loaded, Section } from "../../../_components/section";
 
@@ -14,6 +15,7 @@ function Members() {
   const trpc = useTRPC();
   const qc = useQueryClient();
   const q = useQuery(trpc.team.members.queryOptions());
+  const owner = useIsOwner();
   const setMemberRole = useMutation(trpc.team.setRole.mutationOptions({ onSuccess: () => qc.invalidateQueries({ queryKey: trpc.team.members.queryKey() }) }));
   return (
     <Loaded query={q} what="the team">
@@ -32,7 +34,8 @@ function Members() {
                   <select
                     className={INPUT}
                     value={m.role}
-                    disabled={setMemberRole.isPending}
+                    disabled={setMemberRole.isPending || !owner}
+                    title={owner ? undefined : VIEWER_REASON}
                     onChange={(e) => setMemberRole.mutate({ userId: m.id, role: e.target.value as Role })}
                     data-testid="team-member-role"
                   >
@@ -70,30 +73,32 @@ export function Team() {
   return (
     <Section title="Team" testId="section-team">
       <Members />
-      <form
-        className="mt-4 grid gap-3 text-sm sm:grid-cols-[1fr_auto_auto] sm:items-end"
-        onSubmit={(e) => {
-          e.preventDefault();
-          invite.reset();
-          invite.mutate({ email, role }, { onSuccess: () => setEmail("") });
-        }}
-        data-testid="team-invite-form"
-      >
-        <label className="grid gap-1">
-          <span className="text-slate-700">Invite by email</span>
-          <input type="email" required className={INPUT} value={email} onChange={(e) => setEmail(e.target.value)} data-testid="team-invite-email" />
-        </label>
-        <label className="grid gap-1">
-          <span className="text-slate-700">Role</span>
-          <select className={INPUT} value={role} onChange={(e) => setRole(e.target.value as Role)} data-testid="team-invite-role">
-            <option value="viewer">{ROLE_WORDS.viewer}</option>
-            <option value="owner">{ROLE_WORDS.owner}</option>
-          </select>
-        </label>
-        <button className={BUTTON} disabled={invite.isPending} data-testid="team-invite-send">
-          {invite.isPending ? "Sending" : "Send the invitation"}
-        </button>
-      </form>
+      <OwnerOnly className="mt-4">
+        <form
+          className="mt-4 grid gap-3 text-sm sm:grid-cols-[1fr_auto_auto] sm:items-end"
+          onSubmit={(e) => {
+            e.preventDefault();
+            invite.reset();
+            invite.mutate({ email, role }, { onSuccess: () => setEmail("") });
+          }}
+          data-testid="team-invite-form"
+        >
+          <label className="grid gap-1">
+            <span className="text-slate-700">Invite by email</span>
+            <input type="email" required className={INPUT} value={email} onChange={(e) => setEmail(e.target.value)} data-testid="team-invite-email" />
+          </label>
+          <label className="grid gap-1">
+            <span className="text-slate-700">Role</span>
+            <select className={INPUT} value={role} onChange={(e) => setRole(e.target.value as Role)} data-testid="team-invite-role">
+              <option value="viewer">{ROLE_WORDS.viewer}</option>
+              <option value="owner">{ROLE_WORDS.owner}</option>
+            </select>
+          </label>
+          <button className={BUTTON} disabled={invite.isPending} data-testid="team-invite-send">
+            {invite.isPending ? "Sending" : "Send the invitation"}
+          </button>
+        </form>
+      </OwnerOnly>
       {invite.isSuccess && (
         <p role="status" className="mt-2 text-sm text-emerald-700" data-testid="team-invite-sent">
           Invitation sent to {invite.data.email}. The link works once, within 7 days.

@@ -33,6 +33,21 @@ export function MoneySection({ p }: { p: Detail }) {
         {m.refundedUsd && (
           <Field label="Refunded" testId="money-refunded">
             <span data-value={m.refundedUsd}>-{usd(m.refundedUsd)}</span>
+            {p.refunds.length > 1 && (
+              <ul className="mt-1 text-xs text-slate-700" data-testid="money-refunds">
+                {p.refunds.map((r) => (
+                  <li key={r.seq} data-testid="money-refund">
+                    {usd(r.amountUsd)} on {r.at.slice(0, 10)}
+                    {r.processorStatus && r.processorStatus !== "succeeded" ? ` (${r.processorStatus})` : ""}
+                  </li>
+                ))}
+              </ul>
+            )}
+          </Field>
+        )}
+        {p.partiallyRefunded && (
+          <Field label="Left to refund" testId="money-remaining">
+            <span data-value={p.remainingUsd}>{usd(p.remainingUsd)}</span>
           </Field>
         )}
         <Field label="Net" testId="money-net">

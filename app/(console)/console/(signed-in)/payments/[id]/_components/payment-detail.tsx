@@ -33,16 +33,18 @@ export function PaymentDetail({ id }: { id: string }) {
                 actions={
                   <>
                     <ExportEvidence id={p.id} />
-                    <Refund
-                      payment={{ ...p, feeUsd: p.settlement.feeUsd }}
-                      label={p.refundInput === "none" ? `Refund ${p.rail} in full` : "Record refund"}
-                      big
-                    />
+                    <Refund payment={{ ...p, feeUsd: p.settlement.feeUsd }} label={p.refundInput === "none" ? "Refund" : "Record refund"} big />
                   </>
                 }
               >
                 <ShortId value={p.id} what="payment id" testId="payment-id" />{" "}
-                <StateBadge status={p.status} settling={p.settling} expired={Date.parse(p.expiresAt) < now} reason={p.failure?.reason} />{" "}
+                <StateBadge
+                  status={p.status}
+                  partiallyRefunded={p.partiallyRefunded}
+                  settling={p.settling}
+                  expired={Date.parse(p.expiresAt) < now}
+                  reason={p.failure?.reason}
+                />{" "}
                 {p.unpaidDelivery && (
                   <span
                     className="ml-1 rounded bg-red-100 px-2 py-0.5 text-xs whitespace-nowrap text-red-900"
