@@ -24,6 +24,9 @@ export async function register() {
   // The 402s this instance counted in memory (stateless challenges) reach the funnel at shutdown too.
   const { flushChallengeCountsOnShutdown } = await import("./server/analytics/challenge-counts");
   flushChallengeCountsOnShutdown();
+  // Plan credit this instance leased: its spent calls written and the rest returned at shutdown too.
+  const { returnLeasesOnShutdown } = await import("./server/payments/rails/credits/lease-book");
+  returnLeasesOnShutdown();
   const { startOperations } = await import("./server/startup");
   startOperations();
 }

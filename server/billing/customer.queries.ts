@@ -86,15 +86,17 @@ export async function findCustomerTotals(sellerId: string, key: CustomerKey): Pr
   };
 }
 
-export type CustomerPlanRow = { plan: string; boughtMicros: bigint; remainingMicros: bigint; expiresAt: Date; live: boolean };
+/** `remainingMicros` counts what instances hold in leases and have not recorded as spent (`heldMicros` of it). */
+export type CustomerPlanRow = { plan: string; boughtMicros: bigint; remainingMicros: bigint; heldMicros: bigint; expiresAt: Date; live: boolean };
 
 /** The plan credit the customer's credentials bought (a person's credentials share it), newest first. */
 export async function findCustomerPlans(sellerId: string, key: CustomerKey): Promise<CustomerPlanRow[]> {
-  const { rows } = await sql<{ plan: string; bought: string; remaining: string; expires_at: string; live: boolean }>(
+  const { rows } = await sql<{ plan: string; bought: string; remaining: string; held: string; expires_at: string; live: boolean }>(
     `with ${CUSTOMER_CTES}
-     select pl.name as plan, g.amount_micros::text as bought, g.remaining_micros::text as remaining, to_char(g.expires_at, 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as expires_at,
+     select pl.name as plan, g.amount_micros::text as bought, (g.remaining_micros + h.held)::text as remaining, h.held::text as held, to_char(g.expires_at, 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as expires_at,
        g.expires_at > now() at time zone 'UTC' as live
      from credit_grants g join plans pl on pl.id = g.plan_id
+     cross join lateral (select coalesce(sum(l.amount_micros - l.spent_micros), 0) as held from credit_leases l where l.grant_id = g.id and l.returned_at is null) h
      where g.seller_id = $1 and (g.credential_id in (select id from creds) or g.source_payment_id in (select id from ps))
      order by g.created_at desc, g.id desc limit 100`,
     [sellerId, key.kind, key.value],
@@ -103,6 +105,7 @@ export async function findCustomerPlans(sellerId: string, key: CustomerKey): Pro
     plan: r.plan,
     boughtMicros: BigInt(r.bought),
     remainingMicros: BigInt(r.remaining),
+    heldMicros: BigInt(r.held),
     expiresAt: new Date(r.expires_at),
     live: r.live,
   }));

@@ -45,6 +45,8 @@ export async function getCustomer(sellerId: string, id: string) {
       draws: totals.draws,
     },
     creditLeftUsd: microsToUsd(live.reduce((s, p) => s + p.remainingMicros, 0n)),
+    // Of the credit left, what the storefront's instances hold in leases now (server/payments/rails/credits).
+    creditHeldByInstancesUsd: microsToUsd(live.reduce((s, p) => s + p.heldMicros, 0n)),
     plans: plans.map((p) => ({
       plan: p.plan,
       boughtUsd: microsToUsd(p.boughtMicros),

@@ -203,6 +203,7 @@ export const customerOutput = z.object({
     draws: z.number().int(),
   }),
   creditLeftUsd: usd,
+  creditHeldByInstancesUsd: usd,
   plans: z.array(z.object({ plan: z.string(), boughtUsd: usd, remainingUsd: usd, expiresAt: iso, live: z.boolean() })),
   firstAt: iso.nullable(),
   lastAt: iso.nullable(),

@@ -208,6 +208,10 @@ export class LeaseBook {
     const records = this.records.splice(0);
     const returns = this.returns.splice(0);
     this.urgent = false;
+    // This statement carries everything pending: the timer waits for what comes next (at steady state, the next
+    // lease's statement carries it, and the timer never fires).
+    if (this.flushTimer) clearTimeout(this.flushTimer);
+    this.flushTimer = null;
     const leases = records.map((c) => this.unreturned.get(c.leaseId)).filter((l): l is Lease => l !== undefined);
     for (const l of leases) l.writing++;
     this.stats.statements++;
@@ -267,6 +271,7 @@ export class LeaseBook {
       () => {
         this.flushTimer = null;
         if (this.flushing) return this.scheduleFlush();
+        if (!this.records.length && !this.returns.length) return;
         void this.sync(null).catch((e) => console.error("[credits] lease sync failed, retrying:", e instanceof Error ? e.message : e));
       },
       this.urgent ? 0 : RECORD_DELAY_MS,
@@ -283,4 +288,15 @@ export function leaseBook(): LeaseBook {
     listenForLeaseNotices(g.__leaseBook);
   }
   return g.__leaseBook;
+}
+
+/** At shutdown, this instance's spent calls are written and its leases returned (a crash leaves them to the reconciler). */
+export function returnLeasesOnShutdown(): void {
+  const last = () => {
+    const book = (globalThis as unknown as { __leaseBook?: LeaseBook }).__leaseBook;
+    void book?.returnAll().catch((e) => console.error("[credits] last lease return failed:", e instanceof Error ? e.message : e));
+  };
+  process.once("SIGTERM", last);
+  process.once("SIGINT", last);
+  process.once("beforeExit", last);
 }

@@ -11,6 +11,7 @@ import { flushCaptures, enqueueCapture } from "./capture-queue";
 import { drawCredits, type Draw } from "./draw-credits";
 import { LeaseBook } from "./lease-book";
 import { listenForLeaseNotices, returnLapsedLeases } from "./leases.queries";
+import { findGrantsWithPlans } from "../../../billing/billing.queries";
 
 const PRICE = 4_000n;
 let sellerId: string;
@@ -161,6 +162,20 @@ describe("leased credit", () => {
       expect(await balance([g])).toBe(98n * PRICE);
       expect((await ledger(agent.credentialId))._count).toBe(2);
     });
+
+  it("entitlements count the credit a lease holds in the balance and say how much instances hold; exact once it returns", async () => {
+    const a = await instance();
+    const agent = await registerAnonymous(store);
+    await grant(agent.credentialId, 100n * PRICE);
+    const seen = async () => (await findGrantsWithPlans(sellerId, [agent.credentialId]))[0]!;
+    expect((await covered(a, agent.credentialId)).type).toBe("reserved");
+    // Served, not yet recorded: still in the balance (not spent as far as the ledger knows), all 20 calls' worth held.
+    expect(await seen()).toMatchObject({ remainingMicros: 100n * PRICE, heldMicros: 20n * PRICE });
+    await a.flush();
+    expect(await seen()).toMatchObject({ remainingMicros: 99n * PRICE, heldMicros: 19n * PRICE });
+    await a.returnAll();
+    expect(await seen()).toMatchObject({ remainingMicros: 99n * PRICE, heldMicros: 0n });
+  });
 
   it("a crashed instance's lease returns after its time, in the buyer's favour: served but unrecorded calls are not charged", async () => {
     await db.sellerSettings.update({ where: { sellerId }, data: { creditLeaseMs: 300 } });

@@ -7,6 +7,7 @@ import { CopyValue } from "../../../../_components/copy-value";
 import { count, operationLabel, railLabel, short, usd, utcCell } from "../../../../_components/format";
 import { Empty, Kpi, LINK, Loaded, PageHeader, Section, STACKED_TABLE_CLASS, TableScroll } from "../../../../_components/section";
 import { StateBadge } from "../../../../_components/state-badge";
+import { CreditHeldByInstances } from "./credit-held-by-instances";
 import type { PaymentStatus } from "../../../../_components/payment-states";
 import type { Outputs } from "../../../../_components/types";
 
@@ -205,6 +206,7 @@ export function CustomerDetail({ id }: { id: string }) {
                 testId="customer-credit"
               />
             </div>
+            <CreditHeldByInstances heldUsd={c.creditHeldByInstancesUsd} />
             <Section title="Who" testId="customer-identity">
               <Who c={c} />
             </Section>
