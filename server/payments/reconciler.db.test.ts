@@ -3,7 +3,7 @@
 // tests run for both wallet rails, through the rail interface (the reconciler never names a rail).
 import { spawn } from "node:child_process";
 import path from "node:path";
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
 import * as gatewayRoute from "../../app/api/v1/[...path]/route";
 import { anvilAddress } from "../../scripts/lib/local-chain";
 import { authorizationFate } from "../chain/authorization";
@@ -64,18 +64,7 @@ async function paymentFor(proof: Paid) {
 const retry = (proof: Pick<Paid, "headers">) =>
   gatewayRoute.GET(new Request(`http://${seller.host}${AAPL}`, { headers: { ...proof.headers, host: seller.host } }), { params: Promise.resolve({}) });
 
-/**
- * Past the dead instance's lease, as the reconciler in this process sees it: this process's clock is moved on (and keeps
- * running) instead of slept through. The reconciler finds abandoned payments and due settlements by comparing their
- * lease with this process's `new Date()` (findAbandonedPayments, findDueSettlements, claimSettlement); the child wrote
- * the lease and is gone, and nothing asserted here reads the database's own clock against it.
- */
-const waitForLease = async () => {
-  vi.useFakeTimers({ toFake: ["Date"], shouldAdvanceTime: true, now: Date.now() + LEASE_SECONDS * 1000 + 300 });
-};
-afterEach(() => {
-  vi.useRealTimers();
-});
+const waitForLease = () => new Promise((r) => setTimeout(r, LEASE_SECONDS * 1000 + 300));
 
 useGatewayStack(SECRET, (s) => ({ chain, upstream, seller } = s));
 
