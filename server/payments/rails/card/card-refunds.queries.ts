@@ -82,28 +82,7 @@ export async function startCardRefund(r: CardRefundRequest): Promise<StartRefund
     if (!before) return { type: "not_refundable" };
     const full = BigInt(before.refunded_micros) === BigInt(before.amount_micros);
     const refund = BigInt(before.refund_micros);
-    const seq = await tx.ledgerEntry.count({ where: { paymentId: r.paymentId, kind: "refund" } });
-    const charge = await tx.ledgerEntry.findUnique({
-      where: { paymentId_kind_seq: { paymentId: r.paymentId, kind: "charge", seq: 0 } },
-      select: { meterKey: true, units: true, currency: true, rail: true, operationKey: true, payer: true },
-    });
-    await tx.ledgerEntry.create({
-      data: {
-        id: newId("led"),
-        sellerId: r.sellerId,
-        paymentId: r.paymentId,
-        kind: "refund",
-        seq,
-        // The refund reverses the charge row: same meter, units, operation, rail and payer, this refund's amount.
-        rail: charge?.rail ?? "card",
-        operationKey: charge?.operationKey ?? null,
-        payer: charge?.payer ?? null,
-        meterKey: charge?.meterKey ?? before.meter_key,
-        units: charge?.units ?? 1,
-        amountMicros: refund,
-        currency: charge?.currency ?? before.currency,
-      },
-    });
+    const seq = await writeRefundLedgerRow(tx, r, before, refund);
     // A plan bought by card loses its credit only when the whole price is returned; a partial refund is goodwill.
     if (full) await revokePurchasedCredit(tx, r.paymentId);
     await tx.cardRefund.create({
@@ -113,25 +92,56 @@ export async function startCardRefund(r: CardRefundRequest): Promise<StartRefund
       where: { paymentId: r.paymentId },
       data: { refundStatus: "pending", refundCause: r.cause, refundRequestedAt: new Date(), refundError: null },
     });
-    if (r.cause === "seller")
-      await recordAudit(tx, {
-        sellerId: r.sellerId,
-        actorId: r.actorId ?? null,
-        action: "payment.refund",
-        targetId: r.paymentId,
-        before: { status: before.status, amountMicros: String(before.amount_micros), refundedMicros: String(BigInt(before.refunded_micros) - refund) },
-        after: {
-          status: full ? "refunded" : "partially_refunded",
-          amountMicros: String(refund),
-          refundedMicros: String(before.refunded_micros),
-          rail: "card",
-          refund: "requested from the card processor",
-          ...(r.sellerReason ? { reason: r.sellerReason } : {}),
-        },
-      });
+    if (r.cause === "seller") await auditSellerRefund(tx, r, before, refund, full);
     return { type: "started", seq };
     // Refunds of one payment queue on its row lock: room for a burst of them (a doubled click, two tabs) to wait their turn.
   }, REFUND_TX);
+}
+
+/** The ledger's refund row, numbered after the payment's earlier refunds: it reverses the charge row (same meter, units, operation, rail and payer) for this refund's amount. */
+async function writeRefundLedgerRow(tx: Tx, r: CardRefundRequest, before: Moved, refund: bigint): Promise<number> {
+  const seq = await tx.ledgerEntry.count({ where: { paymentId: r.paymentId, kind: "refund" } });
+  const charge = await tx.ledgerEntry.findUnique({
+    where: { paymentId_kind_seq: { paymentId: r.paymentId, kind: "charge", seq: 0 } },
+    select: { meterKey: true, units: true, currency: true, rail: true, operationKey: true, payer: true },
+  });
+  await tx.ledgerEntry.create({
+    data: {
+      id: newId("led"),
+      sellerId: r.sellerId,
+      paymentId: r.paymentId,
+      kind: "refund",
+      seq,
+      // The refund reverses the charge row: same meter, units, operation, rail and payer, this refund's amount.
+      rail: charge?.rail ?? "card",
+      operationKey: charge?.operationKey ?? null,
+      payer: charge?.payer ?? null,
+      meterKey: charge?.meterKey ?? before.meter_key,
+      units: charge?.units ?? 1,
+      amountMicros: refund,
+      currency: charge?.currency ?? before.currency,
+    },
+  });
+  return seq;
+}
+
+/** The audit row of a seller's refund: the payment's sums before and after. */
+async function auditSellerRefund(tx: Tx, r: CardRefundRequest, before: Moved, refund: bigint, full: boolean): Promise<void> {
+  await recordAudit(tx, {
+    sellerId: r.sellerId,
+    actorId: r.actorId ?? null,
+    action: "payment.refund",
+    targetId: r.paymentId,
+    before: { status: before.status, amountMicros: String(before.amount_micros), refundedMicros: String(BigInt(before.refunded_micros) - refund) },
+    after: {
+      status: full ? "refunded" : "partially_refunded",
+      amountMicros: String(refund),
+      refundedMicros: String(before.refunded_micros),
+      rail: "card",
+      refund: "requested from the card processor",
+      ...(r.sellerReason ? { reason: r.sellerReason } : {}),
+    },
+  });
 }
 
 /** A card refund as its outbox row keeps it, with what the processor call needs. */

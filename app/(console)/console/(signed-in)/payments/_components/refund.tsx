@@ -52,7 +52,7 @@ export function Refund({ payment, label, big }: { payment: RefundablePayment; la
   const [note, setNote] = useState("");
   const [amountText, setAmountText] = useState("");
   const [requestKey, setRequestKey] = useState("");
-  const ids = { reason: useId(), note: useId(), hash: useId(), amount: useId(), amountError: useId() };
+  const ids = { reason: useId(), note: useId() };
   const refund = useMutation(
     trpc.payments.refund.mutationOptions({
       onSuccess: async () => {
@@ -124,35 +124,16 @@ export function Refund({ payment, label, big }: { payment: RefundablePayment; la
         ]}
         fields={
           <div className="grid gap-3 text-sm">
-            {partial ? (
-              <div className="grid gap-1">
-                <label htmlFor={ids.amount} className="text-slate-700">
-                  Amount to refund, in dollars
-                </label>
-                <input
-                  id={ids.amount}
-                  className={INPUT}
-                  inputMode="decimal"
-                  value={amountText}
-                  onChange={(e) => setAmountText(e.target.value)}
-                  aria-invalid={amountError !== null}
-                  aria-describedby={`${ids.amountError} ${ids.amount}-left`}
-                  data-testid="payment-refund-amount-input"
-                />
-                <p id={`${ids.amount}-left`} className="text-slate-700" data-testid="payment-refund-remaining">
-                  {usd(remainingUsd)} of {usd(payment.amountUsd)} left to refund{whole ? "" : ` (${usd(payment.refundedUsd ?? "0")} refunded already)`}. Less is
-                  a partial refund; you can refund the rest later.
-                </p>
-                <p id={ids.amountError} className="text-red-800" role="alert" data-testid="payment-refund-amount-error">
-                  {amountError ?? ""}
-                </p>
-              </div>
-            ) : (
-              <p data-testid="payment-refund-amount">
-                Amount: <strong>{amount}</strong>, in full. A wallet refund reverses the whole transfer (partial refunds are not recorded on chain), and the
-                payment then stays refunded.
-              </p>
-            )}
+            <RefundAmount
+              partial={partial}
+              payment={payment}
+              amount={amount}
+              amountText={amountText}
+              setAmountText={setAmountText}
+              amountError={amountError}
+              whole={whole}
+              remainingUsd={remainingUsd}
+            />
             <p data-testid="payment-refund-fee" className="text-slate-700">
               {wallet
                 ? "You send the USDC yourself, so the network fee (gas) of that transfer is yours; the fee of the original settlement is not returned."
@@ -176,26 +157,7 @@ export function Refund({ payment, label, big }: { payment: RefundablePayment; la
               <span className="text-slate-700">{reason === "Other" ? "Why (required)" : "Note (optional)"}</span>
               <input id={ids.note} className={INPUT} maxLength={300} value={note} onChange={(e) => setNote(e.target.value)} data-testid="payment-refund-note" />
             </label>
-            {wallet && (
-              <>
-                <p className="text-slate-700">
-                  First send {payment.amountUsd.replace(/\.?0+$/, "")} USDC (or more; {amount} is recorded) from your payTo wallet to the payer{" "}
-                  <span className="font-mono text-xs [overflow-wrap:anywhere]">{payment.payer}</span> on Base, then paste the transaction hash. Nothing changes
-                  until the chain shows that transfer.
-                </p>
-                <label className="grid gap-1" htmlFor={ids.hash}>
-                  <span className="text-slate-700">Refund transaction hash</span>
-                  <input
-                    id={ids.hash}
-                    data-testid="payment-refund-hash"
-                    className={`${INPUT} font-mono text-xs`}
-                    value={transaction}
-                    onChange={(e) => setTransaction(e.target.value)}
-                    placeholder="0x…"
-                  />
-                </label>
-              </>
-            )}
+            {wallet && <WalletTransfer payment={payment} amount={amount} transaction={transaction} setTransaction={setTransaction} />}
           </div>
         }
         otherSideSees={{
@@ -214,6 +176,85 @@ export function Refund({ payment, label, big }: { payment: RefundablePayment; la
           ),
         }}
       />
+    </>
+  );
+}
+
+/** The amount: typed, checked as typed, for a rail that refunds in part; otherwise the whole payment, said so. */
+function RefundAmount(p: {
+  partial: boolean;
+  payment: RefundablePayment;
+  amount: string;
+  amountText: string;
+  setAmountText: (v: string) => void;
+  amountError: string | null;
+  whole: boolean;
+  remainingUsd: string;
+}) {
+  const { payment, amount, amountText, setAmountText, amountError, whole, remainingUsd } = p;
+  const ids = { amount: useId(), amountError: useId() };
+  return p.partial ? (
+    <div className="grid gap-1">
+      <label htmlFor={ids.amount} className="text-slate-700">
+        Amount to refund, in dollars
+      </label>
+      <input
+        id={ids.amount}
+        className={INPUT}
+        inputMode="decimal"
+        value={amountText}
+        onChange={(e) => setAmountText(e.target.value)}
+        aria-invalid={amountError !== null}
+        aria-describedby={`${ids.amountError} ${ids.amount}-left`}
+        data-testid="payment-refund-amount-input"
+      />
+      <p id={`${ids.amount}-left`} className="text-slate-700" data-testid="payment-refund-remaining">
+        {usd(remainingUsd)} of {usd(payment.amountUsd)} left to refund{whole ? "" : ` (${usd(payment.refundedUsd ?? "0")} refunded already)`}. Less is a partial
+        refund; you can refund the rest later.
+      </p>
+      <p id={ids.amountError} className="text-red-800" role="alert" data-testid="payment-refund-amount-error">
+        {amountError ?? ""}
+      </p>
+    </div>
+  ) : (
+    <p data-testid="payment-refund-amount">
+      Amount: <strong>{amount}</strong>, in full. A wallet refund reverses the whole transfer (partial refunds are not recorded on chain), and the payment then
+      stays refunded.
+    </p>
+  );
+}
+
+/** A wallet refund: the transfer the seller sends first, and its hash, which the server checks on chain. */
+function WalletTransfer({
+  payment,
+  amount,
+  transaction,
+  setTransaction,
+}: {
+  payment: RefundablePayment;
+  amount: string;
+  transaction: string;
+  setTransaction: (v: string) => void;
+}) {
+  const hash = useId();
+  return (
+    <>
+      <p className="text-slate-700">
+        First send {payment.amountUsd.replace(/\.?0+$/, "")} USDC (or more; {amount} is recorded) from your payTo wallet to the payer{" "}
+        <span className="font-mono text-xs [overflow-wrap:anywhere]">{payment.payer}</span> on Base, then paste the transaction hash. Nothing changes until the
+        chain shows that transfer.
+      </p>
+      <label className="grid gap-1" htmlFor={hash}>
+        <span className="text-slate-700">Refund transaction hash</span>
+        <input
+          id={hash}
+          data-testid="payment-refund-hash"
+          className={`${INPUT} font-mono text-xs`}
+          value={transaction}
+          onChange={(e) => setTransaction(e.target.value)}
+          placeholder="0x…"
+        />
+      </label>
     </>
   );
 }
