@@ -1,7 +1,7 @@
 // GET /agent/entitlements: who the bearer is, which credentials share its entitlements, the plans it holds credit
 // on (balance, what was bought, each grant with its source payment and expiry), and the free included units left
 // to its human. Amounts are USD strings with six decimals. A plan's balance counts the credit instances hold in leases
-// (not spent yet); `heldByInstancesUsd` says how much of it that is (server/payments/rails/credits, "Leased credit").
+// (not spent yet); `heldByInstances` says how much of it that is, per plan (server/payments/rails/credits, "Leased credit").
 import type { Catalog } from "../catalog/catalog";
 import { findLinkedCredentials } from "../identity/find-linked-credentials";
 import type { AgentPrincipal } from "../identity/require-agent";
@@ -61,6 +61,13 @@ export function creditPerMeter(grants: GrantWithPlan[], catalog: Pick<Catalog, "
   });
 }
 
+/** Per plan, the part of its balance instances hold in leases now (spendable, not yet recorded as spent); only plans with some. */
+function heldByInstances(grants: GrantWithPlan[]): { plan: string; heldUsd: string }[] {
+  const held = new Map<string, bigint>();
+  for (const g of grants) if (g.heldMicros) held.set(g.planId, (held.get(g.planId) ?? 0n) + g.heldMicros);
+  return [...held].map(([plan, micros]) => ({ plan, heldUsd: microsToUsd(micros) }));
+}
+
 export async function getEntitlements(agent: AgentPrincipal, catalog: Catalog) {
   const { human, credentials } = await findLinkedCredentials(agent);
   const [grants, usage] = await Promise.all([findGrantsWithPlans(agent.sellerId, credentials), human ? findIncludedUsage(agent.sellerId, human.id) : []]);
@@ -73,14 +80,13 @@ export async function getEntitlements(agent: AgentPrincipal, catalog: Catalog) {
           return { meter: m.key, included: m.includedUnits, used, left: m.includedUnits - used };
         })
     : [];
+  const held = heldByInstances(grants);
   return {
     agent: { id: agent.credentialId, type: agent.kind, claimed: agent.claimed, human },
     credentials,
-    // The part of each plan's balance instances hold in leases now: spendable, and not yet recorded as spent.
-    plans: planBalances(grants).map((p) => ({
-      ...p,
-      heldByInstancesUsd: microsToUsd(grants.filter((g) => g.planId === p.id).reduce((s, g) => s + (g.heldMicros ?? 0n), 0n)),
-    })),
+    plans: planBalances(grants),
+    // Only while instances hold some (leases live a few seconds): absent, nothing is held.
+    ...(held.length ? { heldByInstances: held } : {}),
     credit: creditPerMeter(grants, catalog),
     includedUnits,
   };

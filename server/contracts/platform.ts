@@ -144,14 +144,14 @@ const planBalance = z.object({
 export const entitlementsResponse = z.object({
   agent: z.object({ id: z.string(), type: z.string(), claimed: z.boolean(), human: z.object({ id: z.string(), email: z.string() }).nullable() }),
   credentials: z.array(z.string()).meta({ description: "This credential and every other one the same human claimed here: they share plans and free units." }),
-  plans: z.array(
-    planBalance.extend({
-      heldByInstancesUsd: usd.meta({
-        description:
-          "Of balanceUsd, what the storefront's instances hold in short leases to pay this credential's calls from memory (at most a few seconds or calls' worth each): spendable, not yet recorded as spent. What a lease does not spend comes back to the plan when it ends.",
-      }),
+  plans: z.array(planBalance),
+  heldByInstances: z
+    .array(z.object({ plan: z.string().meta({ description: "The plan's id (plans[].id)." }), heldUsd: usd }))
+    .optional()
+    .meta({
+      description:
+        "Of each plan's balanceUsd, what the storefront's instances hold in short leases now to pay calls from memory (a few seconds or calls' worth each): spendable, not yet recorded as spent; what a lease does not spend comes back to the plan when it ends. Plans with nothing held are left out; absent while nothing is held.",
     }),
-  ),
   credit: z.array(z.object({ meter: z.string(), priceUsd: usd, creditUsd: usd, calls: z.number().int() })).meta({
     description:
       "What the credit held buys, per priced meter: the credit that can pay it (every grant whose plan covers it: a call's price is drawn from as many grants as it takes) and the calls that is at the current price, rounded down. Meters no credit covers are left out.",
