@@ -60,8 +60,8 @@ it("1,000 concurrent calls on two instances against a $1.00 daily budget: $1.00 
   await db.seller.update({ where: { id: seller.sellerId }, data: { catalogVersion: { increment: 1 } } });
   const planId = (await db.plan.findFirstOrThrow({ where: { sellerId: seller.sellerId, slug: "research-credits" } })).id;
   const email = `two-${newId("tst").slice(4)}@people.test`;
-  const agents: { credentialId: string; token: string; humanId: string }[] = [];
-  for (let i = 0; i < 2; i++) {
+  /** An agent of the person `email` signs in as, claimed, with $10.00 of plan credit. */
+  const claimedAgent = async (email: string) => {
     const a = await registerAnonymous(store);
     const start = await postJson(store, "/agent/identity/claim", { claim_token: a.claimToken });
     const human = await signInHuman(email);
@@ -95,11 +95,20 @@ it("1,000 concurrent calls on two instances against a $1.00 daily budget: $1.00 
         expiresAt: new Date(Date.now() + 30 * 86_400_000),
       },
     });
-    agents.push({ credentialId: a.credentialId, token, humanId: human.id });
-  }
+    return { credentialId: a.credentialId, token, humanId: human.id };
+  };
+  const agents = [await claimedAgent(email), await claimedAgent(email)];
+  // A third agent, another person's, with no budget: each instance warms its paid path with it before the race.
+  const warm = await claimedAgent(`warm-${newId("tst").slice(4)}@people.test`);
   await setBudget({ sellerId: seller.sellerId, humanId: agents[0]!.humanId, credentialId: null, perDayUsd: "1.00" });
 
-  const env = { BUDGET_HOST: seller.host, BUDGET_PATH: PATH, BUDGET_TOKENS: agents.map((a) => a.token).join(","), BUDGET_CALLS: String(CALLS / 2) };
+  const env = {
+    BUDGET_HOST: seller.host,
+    BUDGET_PATH: PATH,
+    BUDGET_TOKENS: agents.map((a) => a.token).join(","),
+    BUDGET_CALLS: String(CALLS / 2),
+    BUDGET_WARM_TOKEN: warm.token,
+  };
   const instances = [startInstance(env), startInstance(env)];
   await Promise.all(instances.map((i) => i.ready));
   for (const i of instances) i.go();

@@ -1,6 +1,6 @@
 // Child process for the budgets' two-instance test: one app instance (its own memory, pool and caches; the same
 // PostgreSQL) sending BUDGET_CALLS concurrent paid calls through the gateway route, alternating the bearers in
-// BUDGET_TOKENS. It warms up, prints `ready`, fires when the test writes `go` on stdin, waits for its captures, then
+// BUDGET_TOKENS. It warms up (a burst of calls by an agent without a budget), prints `ready`, fires when the test writes `go` on stdin, waits for its captures, then
 // prints one line: `result <json>` with each status's count and the payment ids of the answered calls.
 import * as gatewayRoute from "../../app/api/v1/[...path]/route";
 import { flushCaptures } from "../payments/rails/credits/capture-queue";
@@ -12,7 +12,12 @@ const calls = Number(process.env.BUDGET_CALLS);
 const request = (headers: Record<string, string>) =>
   gatewayRoute.GET(new Request(`http://${host}${path}`, { headers: { ...headers, host } }), { params: Promise.resolve({}) });
 
+// Warm-up: a 402, then a burst of paid calls by an agent no budget applies to (BUDGET_WARM_TOKEN), so each instance has
+// loaded its paid path and opened its pool before the race; otherwise an instance still warming up when `go` comes
+// can find the budget already spent by the other, and the limit would not be tested across the two.
 await (await request({})).arrayBuffer();
+await Promise.all(Array.from({ length: 20 }, async () => (await request({ authorization: `Bearer ${process.env.BUDGET_WARM_TOKEN}` })).arrayBuffer()));
+await flushCaptures();
 console.log("ready");
 await new Promise<void>((resolve) => process.stdin.once("data", () => resolve()));
 const answers = await Promise.all(

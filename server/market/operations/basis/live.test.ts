@@ -17,7 +17,8 @@ const cfg = () => ({
   massiveApiKey: "test-massive-key-secret",
   treasuryBaseUrl: `${replay.base}/services/api/fiscal_service`,
   hyperliquidBaseUrl: replay.base,
-  timeoutMs: 300,
+  // Room for a loaded run: a reply later than the timeout is asked again, and this test counts the requests made.
+  timeoutMs: 5_000,
   retries: 2,
   backoffMs: 5,
 });
