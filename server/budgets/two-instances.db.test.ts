@@ -1,8 +1,9 @@
 // The budget holds across instances: two app instances (two processes, each its own pool and caches, one PostgreSQL)
-// send 1,000 concurrent paid calls by two agents of one person against the person's $1.00 daily budget, at $0.004 a
-// call (250 calls' worth: enough that both instances are still sending while the budget is being spent, so the limit is
-// tested across them, not won by whichever instance started first). Exactly $1.00 is admitted (overshoot 0), every admitted call is charged once (one consumed payment and one
-// confirmed hold each), every refused call is budget_exceeded and charged nothing (no payment row, no credit drawn).
+// send 1,000 concurrent paid calls by two agents of one person against the person's $1.00 daily budget, at $0.0016 a
+// call: 625 calls' worth, more than either instance's 500 calls, so the limit can only be reached by both together and
+// is tested across them whichever instance runs first (a loaded run can start one long after the other). Exactly $1.00
+// is admitted (overshoot 0), every admitted call is charged once (one consumed payment and one confirmed hold each),
+// every refused call is budget_exceeded and charged nothing (no payment row, no credit drawn).
 import { spawn } from "node:child_process";
 import path from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
@@ -17,8 +18,8 @@ import { setBudget } from "./set-budget";
 const SECRET = "fake-upstream-secret-0123456789";
 const PATH = "/api/v1/aggregates/AAPL?from=2024-07-01&to=2024-07-31";
 const CALLS = 1_000;
-const PRICE = 4_000n;
-const ADMITTED = 250;
+const PRICE = 1_600n;
+const ADMITTED = 625;
 let upstream: FakeUpstream;
 
 beforeAll(() => {

@@ -13,8 +13,7 @@ const request = (headers: Record<string, string>) =>
   gatewayRoute.GET(new Request(`http://${host}${path}`, { headers: { ...headers, host } }), { params: Promise.resolve({}) });
 
 // Warm-up: a 402, then a burst of paid calls by an agent no budget applies to (BUDGET_WARM_TOKEN), so each instance has
-// loaded its paid path and opened its pool before the race; otherwise an instance still warming up when `go` comes
-// can find the budget already spent by the other, and the limit would not be tested across the two.
+// loaded its paid path and opened its pool before the race, and the two start it on an even footing.
 await (await request({})).arrayBuffer();
 await Promise.all(Array.from({ length: 20 }, async () => (await request({ authorization: `Bearer ${process.env.BUDGET_WARM_TOKEN}` })).arrayBuffer()));
 await flushCaptures();

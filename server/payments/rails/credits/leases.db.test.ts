@@ -123,9 +123,12 @@ describe("leased credit", () => {
     expect(await liveLeases(agent.credentialId)).toBe(0);
     // Never more served than the credit (the bound is one lease; leases take from the grants, so it is none).
     expect(served).toBeLessThanOrEqual(200);
-    // Both instances spent from leases, and most calls cost no statement of their own.
-    expect(a.stats.calls).toBeGreaterThan(0);
-    expect(b.stats.calls).toBeGreaterThan(0);
+    // Both instances asked PostgreSQL for the one credit (each lost or won leases against the other), leases served
+    // calls, and most calls cost no statement of their own. Which instance spends is a race: under load one can lose
+    // its first lease statement and serve its calls the per-call way for a while (lease-book.ts, NO_LEASE_MS).
+    expect(a.stats.statements).toBeGreaterThan(0);
+    expect(b.stats.statements).toBeGreaterThan(0);
+    expect(a.stats.calls + b.stats.calls).toBeGreaterThan(0);
     expect(a.stats.statements + b.stats.statements).toBeLessThan(served / 4);
     // The rest is in the grants, whole calls of it, nothing held.
     expect(served).toBeGreaterThanOrEqual(200 - 2 * 20);
