@@ -192,7 +192,13 @@ describe("the payer's escrow", () => {
     expect(await syncChannels({ fromBlock: from })).toBe(1);
     expect((await db.batchChannel.findUniqueOrThrow({ where: { id } })).withdrawRequestedAt).not.toBeNull();
     // (With it, whatever else is unclaimed at this seller goes in the same transaction.)
-    const urgent = await claimVouchers({ receivers });
+    // One claim is in flight at a time per database, and other files' chains share this one: while another file's
+    // claim holds its lease the answer is `pending`, and the next pass (as the reconciler's would) makes this one.
+    let urgent = await claimVouchers({ receivers });
+    for (let i = 0; i < 60 && "pending" in urgent; i++) {
+      await new Promise((r) => setTimeout(r, 500));
+      urgent = await claimVouchers({ receivers });
+    }
     expect(urgent).toMatchObject({ transaction: expect.stringMatching(/^0x/) });
     expect((urgent as { calls: number }).calls).toBeGreaterThanOrEqual(3);
     expect((await readChannel(id)).totalClaimed).toBe(PRICE * 3n);
