@@ -10,9 +10,8 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { db } from "../db/client";
 import { resetEnvForTests } from "../env";
 import { newId } from "../lib/ids";
-import { confirmClaimAttempt } from "../identity/confirm-claim";
 import { createGatewaySeller, startFakeUpstream, type FakeUpstream } from "../testing/gateway";
-import { exchange, linkTokenOf, postJson, registerAnonymous, routedStore, signInHuman, useDevOutbox } from "../testing/identity-harness";
+import { claimCredential, grantPlanCredit, registerAnonymous, routedStore, useDevOutbox } from "../testing/identity-harness";
 import { setBudget } from "./set-budget";
 
 const SECRET = "fake-upstream-secret-0123456789";
@@ -64,39 +63,9 @@ it("1,000 concurrent calls on two instances against a $1.00 daily budget: $1.00 
   /** An agent of the person `email` signs in as, claimed, with $10.00 of plan credit. */
   const claimedAgent = async (email: string) => {
     const a = await registerAnonymous(store);
-    const start = await postJson(store, "/agent/identity/claim", { claim_token: a.claimToken });
-    const human = await signInHuman(email);
-    const c = await confirmClaimAttempt(linkTokenOf(start.body.attempt.verification_uri), human);
-    if (c.type !== "confirmed") throw new Error(c.detail);
-    const done = await postJson(store, "/agent/identity/claim/complete", { claim_token: a.claimToken, user_code: c.userCode });
-    const token = (await exchange(store, done.body.identity.assertion)).body.access_token as string;
-    const source = await db.payment.create({
-      data: {
-        id: newId("pay"),
-        sellerId: seller.sellerId,
-        status: "settled",
-        rail: "x402",
-        method: "POST",
-        path: `/plans/${planId}/purchase`,
-        query: "",
-        operationKey: "plan_purchase",
-        amountMicros: 10_000_000n,
-        expiresAt: new Date(Date.now() + 86_400_000),
-      },
-    });
-    await db.creditGrant.create({
-      data: {
-        id: newId("grt"),
-        sellerId: seller.sellerId,
-        planId,
-        credentialId: a.credentialId,
-        sourcePaymentId: source.id,
-        amountMicros: 10_000_000n,
-        remainingMicros: 10_000_000n,
-        expiresAt: new Date(Date.now() + 30 * 86_400_000),
-      },
-    });
-    return { credentialId: a.credentialId, token, humanId: human.id };
+    const { humanId, token } = await claimCredential(store, a.claimToken, email);
+    await grantPlanCredit({ sellerId: seller.sellerId, planId, credentialId: a.credentialId, micros: 10_000_000n });
+    return { credentialId: a.credentialId, token, humanId };
   };
   const agents = [await claimedAgent(email), await claimedAgent(email)];
   // A third agent, another person's, with no budget: each instance warms its paid path with it before the race.
