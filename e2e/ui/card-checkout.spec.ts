@@ -7,7 +7,7 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
 import { query } from "../stack";
-import { FLAKY as FLAKY_ACCOUNT } from "./sellers";
+import { FLAKY as FLAKY_ACCOUNT, signIn } from "./sellers";
 
 const BACKTEST = "/api/v1/backtest/AAPL?strategy=sma_cross&fast=20&slow=50&years=2";
 const PORT = Number(process.env.E2E_PORT ?? 3100);
@@ -167,12 +167,7 @@ test("the seller sees a card payment in Payments (rail, card, processor id) and 
   await humanPays(human, opened.checkoutUrl, "4242 4242 4242 4242", "Flaky Upstream Data");
   await expect(human.getByTestId("checkout-complete")).toBeVisible();
 
-  await page.goto(`http://${FLAKY}/console`);
-  await expect(page).toHaveURL(/\/console\/sign-in/);
-  await page.getByLabel("Email").fill(FLAKY_ACCOUNT.email);
-  await page.getByLabel("Password").fill(FLAKY_ACCOUNT.password);
-  await page.getByRole("button", { name: "Sign in" }).click();
-  await expect(page).toHaveURL(/\/console$/);
+  await signIn(page, FLAKY_ACCOUNT, FLAKY);
   await page.getByRole("link", { name: "Payments" }).first().click();
   await expect(page).toHaveURL(/\/console\/payments/);
   // The page shows dollars to the cent; the exact six-decimal amount is the element's data-value.
@@ -228,12 +223,7 @@ test("the seller refunds part of a card payment from its page, then the rest: ea
   const human = await browser.newPage();
   await humanPays(human, opened.checkoutUrl, "4242 4242 4242 4242", "Flaky Upstream Data");
   await expect(human.getByTestId("checkout-complete")).toBeVisible();
-  await page.goto(`http://${FLAKY}/console`);
-  await expect(page).toHaveURL(/\/console\/sign-in/);
-  await page.getByLabel("Email").fill(FLAKY_ACCOUNT.email);
-  await page.getByLabel("Password").fill(FLAKY_ACCOUNT.password);
-  await page.getByRole("button", { name: "Sign in" }).click();
-  await expect(page).toHaveURL(/\/console$/);
+  await signIn(page, FLAKY_ACCOUNT, FLAKY);
   const axe = async () =>
     (await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"]).analyze()).violations
       .filter((v) => v.impact === "serious" || v.impact === "critical")

@@ -8,8 +8,9 @@ export const SECOND: SellerAccount = { email: "owner@second-seller.test", passwo
 /** The storefront whose upstream never answers (card refunds, e2e/ui/card-checkout.spec.ts). */
 export const FLAKY: SellerAccount = { email: "owner@flaky-seller.test", password: "flaky-seller-password" };
 
-export async function signIn(page: Page, who: SellerAccount): Promise<void> {
-  await page.goto("/console");
+/** Sign in to a storefront's console: the e2e stack's own host unless `host` names another storefront's. */
+export async function signIn(page: Page, who: SellerAccount, host?: string): Promise<void> {
+  await page.goto(host ? `http://${host}/console` : "/console");
   await expect(page).toHaveURL(/\/console\/sign-in/);
   await page.getByLabel("Email").fill(who.email);
   await page.getByLabel("Password").fill(who.password);
