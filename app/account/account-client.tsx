@@ -1,8 +1,7 @@
 "use client";
 
-import { signIn, signOut } from "next-auth/react";
-import { useRouter } from "next/navigation";
-import { useActionState, useState } from "react";
+import { useActionState } from "react";
+import { EmailCodeSignIn } from "../_components/email-code-sign-in";
 import { requestAccountCodeAction, setBudgetAction, type BudgetFormState } from "./actions";
 
 const button = "rounded bg-indigo-700 px-4 py-2 text-white disabled:opacity-50";
@@ -10,77 +9,14 @@ const input = "mt-1 w-full rounded border border-slate-400 px-2 py-1";
 
 /** Email -> a code (only people who claimed an agent here get one) -> a session, as on the claim page. */
 export function AccountSignIn() {
-  const router = useRouter();
-  const [email, setEmail] = useState("");
-  const [sent, setSent] = useState(false);
-  const [message, setMessage] = useState<string | null>(null);
-  const [pending, setPending] = useState(false);
-  if (!sent)
-    return (
-      <form
-        className="mt-6 space-y-4"
-        onSubmit={async (e) => {
-          e.preventDefault();
-          setPending(true);
-          const res = await requestAccountCodeAction(email);
-          setPending(false);
-          setMessage(res.message);
-          setSent(res.message.startsWith("If "));
-        }}
-      >
-        <label className="block text-sm">
-          Your email
-          <input name="email" type="email" required value={email} onChange={(e) => setEmail(e.target.value)} className={input} />
-        </label>
-        {message && (
-          <p role="alert" className="text-sm text-red-700">
-            {message}
-          </p>
-        )}
-        <button className={button} disabled={pending}>
-          Email me a sign-in code
-        </button>
-      </form>
-    );
   return (
-    <form
-      className="mt-6 space-y-4"
-      onSubmit={async (e) => {
-        e.preventDefault();
-        const code = String(new FormData(e.currentTarget).get("code") ?? "");
-        setPending(true);
-        const res = await signIn("human-email", { email, code, redirect: false });
-        setPending(false);
-        if (res?.ok && !res.error) router.refresh();
-        else setMessage("That code is not right, or it expired.");
+    <EmailCodeSignIn
+      requestCode={async (email) => {
+        const res = await requestAccountCodeAction(email);
+        // The same words whether or not the address may sign in here (no account enumeration); only a page error differs.
+        return { ok: res.message.startsWith("If "), message: res.message };
       }}
-    >
-      <p className="text-sm text-slate-700" data-testid="code-sent">
-        {message}
-      </p>
-      <label className="block text-sm">
-        Sign-in code
-        <input name="code" inputMode="numeric" autoComplete="one-time-code" required className={input} />
-      </label>
-      <button className={button} disabled={pending}>
-        Sign in
-      </button>
-    </form>
-  );
-}
-
-export function AccountSignOut() {
-  const router = useRouter();
-  return (
-    <button
-      className="text-sm text-indigo-800 underline"
-      onClick={async () => {
-        await signOut({ redirect: false });
-        router.refresh();
-      }}
-    >
-      Sign out
-    </button>
+    />
   );
 }
 

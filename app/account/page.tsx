@@ -6,7 +6,8 @@ import { isAppError } from "@/server/errors";
 import { storefrontOfHeaders } from "@/server/http/route";
 import { formatUsd, microsToUsd } from "@/server/lib/money";
 import { LocalTime } from "../_components/local-time";
-import { AccountSignIn, AccountSignOut, BudgetForm, type BudgetDefaults } from "./account-client";
+import { SignOutButton } from "../_components/email-code-sign-in";
+import { AccountSignIn, BudgetForm, type BudgetDefaults } from "./account-client";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Your agents", robots: { index: false } };
@@ -44,7 +45,7 @@ export default async function AccountPage() {
   return (
     <Shell title={`Your agents at ${seller.name}`}>
       <p className="mt-2 text-sm text-slate-700">
-        Signed in as <span data-testid="signed-in-as">{human.email}</span>. <AccountSignOut />
+        Signed in as <span data-testid="signed-in-as">{human.email}</span>. <SignOutButton />
       </p>
       <Budgets account={account} />
       <Agents account={account} />

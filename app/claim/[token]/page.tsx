@@ -2,7 +2,8 @@ import { currentSession } from "@/server/auth/session";
 import { viewClaimAttempt } from "@/server/identity/confirm-claim";
 import type { Metadata } from "next";
 import { LocalTime, TimeLeft } from "../../_components/local-time";
-import { ConfirmClaim, HumanSignIn, SignOut } from "./claim-client";
+import { SignOutButton } from "../../_components/email-code-sign-in";
+import { ConfirmClaim, HumanSignIn } from "./claim-client";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Claim your agent", robots: { index: false } };
@@ -37,14 +38,14 @@ export default async function ClaimPage({ params }: { params: Promise<{ token: s
         <p role="alert" data-testid="wrong-human">
           This claim is for {view.loginHint}, and you are signed in as {human.email}.
         </p>
-        <SignOut />
+        <SignOutButton />
       </div>
     );
   else
     body = (
       <>
         <p className="mt-2 text-sm text-slate-600">
-          Signed in as <span data-testid="signed-in-as">{human.email}</span>. <SignOut />
+          Signed in as <span data-testid="signed-in-as">{human.email}</span>. <SignOutButton />
         </p>
         <ConfirmClaim
           token={token}
