@@ -50,6 +50,17 @@ export const COUNTED_SELLER = {
   signingSecret: "counted-seller-signing-secret-0123456789",
 };
 
+/** A storefront with nothing set up yet (no payout wallet, contact address or webhook): the overview's setup checklist (e2e/ui/console-setup.spec.ts). */
+export const SETUP_SELLER = {
+  slug: "setup-seller",
+  name: "Setup Seller Data",
+  hosts: ["setup-seller.localhost"],
+  email: "owner@setup-seller.test",
+  password: "setup-seller-password",
+  payTo: null,
+  signingSecret: null,
+};
+
 async function main() {
   const port = Number(process.env.E2E_PORT ?? 3100);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "storefront-e2e-"));
@@ -63,6 +74,7 @@ async function main() {
   });
   const db = createDb(stack.env.DATABASE_URL!, 2);
   await seedMarketSeller(db, SECOND_SELLER);
+  await seedMarketSeller(db, SETUP_SELLER);
   const { sellerId: flakyId } = await seedMarketSeller(db, FLAKY_SELLER);
   await db.service.updateMany({ where: { sellerId: flakyId, upstreamUrl: { not: "" } }, data: { upstreamUrl: "http://127.0.0.1:9" } });
   const { sellerId: countedId } = await seedMarketSeller(db, COUNTED_SELLER);

@@ -6,6 +6,8 @@ export type SellerAccount = { email: string; password: string };
 export const DEMO: SellerAccount = { email: "seller@demo.test", password: "demo-seller-password" };
 export const SECOND: SellerAccount = { email: "owner@second-seller.test", password: "second-seller-password" };
 /** The storefront whose upstream never answers (card refunds, e2e/ui/card-checkout.spec.ts). */
+/** The storefront with nothing set up yet (the overview's setup checklist, e2e/ui/console-setup.spec.ts). */
+export const SETUP: SellerAccount = { email: "owner@setup-seller.test", password: "setup-seller-password" };
 export const FLAKY: SellerAccount = { email: "owner@flaky-seller.test", password: "flaky-seller-password" };
 
 /** Sign in to a storefront's console: the e2e stack's own host unless `host` names another storefront's. */

@@ -96,7 +96,8 @@ export const EVENTS = {
     data: z.object({ object: paymentStatusResponse }),
   },
   "payment.refunded": {
-    about: "A paid payment was refunded (by the seller, or a card refunded after a failed delivery).",
+    about:
+      "Money went back on a paid payment (by the seller, in full or in part, or a card refunded after a failed delivery): once per refund, like Stripe's charge.refunded; `object.amount_refunded` is the sum so far, `object.status` refunded once it is the whole amount.",
     data: z.object({ object: paymentStatusResponse }),
   },
   "payment.failed": {

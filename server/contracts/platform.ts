@@ -56,6 +56,9 @@ const NEXT_DESCRIPTION = [
   "none: nothing more comes of this payment (delivered, and its free re-delivery has lapsed or does not apply).",
 ].join(" ");
 
+/** One refund as the ledger recorded it: its amount (USD, six decimals), a wallet refund's transfer, when. */
+const refundEntry = z.object({ amount: z.string(), transaction: z.string().nullable(), log_index: z.number().int().nullable(), refunded_at: z.string() });
+
 /** GET /payments/{id}: one payment of this storefront, by the id of its 402's `payment` block (never the proof). */
 export const paymentStatusResponse = z.object({
   id: z.string(),
@@ -77,10 +80,17 @@ export const paymentStatusResponse = z.object({
   expires_at: z.string(),
   created_at: z.string(),
   settled_at: z.string().nullable(),
-  refund: z
-    .object({ amount: z.string(), transaction: z.string().nullable(), log_index: z.number().int().nullable(), refunded_at: z.string() })
+  refund: refundEntry
     .nullable()
     .meta({ description: "Once refunded: the ledger's refund (for a wallet payment, the seller's transfer back, checked on chain when recorded)." }),
+  amount_refunded: z.string().meta({
+    description:
+      "USD, six decimals: what has been paid back so far (0.000000 when nothing). Above zero while `status` is settled or consumed: partially refunded (the rest stays paid); equal to `amount` once refunded.",
+  }),
+  refunds: z.array(refundEntry).meta({
+    description:
+      "Every refund in the order it was made (a card payment may be refunded in parts, up to its amount; a wallet payment once, in full); empty when nothing was refunded. The last one's processor status is `card.refund`.",
+  }),
   card: z
     .object({
       status: z
@@ -294,7 +304,7 @@ export const PLATFORM_CONTRACTS: OperationContract[] = [
     upstreamPath: "",
     summary: "State of one payment (the 402's payment.id)",
     description:
-      "status: challenged, incomplete (a card checkout is open), verified, settled, consumed, released, refunded or failed; the settlement reference and, once refunded, the refund. The 402's card.statusUrl points here: poll card.status until complete. On every rail, `phase` tells settlement pending apart from unpaid (unpaid, in_progress, settlement_pending, paid, unpaid_delivery, released, refunded, expired, failed) and `next` says whether to pay, wait, retry the same request (free within the re-delivery window), pay again, or do nothing (none).",
+      "status: challenged, incomplete (a card checkout is open), verified, settled, consumed, released, refunded or failed; the settlement reference; what was refunded so far (`amount_refunded`, and each refund in `refunds`: a payment still settled or consumed with some refunded is partially refunded) and, once refunded in full, the refund. The 402's card.statusUrl points here: poll card.status until complete. On every rail, `phase` tells settlement pending apart from unpaid (unpaid, in_progress, settlement_pending, paid, unpaid_delivery, released, refunded, expired, failed) and `next` says whether to pay, wait, retry the same request (free within the re-delivery window), pay again, or do nothing (none).",
     pathParams: z.object({ id: z.string() }),
     response: paymentStatusResponse,
     keywords: ["payment", "status", "receipt", "refund", "settlement", "card"],

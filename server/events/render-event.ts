@@ -9,6 +9,7 @@ import type { EventEnvelope } from "../contracts/events";
 import { env } from "../env";
 import { microsToUsd } from "../lib/money";
 import { paymentPhase, type PhaseFacts } from "../payments/payment-phase";
+import { refundFields } from "../payments/refund-entries";
 import type { PaymentStatus } from "../payments/payment-state";
 import { cardBlock, type PaymentWithCard } from "../payments/rails";
 
@@ -18,6 +19,8 @@ type Json = Record<string, unknown>;
 type PaymentSnapshot = {
   payment: Json & { id: string; status: string; amountMicros: string };
   refund: (Json & { amountMicros: string }) | null;
+  /** Each ledger refund; since 20261201100000_refund_events (before it, a refund was only ever the whole payment). */
+  refunds?: (Json & { amountMicros: string })[];
   card: Json | null;
   /** Since 20261124210000_payment_phase_events; absent in events written before it. */
   settlement?: PhaseFacts["settlement"];
@@ -119,14 +122,15 @@ export function renderPayment(s: PaymentSnapshot, origin: string, at: Date) {
     expires_at: iso(p.expiresAt),
     created_at: iso(p.createdAt),
     settled_at: isoOrNull(p.settledAt),
-    refund: s.refund
-      ? {
-          amount: microsToUsd(BigInt(s.refund.amountMicros)),
-          transaction: str(s.refund.transaction),
-          log_index: s.refund.logIndex == null ? null : Number(s.refund.logIndex),
-          refunded_at: iso(s.refund.createdAt),
-        }
-      : null,
+    ...refundFields(
+      { status: p.status, refundedMicros: BigInt(String(p.refundedMicros ?? (s.refund ? s.refund.amountMicros : 0))) },
+      (s.refunds ?? (s.refund ? [s.refund] : [])).map((r) => ({
+        amountMicros: BigInt(r.amountMicros),
+        transaction: str(r.transaction),
+        logIndex: r.logIndex == null ? null : Number(r.logIndex),
+        createdAt: new Date(iso(r.createdAt)),
+      })),
+    ),
     card: cardBlock(withCard, origin),
   };
 }

@@ -181,6 +181,8 @@ describe("payments CSV export", () => {
         "Refund ID": "",
         "Refund transaction": p.refundTransaction ?? "",
         "Refunded (UTC)": csvTime(p.refundedAt),
+        "Amount refunded": csvUsd(p.refundedUsd),
+        Refunds: "",
       })),
     );
     for (const p of list) {

@@ -1,7 +1,8 @@
 // The filtered Payments list as CSV, streamed: rows are read in keyset pages of EXPORT_BATCH (the same query and
 // filter as the list) and each page is turned into text only when the reader asks for more, so memory stays one page
 // deep whatever the row count (100,000 rows are tested). Columns are the table's in words, with full values (ids, payer,
-// transactions), the payer's email and card where the card checkout recorded them, and the card processor's refund id;
+// transactions), the payer's email and card where the card checkout recorded them, the card processor's refund id, the
+// amount refunded and each refund (a card payment may be refunded in parts);
 // amounts in dollars and cents with a currency column, times in UTC (server/lib/csv.ts).
 import type { PaymentFilterInput } from "./payment-filter";
 import { paymentView, scopedFilter } from "./list-seller-payments";
@@ -35,7 +36,19 @@ export const CSV_COLUMNS = [
   "Refund ID",
   "Refund transaction",
   "Refunded (UTC)",
+  "Amount refunded",
+  "Refunds",
 ] as const;
+
+/** Each refund in the order made: "0.20 at 2026-03-02 12:00:00 (re_...)", the wallet refund's transaction in its place; "; " between. */
+function refundsText(row: ConsolePaymentRow): string {
+  return row.refunds
+    .map((r) => {
+      const ref = r.processorRefundId ?? r.transaction;
+      return `${csvAmount(r.amountMicros)} at ${csvTime(r.at)}${ref ? ` (${ref})` : ""}`;
+    })
+    .join("; ");
+}
 
 function paymentLine(row: ConsolePaymentRow): string {
   const p = paymentView(row);
@@ -60,6 +73,8 @@ function paymentLine(row: ConsolePaymentRow): string {
     row.card?.refundId,
     p.refundTransaction,
     csvTime(p.refundedAt),
+    csvAmount(row.refundedMicros),
+    refundsText(row),
   ]);
 }
 

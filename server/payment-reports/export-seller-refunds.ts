@@ -1,6 +1,6 @@
 // The Refunds page as CSV, with its filters (status, rail, days): every refund's row in words, the payer's email and
-// card where the card checkout recorded them, the card processor's refund id or the wallet refund's transaction,
-// amounts in dollars and cents with a currency column. Streamed in keyset pages read only as the client reads.
+// card where the card checkout recorded them, the card processor's refund id or the wallet refund's transaction, the
+// payment's whole amount and whether this refund was part of it; amounts in dollars and cents with a currency column. Streamed in keyset pages read only as the client reads.
 import { csvAmount, csvLine, csvTime } from "../lib/csv";
 import { refundReason } from "./list-seller-refunds";
 import { cardWords, railWords } from "../payments/payment-words";
@@ -31,6 +31,8 @@ export const REFUND_CSV_COLUMNS = [
   "Network",
   "Refund transaction",
   "Recorded by",
+  "Payment amount",
+  "Refund kind",
 ] as const;
 
 function refundLine(r: RefundRow): string {
@@ -51,6 +53,9 @@ function refundLine(r: RefundRow): string {
     r.transaction ? chainName(r.network) : null,
     r.transaction,
     r.recordedBy,
+    csvAmount(r.paymentMicros),
+    // A card payment may be refunded in parts: this refund returned part of the payment, or all of it at once.
+    r.amountMicros < r.paymentMicros ? "Partial" : "Full",
   ]);
 }
 

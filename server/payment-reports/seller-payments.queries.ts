@@ -111,6 +111,8 @@ export type ConsolePaymentRow = {
   refundTransaction: string | null;
   refundedAt: Date | null;
   refundedMicros: bigint;
+  /** Every refund in the order made (a card payment may have several partial ones): the CSV lists each. */
+  refunds: { amountMicros: bigint; at: Date; transaction: string | null; processorRefundId: string | null }[];
   /** Card payments: what a seller used to Stripe looks for (never a card number: there is none to read). */
   card: {
     processor: string;
@@ -149,6 +151,7 @@ type RawRow = {
   delivered_first: boolean | null;
   refund_tx: string | null;
   refunded_at: string | null;
+  refunds: { amount: string; at: string; tx: string | null; ref: string | null }[] | null;
   card_processor: string | null;
   card_flow: string | null;
   card_brand: string | null;
@@ -166,7 +169,7 @@ const COLUMNS = `p.id, to_char(p.created_at, 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as
   to_char(p.expires_at, 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as expires_at, to_char(p.settled_at, 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as settled_at,
   (select s.status from settlements s where s.payment_id = p.id) as settlement_status,
   (select s.delivered_first from settlements s where s.payment_id = p.id) as delivered_first,
-  r.transaction as refund_tx, to_char(r.created_at, 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as refunded_at,
+  r.transaction as refund_tx, to_char(r.created_at, 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as refunded_at, r.refunds,
   c.processor as card_processor, c.flow as card_flow, c.card_brand, c.card_last4, c.processor_payment_id as card_processor_payment_id,
   c.refund_status as card_refund_status, c.refund_cause as card_refund_cause, c.refund_id as card_refund_id, c.payer_email as card_payer_email`;
 
@@ -194,6 +197,7 @@ const toRow = (r: RawRow): ConsolePaymentRow => ({
   deliveredFirst: r.delivered_first === true,
   refundTransaction: r.refund_tx,
   refundedAt: r.refunded_at ? new Date(r.refunded_at) : null,
+  refunds: (r.refunds ?? []).map((f) => ({ amountMicros: BigInt(f.amount), at: new Date(f.at), transaction: f.tx, processorRefundId: f.ref })),
   card: r.card_processor
     ? {
         processor: r.card_processor,
@@ -208,6 +212,13 @@ const toRow = (r: RawRow): ConsolePaymentRow => ({
       }
     : null,
 });
+
+/** Over `p`: the latest refund's transaction and time, and every refund (amount, time, transfer, the card processor's re_...) by `seq`. */
+const REFUNDS_SQL = `select (array_agg(l.transaction order by l.seq desc))[1] as transaction, max(l.created_at) as created_at,
+    json_agg(json_build_object('amount', l.amount_micros::text, 'at', to_char(l.created_at, 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'tx', l.transaction, 'ref', cr.processor_refund_id)
+      order by l.seq) as refunds
+  from ledger_entries l left join card_refunds cr on cr.payment_id = l.payment_id and cr.seq = l.seq
+  where l.payment_id = p.id and l.kind = 'refund'`;
 
 /** A seller's payments matching a filter, in the filter's order, `take` of them after `cursor`. */
 export async function findSellerPayments(
@@ -225,8 +236,8 @@ export async function findSellerPayments(
     `with page as (
        select p.id from payments p where ${where} order by ${order} limit $${params.length}
      )
-     select ${COLUMNS} from page join payments p on p.id = page.id -- The latest refund (a card payment may have several partial ones).
-       left join lateral (select l.transaction, l.created_at from ledger_entries l where l.payment_id = p.id and l.kind = 'refund' order by l.seq desc limit 1) r on true
+     select ${COLUMNS} from page join payments p on p.id = page.id -- Its refunds (a card payment may have several partial ones) and the latest's transfer and time.
+       left join lateral (${REFUNDS_SQL}) r on true
        left join card_payments c on c.payment_id = p.id
      order by ${order}`,
     params,

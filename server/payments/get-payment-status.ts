@@ -8,17 +8,18 @@ import { microsToUsd } from "../lib/money";
 import { isIdempotencyLock, paymentPhase } from "./payment-phase";
 import { findPhaseExtras } from "./payment-phase.queries";
 import { isPaid } from "./payment-state";
-import { findPayment, findRefundEntry } from "./payments.queries";
+import { findPayment, findRefundEntries } from "./payments.queries";
+import { refundFields } from "./refund-entries";
 import { RAILS } from "./rails";
 
 export async function getPaymentStatus(sellerId: string, paymentId: string, origin: string) {
   const p = await findPayment(sellerId, paymentId);
   if (!p) throw new AppError("payment_unknown", { detail: "no payment with this id at this seller" });
-  // A refunded payment says how the money came back: the seller's on-chain transfer (checked when recorded), or the
-  // card refund (`card.refund`).
+  // A refunded payment, in full or in part, says how the money came back: each ledger refund (the seller's on-chain
+  // transfer, checked when recorded), and the card processor's side of the last (`card.refund`).
   // An unpaid challenge has no outbox row and bought nothing yet: its phase needs no second read.
-  const [refund, extras, blocks] = await Promise.all([
-    p.status === "refunded" ? findRefundEntry(p.id) : null,
+  const [refunds, extras, blocks] = await Promise.all([
+    p.refundedMicros > 0n ? findRefundEntries(p.id) : [],
     p.status === "challenged" ? { settlement: null, purchase: false } : findPhaseExtras(p.id),
     Promise.all(RAILS.flatMap((r) => (r.paymentStatus ? [r.paymentStatus(p, origin).then((block) => [r.name, block] as const)] : []))),
   ]);
@@ -42,10 +43,7 @@ export async function getPaymentStatus(sellerId: string, paymentId: string, orig
     expires_at: p.expiresAt.toISOString(),
     created_at: p.createdAt.toISOString(),
     settled_at: p.settledAt?.toISOString() ?? null,
-    refund: refund
-      ? // All refunded (several partial card refunds end refunded too); the transfer and time of the last.
-        { amount: microsToUsd(p.refundedMicros), transaction: refund.transaction, log_index: refund.logIndex, refunded_at: refund.createdAt.toISOString() }
-      : null,
+    ...refundFields(p, refunds),
     ...Object.fromEntries(blocks),
   };
 }

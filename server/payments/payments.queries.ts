@@ -46,11 +46,11 @@ export async function findPaymentByLockKey(lockKey: string): Promise<PaymentRow 
   return db.payment.findUnique({ where: { lockKey } });
 }
 
-/** A payment's last refund ledger row (amount, the on-chain transfer, when it was recorded), if it was refunded. */
-export async function findRefundEntry(paymentId: string) {
-  return db.ledgerEntry.findFirst({
+/** A payment's refund ledger rows, in the order they were made (a card payment may have several partial ones). */
+export async function findRefundEntries(paymentId: string) {
+  return db.ledgerEntry.findMany({
     where: { paymentId, kind: "refund" },
-    orderBy: { seq: "desc" },
+    orderBy: { seq: "asc" },
     select: { amountMicros: true, transaction: true, logIndex: true, createdAt: true },
   });
 }

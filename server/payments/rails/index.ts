@@ -165,6 +165,6 @@ export function readPaymentProof(headers: Headers): PaymentProof {
  * snapshot, taken in the transaction of its change, into the shape GET /payments/{id} shows (server/events).
  */
 export { cardBlock } from "./card/checkout/checkout-view";
-/** Start-up's one line on which card processor takes payments (or that none does). */
-export { describeCardProcessor } from "./card/processor/get-card-processor";
+/** Start-up's one line on which card processor takes payments (or that none does), and the same for the console. */
+export { cardProcessorStatus, describeCardProcessor, type CardProcessorStatus } from "./card/processor/get-card-processor";
 export type { PaymentWithCard } from "./card/card.queries";

@@ -154,3 +154,19 @@ export const marginOutput = z.object({
   rows: z.array(marginView.extend({ operation: z.string(), rail: z.string().nullable() })),
   total: marginView,
 });
+
+/** Which processor takes card payments (never its key). */
+export const cardProcessorOutput = z.discriminatedUnion("processor", [
+  z.object({ processor: z.literal("stripe"), mode: z.enum(["live", "test"]) }),
+  z.object({ processor: z.literal("test") }),
+  z.object({ processor: z.literal("none") }),
+]);
+
+export const setupChecklistOutput = z.object({
+  items: z.array(z.object({ key: z.enum(["contact", "payout", "card", "webhooks"]), done: z.boolean() })),
+  complete: z.boolean(),
+  contactEmail: z.string().nullable(),
+  payTo: z.string().nullable(),
+  cardProcessor: cardProcessorOutput,
+  enabledWebhooks: z.number().int(),
+});

@@ -5,8 +5,9 @@ import { getMargin } from "../../analytics/get-margin";
 import { getMeterUsage } from "../../analytics/get-meter-usage";
 import { getHeadline, getOverview } from "../../analytics/get-overview";
 import { getTopCustomers } from "../../analytics/get-top-customers";
+import { getSetupChecklist } from "../../analytics/get-setup-checklist";
 import { router, sellerProcedure } from "../init";
-import { funnelOutput, headlineOutput, marginOutput, meterUsageOutput, overviewOutput, topCustomersOutput } from "../outputs/analytics";
+import { funnelOutput, headlineOutput, marginOutput, meterUsageOutput, overviewOutput, setupChecklistOutput, topCustomersOutput } from "../outputs/analytics";
 
 export const analyticsRouter = router({
   // Net revenue today, month to date, 7 and 30 days: the overview's headline, one statement.
@@ -28,6 +29,8 @@ export const analyticsRouter = router({
     .input(rangeInput.extend({ operation: z.string().max(64).nullish(), rail: z.string().max(32).nullish() }).prefault({}))
     .output(funnelOutput)
     .query(({ ctx, input }) => getFunnel(ctx.seller.id, input)),
+  // What is left to set up (contact address, payout wallet, card processor, webhooks): the overview's checklist.
+  setupChecklist: sellerProcedure.output(setupChecklistOutput).query(({ ctx }) => getSetupChecklist(ctx.seller.id)),
   margin: sellerProcedure
     .input(rangeInput.prefault({}))
     .output(marginOutput)

@@ -3,11 +3,15 @@ import { getSellerSettings } from "../../settings/get-seller-settings";
 import { settingsInput, updateSellerSettings } from "../../settings/update-seller-settings";
 import { router, sellerProcedure } from "../init";
 import { merchantInfoOutput, settingsOutput, unsettledCapOutput } from "../outputs/misc";
+import { cardProcessorOutput } from "../outputs/analytics";
+import { cardProcessorStatus } from "../../payments/rails";
 import { updateMerchantInfo } from "../../settings/update-merchant-info";
 import { unsettledCapInput, updateUnsettledCap } from "../../settings/update-unsettled-cap";
 
 export const settingsRouter = router({
   get: sellerProcedure.output(settingsOutput).query(({ ctx }) => getSellerSettings(ctx.seller.id)),
+  // Which processor takes card payments: a deployment setting, shown read-only.
+  cardProcessor: sellerProcedure.output(cardProcessorOutput).query(() => cardProcessorStatus()),
   update: sellerProcedure
     .input(settingsInput)
     .output(settingsOutput)

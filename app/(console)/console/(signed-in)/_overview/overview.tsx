@@ -11,6 +11,7 @@ import { Headline, vs } from "./headline";
 import { Health } from "./health";
 import { RevenueBreakdown } from "./revenue-breakdown";
 import { RevenueSection } from "./revenue-section";
+import { SetupChecklist } from "./setup-checklist";
 import { TopCustomers } from "./top-customers";
 
 export function Overview() {
@@ -26,6 +27,7 @@ export function Overview() {
         Net revenue is what the ledger holds: charges minus refunds, in USD. Draws on prepaid credit are usage, not revenue (the plan purchase was). Times are
         UTC; a range that ends today is compared with the previous period up to the same time of day.
       </PageHeader>
+      <SetupChecklist />
       <Headline hidden={range.preset === "today"} />
       <div className="mt-8 flex flex-wrap items-center justify-between gap-3">
         <h2 className="text-lg font-medium" data-testid="range-title">

@@ -7,6 +7,7 @@ export default function SettingsPage() {
     <Prefetched
       load={(trpc, qc) => [
         qc.prefetchQuery(trpc.settings.get.queryOptions()),
+        qc.prefetchQuery(trpc.settings.cardProcessor.queryOptions()),
         qc.prefetchQuery(trpc.team.members.queryOptions()),
         qc.prefetchQuery(trpc.audit.list.queryOptions({ targetType: "seller_settings" })),
       ]}

@@ -45,10 +45,22 @@ export function cardNetworkId(): string | null {
   return e.CARD_TEST_PROCESSOR ? (e.STRIPE_NETWORK_ID ?? "profile_test_storefront") : null;
 }
 
+/**
+ * Which processor takes new card payments, as the console's Settings and setup checklist say it: Stripe (live, or test
+ * mode by its key), the built-in test processor, or none (the card rail is not offered). Never the key itself.
+ */
+export type CardProcessorStatus = { processor: "stripe"; mode: "live" | "test" } | { processor: "test" } | { processor: "none" };
+
+export function cardProcessorStatus(): CardProcessorStatus {
+  const e = env();
+  if (e.STRIPE_SECRET_KEY) return { processor: "stripe", mode: e.STRIPE_SECRET_KEY.includes("_test_") ? "test" : "live" };
+  return e.CARD_TEST_PROCESSOR ? { processor: "test" } : { processor: "none" };
+}
+
 /** One line for start-up: which processor takes card payments, or that none does. */
 export function describeCardProcessor(): string {
-  const e = env();
-  if (e.STRIPE_SECRET_KEY) return `card payments: Stripe (${e.STRIPE_SECRET_KEY.includes("_test_") ? "test mode" : "live"})`;
-  if (e.CARD_TEST_PROCESSOR) return "card payments: the built-in TEST processor (CARD_TEST_PROCESSOR=on): test cards only, no real money moves";
+  const s = cardProcessorStatus();
+  if (s.processor === "stripe") return `card payments: Stripe (${s.mode === "test" ? "test mode" : "live"})`;
+  if (s.processor === "test") return "card payments: the built-in TEST processor (CARD_TEST_PROCESSOR=on): test cards only, no real money moves";
   return "card payments: off (no card processor: set STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET, or CARD_TEST_PROCESSOR=on for tests); the card rail is not offered";
 }

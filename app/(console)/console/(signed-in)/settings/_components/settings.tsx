@@ -8,6 +8,7 @@ import { usd, utc } from "../../../_components/format";
 import { ConfirmDialog } from "../../../_components/confirm-dialog";
 import { RecentChanges } from "../../../_components/recent-changes";
 import { BUTTON, BUTTON_SECONDARY, INPUT, Loaded, PageHeader, Section } from "../../../_components/section";
+import { CardProcessor } from "./card-processor";
 import { Team } from "./team";
 
 type SettingsData = {
@@ -323,6 +324,7 @@ export function Settings() {
                 <dd>{s.storefront.signingSecretSet ? "set" : "missing: priced calls answer 409 signing_secret_required"}</dd>
               </dl>
             </Section>
+            <CardProcessor />
             <OwnerOnly>
               <SettingsForm current={s} />
               <UnsettledCapForm current={s.unsettledCap} scope="wallet" />
