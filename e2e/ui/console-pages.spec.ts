@@ -14,7 +14,7 @@ import { wrapFetchWithPayment } from "@x402/fetch";
 import { mnemonicToAccount } from "viem/accounts";
 import { csvUsd } from "../../server/lib/csv";
 import type { PaymentStatus } from "../../server/payments/payment-state";
-import { railWords, STATUS_WORDS } from "../../server/payments/payment-words";
+import { railWords, STATUS_WORDS } from "../../server/contracts/payment-words";
 import { CONSOLE_DAY, CONSOLE_DAY_FIGURES as F } from "../../server/testing/console-day";
 import { DEMO, openConsolePage, signIn } from "./sellers";
 

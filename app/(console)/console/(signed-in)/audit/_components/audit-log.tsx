@@ -4,7 +4,7 @@ import { useInfiniteQuery } from "@tanstack/react-query";
 import { ShortId } from "@/app/_components/short-id";
 import { useTRPC } from "../../../providers";
 import { utcCell } from "../../../_components/format";
-import { isPaymentStatus, STATE_VIEW } from "../../../_components/payment-states";
+import { StateText } from "../../../_components/state-badge";
 import { Empty, Loaded, PageHeader, Section, STACKED_TABLE_CLASS, TableScroll, ShowOlder } from "../../../_components/section";
 import { useSearchState } from "../../../_components/use-search-state";
 import { AuditFilters } from "./audit-filters";
@@ -22,12 +22,7 @@ function Target({ type, id, name }: { type: string; id: string; name: string }) 
 
 /** A value as the log shows it: a payment's state in the console's words (the protocol word on hover). */
 function Value({ text, format }: { text: string; format: "text" | "payment_state" }) {
-  if (format === "payment_state" && isPaymentStatus(text))
-    return (
-      <span title={text} data-state={text}>
-        {STATE_VIEW[text].label}
-      </span>
-    );
+  if (format === "payment_state") return <StateText value={text} />;
   return <>{text}</>;
 }
 

@@ -2,7 +2,7 @@
 
 import { useQuery } from "@tanstack/react-query";
 import { useTRPC } from "../../../providers";
-import { STATE_VIEW, STATES } from "../../../_components/payment-states";
+import { STATE_WORDS, STATES } from "@/server/contracts/payment-words";
 import { BUTTON_SECONDARY, INPUT } from "../../../_components/section";
 import { useCommittedSearchField, useSearchField, useSearchState } from "../../../_components/use-search-state";
 import { paymentFilterFrom } from "./payment-filter-input";
@@ -77,9 +77,9 @@ export function PaymentFilters({ usage }: { usage?: boolean }) {
           <legend className="mb-1 text-slate-600">State</legend>
           <div className="flex flex-wrap gap-x-4 gap-y-1">
             {STATES.map((s) => (
-              <label key={s} className="inline-flex min-h-6 items-center gap-1.5" title={`${s}: ${STATE_VIEW[s].meaning}`}>
+              <label key={s} className="inline-flex min-h-6 items-center gap-1.5" title={`${s}: ${STATE_WORDS[s].meaning}`}>
                 <input type="checkbox" checked={chosen.has(s)} onChange={() => toggle(s)} data-testid={`filter-status-${s}`} />
-                {STATE_VIEW[s].filterLabel}
+                {STATE_WORDS[s].filterLabel}
               </label>
             ))}
           </div>

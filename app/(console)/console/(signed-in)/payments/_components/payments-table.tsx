@@ -2,6 +2,7 @@
 
 import { useState } from "react";
 import { operationLabel, RAIL_HELP, short, usd, utcCell } from "../../../_components/format";
+import { cardRefundWords } from "@/server/contracts/payment-words";
 import { StateBadge } from "../../../_components/state-badge";
 import { ShortId } from "@/app/_components/short-id";
 import { STACKED_TABLE_CLASS, TableScroll } from "../../../_components/section";
@@ -112,8 +113,12 @@ function PaymentRow({ p, now }: { p: Row; now: number }) {
           </span>
         )}
         {p.card?.refund && (
-          <span className="block text-sky-800" title={p.card.refund.refundId ?? undefined} data-testid="payment-card-refund-state">
-            refund {p.card.refund.status} ({p.card.refund.cause?.replace("_", " ")})
+          <span
+            className="block text-sky-800"
+            title={`${p.card.refund.status}, ${p.card.refund.cause ?? ""}${p.card.refund.refundId ? `: ${p.card.refund.refundId}` : ""}`}
+            data-testid="payment-card-refund-state"
+          >
+            {cardRefundWords(p.card.refund)}
           </span>
         )}
       </td>

@@ -5,8 +5,8 @@ import Link from "next/link";
 import { ShortId, shortId } from "@/app/_components/short-id";
 import { useTRPC } from "../../../providers";
 import { operationLabel, railLabel, usd } from "../../../_components/format";
-import { isPaymentStatus, STATE_VIEW } from "../../../_components/payment-states";
 import { Empty, LINK, Loaded, PageHeader, Section } from "../../../_components/section";
+import { StateText } from "../../../_components/state-badge";
 import { useSearchState } from "../../../_components/use-search-state";
 
 const KIND_LABEL: Record<string, string> = {
@@ -46,9 +46,7 @@ export function SearchResults() {
                     </Link>
                     {h.payment ? (
                       <p className="text-sm text-slate-700">
-                        <span data-state={h.payment.status} title={h.payment.status}>
-                          {isPaymentStatus(h.payment.status) ? STATE_VIEW[h.payment.status].label : h.payment.status}
-                        </span>
+                        <StateText value={h.payment.status} />
                         {h.payment.rail ? ` · ${railLabel(h.payment.rail)}` : ""} · {h.payment.createdAt.slice(0, 10)} ·{" "}
                         <ShortId value={h.id} what="payment id" />
                       </p>

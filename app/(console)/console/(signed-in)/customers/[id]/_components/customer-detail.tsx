@@ -8,7 +8,7 @@ import { count, operationLabel, railLabel, short, usd, utcCell } from "../../../
 import { Empty, Kpi, LINK, Loaded, PageHeader, Section, STACKED_TABLE_CLASS, TableScroll } from "../../../../_components/section";
 import { StateBadge } from "../../../../_components/state-badge";
 import { CreditHeldByInstances } from "./credit-held-by-instances";
-import type { PaymentStatus } from "../../../../_components/payment-states";
+import type { PaymentStatus } from "@/server/contracts/payment-words";
 import type { Outputs } from "../../../../_components/types";
 
 type Customer = Outputs["customers"]["customer"];

@@ -4,6 +4,7 @@ import Link from "next/link";
 import { operationLabel, RAIL_HELP, railLabel, usd, utc } from "../../../../_components/format";
 import { LINK, Section, TABLE_CLASS, TableScroll } from "../../../../_components/section";
 import { ShortId } from "@/app/_components/short-id";
+import { cardRefundWords } from "@/server/contracts/payment-words";
 import { cardLabel } from "../../_components/card-label";
 import { Field, TxLink, type Detail } from "./detail-parts";
 
@@ -183,7 +184,7 @@ export function CardSection({ card }: { card: NonNullable<Detail["card"]> }) {
         <Field label="Refund">
           {card.refund ? (
             <>
-              {card.refund.status} ({card.refund.cause?.replace("_", " ")})
+              <span title={`${card.refund.status}, ${card.refund.cause ?? ""}`}>{cardRefundWords(card.refund)}</span>
               {card.refund.refundId && (
                 <>
                   {" "}
