@@ -4,7 +4,8 @@ import { useInfiniteQuery, useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useTRPC } from "../../../providers";
 import { CopyValue } from "../../../_components/copy-value";
-import { count, operationLabel, railLabel, short, usd, utcCell } from "../../../_components/format";
+import { count, railLabel, short, usd, utcCell } from "../../../_components/format";
+import { OperationName } from "../../../_components/operation-name";
 import { Empty, Kpi, LINK, Loaded, PageHeader, Section, STACKED_TABLE_CLASS, TableScroll, ShowOlder } from "../../../_components/section";
 import type { Outputs } from "../../../_components/types";
 import { useSearchState } from "../../../_components/use-search-state";
@@ -108,7 +109,7 @@ function RefundsTable({ rows }: { rows: Refund[] }) {
                 <Link href={`/console/payments/${encodeURIComponent(r.paymentId)}`} className={LINK} title={r.paymentId} data-testid="refund-payment-link">
                   {short(r.paymentId, 8, 4)}
                 </Link>
-                <span className="block font-sans text-slate-600">{operationLabel(r.operation)}</span>
+                <OperationName op={r.operation} className="block font-sans text-slate-600" testId="refund-operation" />
               </td>
               <td data-label="Paid with">{railLabel(r.rail)}</td>
               <td data-label="Customer">

@@ -4,7 +4,8 @@ import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useTRPC } from "../../../../providers";
 import { CopyValue } from "../../../../_components/copy-value";
-import { count, operationLabel, railLabel, short, usd, utcCell } from "../../../../_components/format";
+import { count, railLabel, short, usd, utcCell } from "../../../../_components/format";
+import { OperationName } from "../../../../_components/operation-name";
 import { Empty, Kpi, LINK, Loaded, PageHeader, Section, STACKED_TABLE_CLASS, TableScroll } from "../../../../_components/section";
 import { StateBadge } from "../../../../_components/state-badge";
 import { CreditHeldByInstances } from "./credit-held-by-instances";
@@ -141,7 +142,9 @@ function Payments({ c }: { c: Customer }) {
                       {short(p.id, 8, 4)}
                     </Link>
                   </td>
-                  <td data-label="Operation">{operationLabel(p.operation)}</td>
+                  <td data-label="Operation">
+                    <OperationName op={p.operation} testId="customer-payment-operation" />
+                  </td>
                   <td data-label="Method">{railLabel(p.rail)}</td>
                   <td className="text-right tabular-nums" data-label="Amount" data-value={p.amountUsd}>
                     {usd(p.amountUsd)}

@@ -1,7 +1,8 @@
 "use client";
 
 import Link from "next/link";
-import { operationLabel, RAIL_HELP, railLabel, usd, utc } from "../../../../_components/format";
+import { RAIL_HELP, railLabel, usd, utc } from "../../../../_components/format";
+import { OperationName } from "../../../../_components/operation-name";
 import { LINK, Section, TABLE_CLASS, TableScroll } from "../../../../_components/section";
 import { ShortId } from "@/app/_components/short-id";
 import { cardRefundWords } from "@/server/contracts/payment-words";
@@ -95,7 +96,7 @@ export function Summary({ p }: { p: Detail }) {
           {p.rail && RAIL_HELP[p.rail] && <span className="block text-xs text-slate-600">{RAIL_HELP[p.rail]}</span>}
         </Field>
         <Field label="Operation">
-          {operationLabel(p.operation)}
+          <OperationName op={p.operation} testId="payment-detail-operation" />
           <span className="block font-mono text-xs text-slate-600" data-testid="binding-request">
             {p.binding.method} {p.binding.path}
             {p.binding.query ? `?${p.binding.query}` : ""}
