@@ -3,7 +3,7 @@
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useTRPC } from "../../../../providers";
-import { CopyValue } from "../../../../_components/copy-value";
+import { CopyButton, ShortId } from "@/app/_components/short-id";
 import { count, railLabel, short, usd, utcCell } from "../../../../_components/format";
 import { OperationName } from "../../../../_components/operation-name";
 import { Empty, Kpi, LINK, Loaded, PageHeader, Section, STACKED_TABLE_CLASS, TableScroll } from "../../../../_components/section";
@@ -24,8 +24,7 @@ function Who({ c }: { c: Customer }) {
     <dl className="grid gap-x-6 gap-y-2 text-sm sm:grid-cols-[max-content_1fr]" data-testid="customer-who">
       <dt className="text-slate-600">{KIND_TITLE[c.kind]}</dt>
       <dd className="min-w-0 font-mono text-xs break-all">
-        {c.id}
-        <CopyValue value={c.id} what={KIND_TITLE[c.kind].toLowerCase()} />
+        {c.id} <CopyButton value={c.id} what={KIND_TITLE[c.kind].toLowerCase()} />
       </dd>
       {c.cards.length > 0 && (
         <>
@@ -138,9 +137,7 @@ function Payments({ c }: { c: Customer }) {
                     {utcCell(p.createdAt)}
                   </td>
                   <td className="font-mono text-xs whitespace-nowrap" data-label="Payment">
-                    <Link className={LINK} href={`/console/payments/${encodeURIComponent(p.id)}`} title={p.id}>
-                      {short(p.id, 8, 4)}
-                    </Link>
+                    <ShortId value={p.id} what="payment id" href={`/console/payments/${encodeURIComponent(p.id)}`} head={8} tail={4} copy={false} />
                   </td>
                   <td data-label="Operation">
                     <OperationName op={p.operation} testId="customer-payment-operation" />
