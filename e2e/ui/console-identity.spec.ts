@@ -42,7 +42,7 @@ test("a seller adds a trusted identity provider, sees it published, disables it 
   await expect(page.getByTestId("idp-add-status")).toContainText(ISSUER);
   await expect(row).toBeVisible();
   await expect(row.getByTestId("idp-key-source")).toHaveText(JWKS_URI);
-  await expect(row.getByTestId("idp-state")).toHaveText("enabled");
+  await expect(row.getByTestId("idp-state")).toHaveText("Enabled");
   await expect(row).toContainText("UTC");
   await expect(page.getByTestId("idp-error-jwksUri")).toHaveCount(0);
   expect(await trustedIssuers(page)).toContain(ISSUER);
@@ -53,7 +53,7 @@ test("a seller adds a trusted identity provider, sees it published, disables it 
 
   // Disable: still listed, gone from the metadata.
   await row.getByTestId("idp-toggle").click();
-  await expect(row.getByTestId("idp-state")).toHaveText("disabled");
+  await expect(row.getByTestId("idp-state")).toHaveText("Disabled");
   expect(await trustedIssuers(page)).not.toContain(ISSUER);
   await expect(page.getByTestId("audit-log")).toContainText("Identity provider changed");
   await expect(page.getByTestId("audit-log").getByTitle("identity_provider.update").first()).toBeVisible();
