@@ -27,7 +27,11 @@ async function copyText(text: string): Promise<boolean> {
   }
 }
 
-/** A button that copies `value`, saying "Copied" for a moment (announced to screen readers). */
+/**
+ * The one Copy button (the console's and the payer's pages): copies the full `value`, says "Copied" for a moment and
+ * announces it. Its accessible name begins with the words it shows ("Copy payment id": the visible "Copy" plus the
+ * what, for screen readers only), so speech input finds it by what a person sees; at least 24 by 24 px.
+ */
 export function CopyButton({ value, what, testId }: { value: string; what: string; testId?: string }) {
   const [copied, setCopied] = useState<null | boolean>(null);
   useEffect(() => {
@@ -36,32 +40,36 @@ export function CopyButton({ value, what, testId }: { value: string; what: strin
     return () => clearTimeout(t);
   }, [copied]);
   return (
-    <button
-      type="button"
-      className="inline-flex min-h-6 min-w-6 shrink-0 items-center justify-center rounded border border-slate-300 bg-white px-1.5 font-sans text-xs text-slate-700 hover:bg-slate-50"
-      onClick={async () => setCopied(await copyText(value))}
-      aria-label={`Copy ${what}`}
-      title={`Copy the full ${what}`}
-      data-testid={testId ?? "copy-id"}
-      data-copy={value}
-    >
-      <span aria-hidden>{copied === null ? "Copy" : copied ? "Copied" : "Failed"}</span>
+    <>
+      <button
+        type="button"
+        className="inline-flex min-h-6 min-w-6 shrink-0 items-center justify-center rounded border border-slate-300 bg-white px-1.5 font-sans text-xs text-slate-700 hover:bg-slate-50"
+        onClick={async () => setCopied(await copyText(value))}
+        title={`Copy the full ${what}`}
+        data-testid={testId ?? "copy-id"}
+        data-copy={value}
+      >
+        {copied === null ? "Copy" : copied ? "Copied" : "Failed"}
+        <span className="sr-only"> {what}</span>
+      </button>
       <span className="sr-only" role="status">
         {copied === null ? "" : copied ? "Copied" : "Could not copy"}
       </span>
-    </button>
+    </>
   );
 }
 
 /**
- * A long id (a payment id is about 250 characters) as a person reads it: its first and last characters, the full id
- * in the title and one click away (Copy). Optionally a link. `data-full` holds the whole id for specs and tools.
+ * A long id (a payment id is about 250 characters, a wallet or transaction 42 or 66) as a person reads it: its first and
+ * last characters, the full id in the title and one click away (Copy). Optionally a link (an explorer's opens in a new
+ * tab). `data-full` holds the whole id for specs and tools.
  */
 export function ShortId({
   value,
   what = "id",
   href,
   testId,
+  copyTestId,
   head,
   tail,
   copy = true,
@@ -70,24 +78,30 @@ export function ShortId({
   what?: string;
   href?: string;
   testId?: string;
+  copyTestId?: string;
   head?: number;
   tail?: number;
   copy?: boolean;
 }) {
   const text = shortId(value, head, tail);
-  const shown = href ? (
-    <Link href={href} className="text-indigo-700 underline underline-offset-2 hover:text-indigo-900" title={value} data-testid={testId} data-full={value}>
-      {text}
-    </Link>
-  ) : (
+  const link = "text-indigo-700 underline underline-offset-2 hover:text-indigo-900";
+  const shown = !href ? (
     <span title={value} data-testid={testId} data-full={value}>
       {text}
     </span>
+  ) : /^https?:/.test(href) ? (
+    <a href={href} target="_blank" rel="noreferrer" className={link} title={value} data-testid={testId} data-full={value}>
+      {text}
+    </a>
+  ) : (
+    <Link href={href} className={link} title={value} data-testid={testId} data-full={value}>
+      {text}
+    </Link>
   );
   return (
     <span className="inline-flex max-w-full items-center gap-1.5 font-mono text-xs whitespace-nowrap">
       {shown}
-      {copy && text !== value && <CopyButton value={value} what={what} />}
+      {copy && text !== value && <CopyButton value={value} what={what} testId={copyTestId} />}
     </span>
   );
 }

@@ -196,7 +196,7 @@ test("the seller sees a card payment in Payments (rail, card, processor id) and 
   await dialog.getByTestId("payment-refund-reason").selectOption("Requested by the payer");
   await dialog.getByTestId("payment-refund-submit").dblclick();
   await expect(row.getByTestId("payment-state")).toHaveAttribute("data-state", "refunded");
-  await expect(row.getByTestId("payment-card-refund-state")).toHaveText("refund succeeded (seller)");
+  await expect(row.getByTestId("payment-card-refund-state")).toHaveText("Refunded (by the seller)");
   await expect(row.getByTestId("payment-card-refund")).toHaveCount(0);
   await expect.poll(micros).toBe(before - 500_000n);
   const ledger = await query<{ kind: string }>("select kind from ledger_entries where payment_id = $1 order by created_at", [opened.paymentId]);

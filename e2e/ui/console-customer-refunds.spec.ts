@@ -7,7 +7,7 @@ import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import { expect, test, type Page } from "@playwright/test";
 import { query } from "../stack";
-import { axeProblems, attachScreenshot } from "./page-checks";
+import { axeProblems, axeRuleProblems, attachScreenshot } from "./page-checks";
 import { DEMO, signIn } from "./sellers";
 
 const tag = randomBytes(4).toString("hex");
@@ -15,6 +15,10 @@ const WALLET = `0x${randomBytes(20).toString("hex")}`;
 const EMAIL = `refund-${tag}@example.com`;
 const RE = `re_e2e_${tag}`;
 const TX = `0x${randomBytes(32).toString("hex")}`;
+// The aggregates operation by its title in the console (its catalog summary).
+const AGGREGATES_TITLE = "OHLCV price bars for a US-listed stock or ETF";
+// The one Copy button: its name begins with the word it shows, and it is at least 24 px square (WCAG 2.5.3, 2.5.8).
+const COPY_RULES = ["label-content-name-mismatch", "target-size"];
 
 async function paymentWithRefund(id: string, rail: string, micros: number, payer: string | null, tx: string | null) {
   const [seller] = await query<{ seller_id: string; id: string }>(`select seller_id, id from seller_users where email = $1`, [DEMO.email]);
@@ -67,6 +71,10 @@ for (const [width, height] of [
       await expect(page.getByTestId("customer-refunded-value")).toHaveText("$0.02");
       await expect(page.getByTestId("customer-payment-row")).toHaveCount(1);
       await expect(page.getByTestId("customer-payment-row").getByTestId("payment-state")).toHaveText("Refunded");
+      await expect(page.getByTestId("customer-payment-operation")).toHaveText(AGGREGATES_TITLE);
+      await expect(page.getByTestId("customer-payment-operation")).toHaveAttribute("data-operation", "aggregates");
+      await expect(page.getByTestId("customer-who").getByRole("button", { name: "Copy wallet" })).toHaveAttribute("data-copy", WALLET);
+      expect(await axeRuleProblems(page, `customer wallet ${width}`, COPY_RULES)).toEqual([]);
       expect(await overflow(page)).toBeLessThanOrEqual(0);
       expect(await axeProblems(page, `customer wallet ${width}`)).toEqual([]);
       await attachScreenshot(page, testInfo, `customer-wallet-${width}`);
@@ -93,6 +101,16 @@ for (const [width, height] of [
       await expect(wallet.getByTestId("refund-reason")).toHaveText("asked for the wrong ticker");
       await expect(wallet.getByTestId("refund-payment-link")).toHaveAttribute("href", `/console/payments/pay_e2ew${tag}`);
       await expect(wallet.getByRole("button", { name: "Copy refund transaction" })).toBeVisible();
+      // Each id shown short, the whole value one copy away, through the one Copy button.
+      await expect(wallet.getByRole("button", { name: "Copy refund transaction" })).toHaveAttribute("data-copy", TX);
+      await expect(wallet.getByRole("button", { name: "Copy wallet address" })).toHaveAttribute("data-copy", WALLET);
+      await expect(card.getByRole("button", { name: "Copy card refund id" })).toHaveAttribute("data-copy", RE);
+      for (const b of await page.locator("button[data-copy]").all()) {
+        const size = (await b.boundingBox())!;
+        expect(Math.min(size.width, size.height)).toBeGreaterThanOrEqual(24);
+      }
+      expect(await axeRuleProblems(page, `refunds ${width}`, COPY_RULES)).toEqual([]);
+      await expect(wallet.getByTestId("refund-operation")).toHaveText(AGGREGATES_TITLE);
       expect(await overflow(page)).toBeLessThanOrEqual(0);
       expect(await axeProblems(page, `refunds ${width}`)).toEqual([]);
       await attachScreenshot(page, testInfo, `refunds-${width}`);

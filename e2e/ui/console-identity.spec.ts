@@ -42,23 +42,28 @@ test("a seller adds a trusted identity provider, sees it published, disables it 
   await expect(page.getByTestId("idp-add-status")).toContainText(ISSUER);
   await expect(row).toBeVisible();
   await expect(row.getByTestId("idp-key-source")).toHaveText(JWKS_URI);
-  await expect(row.getByTestId("idp-state")).toHaveText("enabled");
+  await expect(row.getByTestId("idp-state")).toHaveText("Enabled");
   await expect(row).toContainText("UTC");
   await expect(page.getByTestId("idp-error-jwksUri")).toHaveCount(0);
   expect(await trustedIssuers(page)).toContain(ISSUER);
-  await expect(page.getByTestId("audit-log")).toContainText("identity_provider.add");
+  // The change in words; its action name only on hover.
+  await expect(page.getByTestId("audit-log")).toContainText("Identity provider added");
+  await expect(page.getByTestId("audit-log").getByTitle("identity_provider.add").first()).toBeVisible();
+  await expect(page.getByTestId("audit-log")).not.toContainText("identity_provider.add");
 
   // Disable: still listed, gone from the metadata.
   await row.getByTestId("idp-toggle").click();
-  await expect(row.getByTestId("idp-state")).toHaveText("disabled");
+  await expect(row.getByTestId("idp-state")).toHaveText("Disabled");
   expect(await trustedIssuers(page)).not.toContain(ISSUER);
-  await expect(page.getByTestId("audit-log")).toContainText("identity_provider.update");
+  await expect(page.getByTestId("audit-log")).toContainText("Identity provider changed");
+  await expect(page.getByTestId("audit-log").getByTitle("identity_provider.update").first()).toBeVisible();
 
   // Remove (asks once more first).
   await row.getByTestId("idp-remove").click();
   await row.getByTestId("idp-remove-confirm").click();
   await expect(row).toHaveCount(0);
-  await expect(page.getByTestId("audit-log")).toContainText("identity_provider.remove");
+  await expect(page.getByTestId("audit-log")).toContainText("Identity provider removed");
+  await expect(page.getByTestId("audit-log").getByTitle("identity_provider.remove").first()).toBeVisible();
   expect(await trustedIssuers(page)).not.toContain(ISSUER);
 
   // After a reload the list still agrees with the database.

@@ -14,7 +14,7 @@ import { wrapFetchWithPayment } from "@x402/fetch";
 import { mnemonicToAccount } from "viem/accounts";
 import { csvUsd } from "../../server/lib/csv";
 import type { PaymentStatus } from "../../server/payments/payment-state";
-import { railWords, STATUS_WORDS } from "../../server/payments/payment-words";
+import { railWords, STATUS_WORDS } from "../../server/contracts/payment-words";
 import { CONSOLE_DAY, CONSOLE_DAY_FIGURES as F } from "../../server/testing/console-day";
 import { DEMO, openConsolePage, signIn } from "./sellers";
 
@@ -22,6 +22,8 @@ import { DEMO, openConsolePage, signIn } from "./sellers";
 const PAYER = mnemonicToAccount("test test test test test test test test test test test junk", { addressIndex: 6 });
 const A = "/api/v1/aggregates/AAPL?from=2017-03-01&to=2017-03-31";
 const B = "/api/v1/aggregates/AAPL?from=2017-03-01&to=2017-04-28";
+// What the console calls the aggregates operation: its summary in the catalog (server/market/operations/aggregates).
+const AGGREGATES_TITLE = "OHLCV price bars for a US-listed stock or ETF";
 
 function payingClient() {
   const c = new x402Client();
@@ -167,7 +169,8 @@ async function tableRows(page: Page) {
     rows.map((r) => ({
       id: r.getAttribute("data-payment-id"),
       created: r.querySelector('[data-testid="payment-created"]')!.textContent,
-      operation: r.querySelector('[data-testid="payment-operation"]')!.textContent,
+      // The operation's key (the cell shows its title; the key is its hover and data-operation).
+      operation: r.querySelector('[data-testid="payment-operation"]')!.getAttribute("data-operation"),
       // The exact amount and the protocol's state word (the cells show "$0.02" and "Succeeded").
       amount: r.querySelector('[data-testid="payment-amount"]')!.getAttribute("data-value"),
       rail: r.querySelector('[data-testid="payment-rail"]')!.textContent,
@@ -298,6 +301,23 @@ test("a payment's page exports its evidence file: the signed receipt, the terms,
     ledger: [expect.objectContaining({ kind: "charge", amount: "0.020000" })],
   });
   expect(text).not.toMatch(/signature/i);
+  // The operation by its title (the catalog's summary), its key one hover away; the state in words.
+  await page.reload();
+  await expect(page.getByTestId("payment-detail-operation")).toHaveText(AGGREGATES_TITLE);
+  await expect(page.getByTestId("payment-detail-operation")).toHaveAttribute("title", /\(aggregates\)$/);
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText(`$0.02 · ${AGGREGATES_TITLE}`);
+  await expect(page.getByTestId("payment-detail").getByTestId("payment-state")).toHaveText("Succeeded");
+  // The same words in Payments and in the search results.
+  await page.goto("/console/payments?operation=aggregates");
+  const row = page.locator(`[data-payment-id="${id}"]`);
+  await expect(row.getByTestId("payment-operation")).toHaveText(AGGREGATES_TITLE);
+  await expect(row.getByTestId("payment-operation")).toHaveAttribute("data-operation", "aggregates");
+  await expect(page.getByTestId("filter-operation").locator("option:checked")).toHaveText(AGGREGATES_TITLE);
+  await page.goto(`/console/search?q=${encodeURIComponent(id)}`);
+  const hit = page.getByTestId("search-hit-payment");
+  await expect(hit.getByRole("link")).toHaveText(`$0.02 · ${AGGREGATES_TITLE}`);
+  await expect(hit.locator("[data-state]")).toHaveText("Succeeded");
+  await expect(hit).not.toContainText("consumed");
 });
 
 const PAGES: { name: string; path: string; heading: string }[] = [

@@ -1,6 +1,7 @@
 // The console's team, from both sides, in Chromium against the built app: an owner invites a viewer from Settings; the
 // invited person opens the emailed link, chooses a name and password, and signs in; the link works once; the viewer
-// reads the console and is refused a change.
+// reads the console and is refused a change; Settings, Prices, Webhooks, Plans and Identity providers show the owner's
+// forms disabled with the reason.
 import { expect, test } from "@playwright/test";
 import { axeProblems } from "./page-checks";
 import { SECOND, signIn } from "./sellers";
@@ -70,5 +71,29 @@ test("an owner invites a viewer by email; the link works once; the viewer signs 
   await expect(viewerPage.getByTestId("payments-table").or(viewerPage.getByTestId("payments-empty")).first()).toBeVisible();
   await expect(viewerPage.getByTestId("payment-card-refund")).toHaveCount(0);
   await expect(viewerPage.getByTestId("payment-refund-open")).toHaveCount(0);
+  // Webhooks, plans and identity providers: the owner's forms there, disabled, with the reason; axe finds nothing serious.
+  const reason = "Only an owner can change this: you are a viewer of this storefront.";
+  await viewerPage.goto("/console/webhooks");
+  await expect(viewerPage.getByTestId("section-webhook-endpoints").getByTestId("owner-only-reason")).toHaveText(reason);
+  await expect(viewerPage.getByTestId("webhook-url")).toBeDisabled();
+  await expect(viewerPage.getByTestId("webhook-add")).toBeDisabled();
+  expect(await axeProblems(viewerPage, "Webhooks as a viewer")).toEqual([]);
+  await viewerPage.goto("/console/plans");
+  await expect(viewerPage.getByTestId("plan-create-open")).toBeDisabled();
+  await expect(viewerPage.getByTestId("owner-only-reason").first()).toHaveText(reason);
+  await expect(viewerPage.getByTestId("section-meters").getByTestId("owner-only-reason")).toHaveText(reason);
+  await expect(viewerPage.locator('[data-testid^="meter-included-save-"]').first()).toBeDisabled();
+  await expect(viewerPage.locator('[data-testid^="plan-edit-"]').first()).toBeDisabled();
+  await expect(viewerPage.locator('[data-testid^="plan-edit-"]').first()).toHaveAttribute("title", reason);
+  expect(await axeProblems(viewerPage, "Plans as a viewer")).toEqual([]);
+  await viewerPage.goto("/console/identity");
+  await expect(viewerPage.getByTestId("owner-only-reason")).toHaveText(reason);
+  await expect(viewerPage.getByTestId("idp-issuer")).toBeDisabled();
+  await expect(viewerPage.getByTestId("idp-add")).toBeDisabled();
+  expect(await axeProblems(viewerPage, "Identity providers as a viewer")).toEqual([]);
+  const refusedProvider = await viewerPage.request.post("/api/trpc/identity.addProvider", {
+    data: { json: { issuer: "https://idp.example.com", jwksUri: "https://idp.example.com/jwks.json" } },
+  });
+  expect(refusedProvider.status()).toBe(403);
   await viewer.close();
 });

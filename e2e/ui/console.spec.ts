@@ -36,7 +36,8 @@ test("a seller signs in, changes a price, and sees it at once in /manifest.json 
   // The change is previewed in a confirmation before it goes live.
   await page.getByRole("dialog").getByTestId("price-change-confirm").click();
   await expect(page.getByTestId("price-status-basis")).toContainText("$0.05 to $0.075");
-  await expect(page.getByTestId("audit-log")).toContainText("price.update");
+  await expect(page.getByTestId("audit-log")).toContainText("Price changed");
+  await expect(page.getByTestId("audit-log").getByTitle("price.update").first()).toBeVisible();
 
   expect(await manifestPrice(page, "basis")).toBe("0.075000");
   const doc = await (await page.request.get("/openapi.json", { params: { path: "/api/v1/basis" } })).json();

@@ -17,6 +17,21 @@ export async function axeProblems(page: Page, where: string): Promise<string[]> 
     );
 }
 
+/**
+ * Violations of the named axe rules only, serious or not: for rules the tag set above leaves out, such as
+ * `label-content-name-mismatch` (experimental in axe: a control's name must contain the words it shows).
+ */
+export async function axeRuleProblems(page: Page, where: string, rules: string[]): Promise<string[]> {
+  const r = await new AxeBuilder({ page }).withRules(rules).analyze();
+  return r.violations.map(
+    (v) =>
+      `${where}: ${v.id} ${v.nodes
+        .map((n) => n.target.join(" "))
+        .slice(0, 3)
+        .join(", ")}`,
+  );
+}
+
 /** A full-page screenshot, attached to the test output under `name`. */
 export async function attachScreenshot(page: Page, testInfo: TestInfo, name: string) {
   const file = testInfo.outputPath(`${name}.png`);

@@ -26,6 +26,20 @@ export const AUDIT_ACTIONS = {
 
 export type AuditAction = keyof typeof AUDIT_ACTIONS;
 
+/** What the log's "Of" filter calls each kind of thing a change is made to. */
+export const AUDIT_TARGETS: Record<(typeof AUDIT_ACTIONS)[AuditAction]["target"], string> = {
+  price: "Prices",
+  plan: "Plans",
+  meter: "Meters",
+  payment: "Payments",
+  trusted_identity_provider: "Identity providers",
+  seller_settings: "Settings",
+  webhook_endpoint: "Webhook endpoints",
+  webhook_delivery: "Webhook deliveries",
+  seller_user: "Team members",
+  seller_invite: "Invitations",
+};
+
 export function isAuditAction(s: string): s is AuditAction {
   return Object.hasOwn(AUDIT_ACTIONS, s);
 }

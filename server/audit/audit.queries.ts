@@ -89,14 +89,16 @@ export async function findAuditActorsOf(sellerId: string, action: string, target
  */
 export async function findAuditTargetNames(sellerId: string, targets: { type: string; id: string }[]): Promise<Map<string, string>> {
   const ids = (type: string) => [...new Set(targets.filter((t) => t.type === type).map((t) => t.id))];
-  const [plans, meters, prices] = await Promise.all([
+  const [plans, meters, prices, users] = await Promise.all([
     ids("plan").length ? db.plan.findMany({ where: { sellerId, id: { in: ids("plan") } }, select: { id: true, name: true } }) : [],
     ids("meter").length ? db.meter.findMany({ where: { sellerId, id: { in: ids("meter") } }, select: { id: true, title: true } }) : [],
     ids("price").length ? db.price.findMany({ where: { sellerId, id: { in: ids("price") } }, select: { id: true, meter: { select: { title: true } } } }) : [],
+    ids("seller_user").length ? db.sellerUser.findMany({ where: { sellerId, id: { in: ids("seller_user") } }, select: { id: true, email: true } }) : [],
   ]);
   return new Map([
     ...plans.map((p) => [p.id, p.name] as const),
     ...meters.map((m) => [m.id, m.title] as const),
     ...prices.map((p) => [p.id, p.meter.title] as const),
+    ...users.map((u) => [u.id, u.email] as const),
   ]);
 }

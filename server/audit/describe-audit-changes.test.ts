@@ -24,4 +24,36 @@ describe("audit changes for people", () => {
     });
     expect(describeAuditChanges("payment", { status: "consumed" }, { status: "refunded" })[0]).toMatchObject({ label: "State", format: "payment_state" });
   });
+
+  it("says every stored state, role, rail and time in words, never the code's names", () => {
+    const card = describeAuditChanges(
+      "payment",
+      { status: "consumed", amountMicros: "2000000", refundedMicros: "0" },
+      { status: "partially_refunded", amountMicros: "500000", refundedMicros: "500000", rail: "card" },
+    );
+    expect(card.map((f) => [f.label, f.before, f.after])).toEqual([
+      ["State", "Succeeded", "Partially refunded"],
+      ["Amount", "$2.00", "$0.50"],
+      ["Refunded in total", "$0.00", "$0.50"],
+      ["Rail", "—", "Card"],
+    ]);
+    expect(describeAuditChanges("plan", { status: "live" }, { status: "retired" })[0]).toMatchObject({ before: "Live", after: "Retired" });
+    expect(
+      describeAuditChanges("webhook_endpoint", { status: "enabled", eventTypes: [] }, { status: "disabled", eventTypes: ["payment.settled"] }),
+    ).toMatchObject([
+      { label: "State", before: "Enabled", after: "Disabled" },
+      { label: "Events", before: "all events", after: "payment.settled" },
+    ]);
+    expect(describeAuditChanges("seller_user", { role: "owner" }, { role: "viewer" })[0]).toMatchObject({ label: "Role", before: "Owner", after: "Viewer" });
+    expect(describeAuditChanges("webhook_endpoint", null, { previousSecretValidUntil: "2026-01-02T03:04:05.678Z" })[0]).toMatchObject({
+      label: "Previous secret valid until",
+      after: "2026-01-02 03:04:05 UTC",
+    });
+    expect(describeAuditChanges("plan", { thresholdUsd: null }, { thresholdUsd: "5.000000" })[0]).toMatchObject({
+      label: "Credit alert below",
+      after: "$5.00",
+    });
+    // A field no label names yet still reads as words.
+    expect(describeAuditChanges("seller_settings", { someNewField: "a" }, { someNewField: "b" })[0]!.label).toBe("Some new field");
+  });
 });

@@ -1,9 +1,10 @@
 // The console's audit log: every audited change with who, when, before and after, filterable, newest first, paged.
 // Read-only: nothing in the console edits or deletes an audit row.
-import { formatUsd, microsToUsd } from "../lib/money";
+import { formatUsd, microsToUsd, parseUsd } from "../lib/money";
+import { railWords, stateWordsOf } from "../contracts/payment-words";
 import { chainName } from "../chain/explorer-links";
 import { decodePageCursor, encodePageCursor } from "../lib/page-cursor";
-import { AUDIT_ACTIONS, isAuditAction } from "./actions";
+import { AUDIT_ACTIONS, AUDIT_TARGETS, isAuditAction } from "./actions";
 import { findAuditActors, findAuditLogs, findAuditTargetNames, type AuditCursor, type AuditFilter } from "./audit.queries";
 
 export const AUDIT_PAGE_SIZE = 50;
@@ -63,20 +64,60 @@ const FIELD_LABELS: Record<string, string> = {
   contactEmail: "Contact email",
   termsText: "Terms",
   refundPolicy: "Refund policy",
+  refundedMicros: "Refunded in total",
+  url: "URL",
+  eventTypes: "Events",
+  email: "Email",
+  role: "Role",
+  thresholdUsd: "Credit alert below",
+  previousSecretValidUntil: "Previous secret valid until",
+  unsettledCapMicros: "Answers before settlement, per payer wallet",
+  sellerUnsettledCapMicros: "Answers before settlement, all wallets",
 };
 
-/** A value for people: micro-USD as dollars ($0.05), lists joined, link formats by chain name, yes/no for flags. */
-function showHuman(key: string, v: Json): string {
+/** A field the table above does not name yet, in words rather than code: "someNewField" -> "Some new field". */
+function fieldWords(field: string): string {
+  const words = field
+    .replace(/_/g, " ")
+    .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
+    .toLowerCase();
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+/** The stored states and roles the log shows in words, by the kind of thing and field (the raw value stays on hover). */
+const VALUE_WORDS: Record<string, Record<string, string>> = {
+  "plan.status": { live: "Live", retired: "Retired" },
+  "webhook_endpoint.status": { enabled: "Enabled", disabled: "Disabled" },
+  "seller_user.role": { owner: "Owner", viewer: "Viewer" },
+  "seller_invite.role": { owner: "Owner", viewer: "Viewer" },
+};
+
+const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
+
+/** A stored word in the seller's words: a payment's state, a plan's or endpoint's state, a role, a time; else as it is. */
+function wordsFor(targetType: string, key: string, v: string): string {
+  if (targetType === "payment" && key === "status") return stateWordsOf(v)?.label ?? v;
+  if (key === "rail") return railWords(v);
+  const words = VALUE_WORDS[`${targetType}.${key}`]?.[v];
+  if (words) return words;
+  if (ISO_TIME.test(v)) return `${v.slice(0, 10)} ${v.slice(11, 19)} UTC`;
+  if (/Usd$/.test(key) && parseUsd(v) !== null) return formatUsd(parseUsd(v)!);
+  return v === "" ? "(empty)" : v;
+}
+
+/** A value for people: micro-USD as dollars ($0.05), lists joined, link formats by chain name, yes/no for flags, states in words. */
+function showHuman(targetType: string, key: string, v: Json): string {
   if (v === null || v === undefined) return "—";
   if (/Micros$/.test(key) && typeof v === "string" && /^-?\d+$/.test(v)) return formatUsd(BigInt(v));
   if (typeof v === "boolean") return v ? "yes" : "no";
-  if (Array.isArray(v)) return v.length ? v.map((x) => (typeof x === "string" ? x : JSON.stringify(x))).join(", ") : "none";
+  if (Array.isArray(v))
+    return v.length ? v.map((x) => (typeof x === "string" ? x : JSON.stringify(x))).join(", ") : key === "eventTypes" ? "all events" : "none";
   if (key === "explorerTxUrls" && typeof v === "object") {
     const entries = Object.entries(v as Record<string, string>);
     return entries.length ? entries.map(([net, f]) => `${chainName(net)}: ${f || "no link"}`).join("; ") : "defaults";
   }
   if (key === "jwks" && typeof v === "object") return `${((v as { keys?: unknown[] }).keys ?? []).length} key(s)`;
-  if (typeof v === "string") return v === "" ? "(empty)" : v;
+  if (typeof v === "string") return wordsFor(targetType, key, v);
   return JSON.stringify(v);
 }
 
@@ -88,9 +129,9 @@ export function describeAuditChanges(targetType: string, before: Json, after: Js
   const a = after && typeof after === "object" && !Array.isArray(after) ? (after as Record<string, Json>) : {};
   return diffAudit(before, after).map(({ field }) => ({
     field,
-    label: FIELD_LABELS[field] ?? field,
-    before: before === null ? "—" : showHuman(field, b[field]),
-    after: after === null ? "—" : showHuman(field, a[field]),
+    label: (targetType === "payment" && field === "amountMicros" ? "Amount" : FIELD_LABELS[field]) ?? fieldWords(field),
+    before: before === null ? "—" : showHuman(targetType, field, b[field]),
+    after: after === null ? "—" : showHuman(targetType, field, a[field]),
     format: targetType === "payment" && field === "status" ? "payment_state" : "text",
   }));
 }
@@ -109,6 +150,12 @@ function targetName(r: { targetType: string; targetId: string; before: Json; aft
       return str(snap.issuer) ?? r.targetId;
     case "seller_settings":
       return "Storefront settings";
+    case "webhook_endpoint":
+      return str(snap.url) ?? r.targetId;
+    case "seller_invite":
+      return str(snap.email) ?? r.targetId;
+    case "seller_user":
+      return names.get(r.targetId) ?? r.targetId;
     default:
       return r.targetId;
   }
@@ -165,7 +212,7 @@ export async function listAuditLog(sellerId: string, input: AuditLogInput = {}) 
 /** The filter menus: every action (with its label) and the seller's users. */
 export async function getAuditFilterOptions(sellerId: string) {
   return {
-    actions: Object.entries(AUDIT_ACTIONS).map(([action, a]) => ({ action, label: a.label, target: a.target })),
+    actions: Object.entries(AUDIT_ACTIONS).map(([action, a]) => ({ action, label: a.label, target: a.target, targetLabel: AUDIT_TARGETS[a.target] })),
     actors: await findAuditActors(sellerId),
   };
 }

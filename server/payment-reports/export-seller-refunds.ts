@@ -3,7 +3,7 @@
 // payment's whole amount and whether this refund was part of it; amounts in dollars and cents with a currency column. Streamed in keyset pages read only as the client reads.
 import { csvAmount, csvLine, csvTime } from "../lib/csv";
 import { refundReason } from "./list-seller-refunds";
-import { cardWords, railWords } from "../payments/payment-words";
+import { cardWords, railWords, refundStatusWords } from "../contracts/payment-words";
 import { refundFilter, type RefundFilter } from "./refund-filter";
 import { findRefunds, type RefundRow } from "./refunds.queries";
 import { chainName } from "../chain/explorer-links";
@@ -11,8 +11,6 @@ import type { PaymentCursor } from "./seller-payments.queries";
 import type { z } from "zod";
 
 export const REFUNDS_EXPORT_BATCH = 1000;
-
-const STATUS = { succeeded: "Refunded", pending: "Pending at the card processor", failed: "Failed at the card processor" } as Record<string, string>;
 
 export const REFUND_CSV_COLUMNS = [
   "Refunded (UTC)",
@@ -40,7 +38,7 @@ function refundLine(r: RefundRow): string {
     csvTime(r.createdAt),
     csvAmount(r.amountMicros),
     r.currency,
-    STATUS[r.status] ?? r.status,
+    refundStatusWords(r.status),
     refundReason(r),
     r.paymentId,
     csvTime(r.paidAt),

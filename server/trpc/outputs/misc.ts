@@ -45,7 +45,7 @@ export const operationsCoverageOutput = z.object({
 });
 
 export const auditFilterOptionsOutput = z.object({
-  actions: z.array(z.object({ action: z.string(), label: z.string(), target: z.string() })),
+  actions: z.array(z.object({ action: z.string(), label: z.string(), target: z.string(), targetLabel: z.string() })),
   actors: z.array(z.object({ id: z.string(), email: z.string() })),
 });
 

@@ -1,4 +1,5 @@
 // How the console prints values: the same on the server and in every browser (no locale, no time zone guessing).
+import { railWords } from "@/server/contracts/payment-words";
 
 /** 2025-01-02T03:04:05.678Z -> 2025-01-02 03:04:05 UTC */
 export function utc(iso: string | null | undefined): string {
@@ -53,10 +54,9 @@ export function operationLabel(key: string | null | undefined): string {
   return key;
 }
 
-/** What the console calls a rail (the registry's name is the protocol's). */
+/** What the console calls a rail (the registry's name is the protocol's): the shared words, a dash for none. */
 export function railLabel(rail: string | null | undefined): string {
-  if (!rail) return "—";
-  return ({ x402: "x402 (USDC)", mpp: "MPP (USDC)", card: "Card", credits: "Prepaid credit" } as Record<string, string>)[rail] ?? rail;
+  return railWords(rail) || "—";
 }
 
 /** What the protocols are, in a line each (a seller meets the names in every table). */

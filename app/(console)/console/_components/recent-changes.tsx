@@ -30,8 +30,10 @@ export function RecentChanges({ targetType, title = "Recent changes" }: { target
               {d.entries.slice(0, 5).map((a) => (
                 <li key={a.id} className="border-t border-slate-100 py-1.5 first:border-t-0">
                   <span className="font-mono text-xs text-slate-600">{utc(a.at)}</span> <span>{a.actor ?? "system"}</span>{" "}
-                  <span className="font-medium">{a.label}</span> <span className="text-slate-600">{a.targetName}</span>{" "}
-                  <code className="text-xs text-slate-600">{a.action}</code>{" "}
+                  <span className="font-medium" title={a.action}>
+                    {a.label}
+                  </span>{" "}
+                  <span className="text-slate-600">{a.targetName}</span>{" "}
                   {a.fields.map((c) => (
                     <span key={c.field} className="mr-2 text-xs break-all">
                       {c.label}: {c.before} → {c.after}

@@ -1,4 +1,17 @@
-import { PARTIALLY_REFUNDED_TONE, STATE_VIEW, stateLabel, type PaymentStatus } from "./payment-states";
+import { PARTIALLY_REFUNDED, stateLabel, stateWordsOf, type PaymentStatus } from "@/server/contracts/payment-words";
+
+// Each state's colours; its words are the shared table's (server/contracts/payment-words.ts).
+const TONE: Record<PaymentStatus | typeof PARTIALLY_REFUNDED, string> = {
+  challenged: "bg-slate-100 text-slate-800",
+  incomplete: "bg-amber-100 text-amber-900",
+  verified: "bg-amber-100 text-amber-900",
+  settled: "bg-emerald-100 text-emerald-900",
+  consumed: "bg-emerald-100 text-emerald-900",
+  released: "bg-slate-100 text-slate-800",
+  refunded: "bg-sky-100 text-sky-900",
+  failed: "bg-red-100 text-red-900",
+  partially_refunded: "bg-sky-100 text-sky-900",
+};
 
 /** A payment's state as a badge in a seller's words, the protocol word and its meaning on hover (and in data-state). */
 export function StateBadge({
@@ -18,14 +31,21 @@ export function StateBadge({
   partiallyRefunded?: boolean;
 }) {
   const { label, title } = stateLabel({ status, settling, expired, reason, partiallyRefunded });
+  const state = partiallyRefunded ? PARTIALLY_REFUNDED : status;
   return (
-    <span
-      className={`rounded px-2 py-0.5 text-xs whitespace-nowrap ${partiallyRefunded ? PARTIALLY_REFUNDED_TONE : STATE_VIEW[status].tone}`}
-      title={title}
-      data-testid="payment-state"
-      data-state={partiallyRefunded ? "partially_refunded" : status}
-    >
+    <span className={`rounded px-2 py-0.5 text-xs whitespace-nowrap ${TONE[state]}`} title={title} data-testid="payment-state" data-state={state}>
       {label}
+    </span>
+  );
+}
+
+/** A state word stored as text (a search hit's status, an audit row's before and after) in words; other text as it is. */
+export function StateText({ value }: { value: string }) {
+  const words = stateWordsOf(value);
+  if (!words) return <>{value}</>;
+  return (
+    <span title={words.title} data-state={value}>
+      {words.label}
     </span>
   );
 }

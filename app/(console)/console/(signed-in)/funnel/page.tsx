@@ -7,7 +7,9 @@ import { Funnel } from "./_components/funnel";
 export default async function FunnelPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const params = await urlParams(searchParams);
   return (
-    <Prefetched load={(trpc, qc) => [qc.prefetchQuery(trpc.analytics.funnel.queryOptions(funnelInput(params)))]}>
+    <Prefetched
+      load={(trpc, qc) => [qc.prefetchQuery(trpc.analytics.funnel.queryOptions(funnelInput(params))), qc.prefetchQuery(trpc.catalog.overview.queryOptions())]}
+    >
       <Suspense>
         <Funnel />
       </Suspense>

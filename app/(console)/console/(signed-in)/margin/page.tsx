@@ -7,7 +7,9 @@ import { Margin } from "./_components/margin";
 export default async function MarginPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const params = await urlParams(searchParams);
   return (
-    <Prefetched load={(trpc, qc) => [qc.prefetchQuery(trpc.analytics.margin.queryOptions(rangeFrom(params)))]}>
+    <Prefetched
+      load={(trpc, qc) => [qc.prefetchQuery(trpc.analytics.margin.queryOptions(rangeFrom(params))), qc.prefetchQuery(trpc.catalog.overview.queryOptions())]}
+    >
       <Suspense>
         <Margin />
       </Suspense>

@@ -14,6 +14,7 @@ export default async function Payments({ searchParams }: { searchParams: Promise
         qc.prefetchQuery(trpc.payments.summary.queryOptions(summaryInput(filter))),
         qc.prefetchQuery(trpc.payments.totals.queryOptions()),
         qc.prefetchQuery(trpc.payments.filterOptions.queryOptions()),
+        qc.prefetchQuery(trpc.catalog.overview.queryOptions()),
       ]}
     >
       <Suspense>

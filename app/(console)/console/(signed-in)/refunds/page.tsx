@@ -14,6 +14,7 @@ export default async function RefundsPage({ searchParams }: { searchParams: Prom
           : [
               qc.prefetchInfiniteQuery(trpc.payments.refunds.infiniteQueryOptions(input, { getNextPageParam: (last) => last.nextCursor })),
               qc.prefetchQuery(trpc.payments.refundsSummary.queryOptions(input)),
+              qc.prefetchQuery(trpc.catalog.overview.queryOptions()),
             ]
       }
     >

@@ -6,7 +6,7 @@ import { SearchResults } from "./_components/search-results";
 export default async function SearchPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const q = (await urlParams(searchParams)).get("q") ?? "";
   return (
-    <Prefetched load={(trpc, qc) => [qc.prefetchQuery(trpc.search.global.queryOptions({ q }))]}>
+    <Prefetched load={(trpc, qc) => [qc.prefetchQuery(trpc.search.global.queryOptions({ q })), qc.prefetchQuery(trpc.catalog.overview.queryOptions())]}>
       <Suspense>
         <SearchResults />
       </Suspense>

@@ -12,6 +12,7 @@ export default async function Usage({ searchParams }: { searchParams: Promise<Re
         qc.prefetchInfiniteQuery(trpc.payments.list.infiniteQueryOptions(filter, { getNextPageParam: (last) => last.nextCursor })),
         qc.prefetchQuery(trpc.payments.summary.queryOptions(summaryInput(filter))),
         qc.prefetchQuery(trpc.payments.filterOptions.queryOptions()),
+        qc.prefetchQuery(trpc.catalog.overview.queryOptions()),
         qc.prefetchQuery(trpc.analytics.meterUsage.queryOptions({ preset: "30d" })),
       ]}
     >

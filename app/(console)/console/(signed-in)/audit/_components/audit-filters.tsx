@@ -14,7 +14,7 @@ export function AuditFilters() {
   const [from, setFrom] = useSearchField("from");
   const [to, setTo] = useSearchField("to");
   const options = useQuery(trpc.audit.filterOptions.queryOptions());
-  const targets = [...new Set((options.data?.actions ?? []).map((a) => a.target))];
+  const targets = [...new Map((options.data?.actions ?? []).map((a) => [a.target, a.targetLabel])).entries()];
   return (
     <form
       className="mt-4 flex flex-wrap items-end gap-3 rounded-lg border border-slate-200 bg-white p-3 text-sm"
@@ -36,9 +36,9 @@ export function AuditFilters() {
         <span className="text-slate-600">Of</span>
         <select className={INPUT} value={target} onChange={(e) => setTarget(e.target.value)} data-testid="audit-filter-target">
           <option value="">Anything</option>
-          {targets.map((t) => (
+          {targets.map(([t, label]) => (
             <option key={t} value={t}>
-              {t.replaceAll("_", " ")}
+              {label}
             </option>
           ))}
         </select>

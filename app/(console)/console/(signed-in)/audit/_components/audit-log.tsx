@@ -4,7 +4,6 @@ import { useInfiniteQuery } from "@tanstack/react-query";
 import { ShortId } from "@/app/_components/short-id";
 import { useTRPC } from "../../../providers";
 import { utcCell } from "../../../_components/format";
-import { isPaymentStatus, STATE_VIEW } from "../../../_components/payment-states";
 import { Empty, Loaded, PageHeader, Section, STACKED_TABLE_CLASS, TableScroll, ShowOlder } from "../../../_components/section";
 import { useSearchState } from "../../../_components/use-search-state";
 import { AuditFilters } from "./audit-filters";
@@ -20,15 +19,14 @@ function Target({ type, id, name }: { type: string; id: string; name: string }) 
   );
 }
 
-/** A value as the log shows it: a payment's state in the console's words (the protocol word on hover). */
-function Value({ text, format }: { text: string; format: "text" | "payment_state" }) {
-  if (format === "payment_state" && isPaymentStatus(text))
-    return (
-      <span title={text} data-state={text}>
-        {STATE_VIEW[text].label}
-      </span>
-    );
-  return <>{text}</>;
+/** A value as the log shows it, in words; the stored value on hover when it reads otherwise (a state, a role, an amount). */
+function Value({ text, raw, format }: { text: string; raw: string | undefined; format: "text" | "payment_state" }) {
+  if (raw === undefined || raw === text) return <>{text}</>;
+  return (
+    <span title={raw} data-state={format === "payment_state" ? raw : undefined}>
+      {text}
+    </span>
+  );
 }
 
 export function AuditLog() {
@@ -66,6 +64,7 @@ export function AuditLog() {
                     <tbody>
                       {rows.flatMap((a) => {
                         const changes = a.fields.length ? a.fields : [{ field: "—", label: "—", before: "—", after: "—", format: "text" as const }];
+                        const raw = new Map(a.changes.map((r) => [r.field, r]));
                         return changes.map((c, i) => (
                           <tr
                             key={`${a.id}-${c.field}`}
@@ -93,10 +92,10 @@ export function AuditLog() {
                               {c.label}
                             </td>
                             <td className="text-xs break-all" data-testid="audit-before" data-label="Before">
-                              <Value text={c.before} format={c.format} />
+                              <Value text={c.before} raw={raw.get(c.field)?.before} format={c.format} />
                             </td>
                             <td className="text-xs break-all" data-testid="audit-after" data-label="After">
-                              <Value text={c.after} format={c.format} />
+                              <Value text={c.after} raw={raw.get(c.field)?.after} format={c.format} />
                             </td>
                           </tr>
                         ));

@@ -10,7 +10,7 @@ export default async function CustomerPage({ params }: { params: Promise<{ id: s
     id = decodeURIComponent(raw);
   } catch {}
   return (
-    <Prefetched load={(trpc, qc) => [qc.prefetchQuery(trpc.customers.customer.queryOptions({ id }))]}>
+    <Prefetched load={(trpc, qc) => [qc.prefetchQuery(trpc.customers.customer.queryOptions({ id })), qc.prefetchQuery(trpc.catalog.overview.queryOptions())]}>
       <CustomerDetail id={id} />
     </Prefetched>
   );

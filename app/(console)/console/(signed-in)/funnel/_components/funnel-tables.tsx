@@ -1,6 +1,7 @@
 "use client";
 
 import { count } from "../../../_components/format";
+import { OperationName } from "../../../_components/operation-name";
 import { Empty, Section, STACKED_TABLE_CLASS, TableScroll } from "../../../_components/section";
 import { useSort } from "../../../_components/sortable";
 import type { Outputs } from "../../../_components/types";
@@ -89,8 +90,8 @@ export function ByOperationTable({ f }: { f: Funnel }) {
             <tbody>
               {t.rows.map((o) => (
                 <tr key={o.operation} className="border-t border-slate-100 tabular-nums" data-testid={`funnel-operation-${o.operation}`}>
-                  <td className="py-1.5 font-mono" data-label="Operation">
-                    {o.operation}
+                  <td className="py-1.5" data-label="Operation">
+                    <OperationName op={o.operation} />
                   </td>
                   <td className="text-right" data-label="402s issued">
                     {count(o.stages.issued)}

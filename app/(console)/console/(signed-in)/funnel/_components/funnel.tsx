@@ -2,6 +2,8 @@
 
 import { useQuery } from "@tanstack/react-query";
 import { useTRPC } from "../../../providers";
+import { railLabel } from "../../../_components/format";
+import { useOperationTitles } from "../../../_components/operation-name";
 import { RangePicker, describeRange } from "../../../_components/range-picker";
 import { INPUT, Loaded, PageHeader } from "../../../_components/section";
 import { useSearchField, useSearchState } from "../../../_components/use-search-state";
@@ -17,6 +19,7 @@ export function Funnel() {
   const [operation, setOperation] = useSearchField("operation");
   const [rail, setRail] = useSearchField("rail");
   const q = useQuery(trpc.analytics.funnel.queryOptions(funnelInput(params)));
+  const title = useOperationTitles();
   return (
     <>
       <PageHeader title="402 funnel">
@@ -30,7 +33,9 @@ export function Funnel() {
           <select className={INPUT} value={operation} onChange={(e) => setOperation(e.target.value)} data-testid="funnel-operation">
             <option value="">All operations</option>
             {(q.data?.operations ?? []).map((o) => (
-              <option key={o}>{o}</option>
+              <option key={o} value={o}>
+                {title(o).title}
+              </option>
             ))}
           </select>
         </label>
@@ -39,7 +44,9 @@ export function Funnel() {
           <select className={INPUT} value={rail} onChange={(e) => setRail(e.target.value)} data-testid="funnel-rail">
             <option value="">All rails</option>
             {(q.data?.rails ?? []).map((r) => (
-              <option key={r}>{r}</option>
+              <option key={r} value={r}>
+                {railLabel(r)}
+              </option>
             ))}
           </select>
         </label>
@@ -49,8 +56,8 @@ export function Funnel() {
           <>
             <p className="mt-4 text-sm text-slate-700" data-testid="funnel-range">
               {describeRange(f.range)}
-              {f.filter.operation ? ` · ${f.filter.operation}` : ""}
-              {f.filter.rail ? ` · ${f.filter.rail}` : ""} ·{" "}
+              {f.filter.operation ? ` · ${title(f.filter.operation).title}` : ""}
+              {f.filter.rail ? ` · ${railLabel(f.filter.rail)}` : ""} ·{" "}
               {f.stages.conversionPercent === null ? "no 402s issued" : `${f.stages.conversionPercent}% of 402s paid`}
             </p>
             <FunnelStages f={f} />

@@ -3,6 +3,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { useTRPC } from "../../../providers";
+import { OwnerOnly } from "../../../_components/owner-only";
 import { Empty, Loaded, PageHeader, Section, TABLE_CLASS, TableScroll } from "../../../_components/section";
 import { RecentChanges } from "../../../_components/recent-changes";
 
@@ -141,7 +142,7 @@ function ProviderRow({ p }: { p: { id: string; issuer: string; keySourceLabel: s
           data-testid="idp-state"
           className={`rounded px-2 py-0.5 text-xs ${p.enabled ? "bg-emerald-100 text-emerald-800" : "bg-slate-100 text-slate-600"}`}
         >
-          {p.enabled ? "enabled" : "disabled"}
+          {p.enabled ? "Enabled" : "Disabled"}
         </span>
       </td>
       <td className="font-mono text-xs">{utc(p.createdAt)}</td>
@@ -207,29 +208,31 @@ export function IdentityProviders() {
         <Loaded query={list} what="identity providers">
           {(data) => (
             <>
-              {data.providers.length === 0 ? (
-                <Empty testId="idp-empty">No trusted identity providers.</Empty>
-              ) : (
-                <TableScroll label="Trusted identity providers">
-                  <table className={TABLE_CLASS} data-testid="idp-table">
-                    <thead className="text-slate-600">
-                      <tr>
-                        <th className="py-1">Issuer</th>
-                        <th>Keys</th>
-                        <th>State</th>
-                        <th>Added</th>
-                        <th />
-                      </tr>
-                    </thead>
-                    <tbody>
-                      {data.providers.map((p) => (
-                        <ProviderRow key={p.id} p={p} />
-                      ))}
-                    </tbody>
-                  </table>
-                </TableScroll>
-              )}
-              <AddProviderForm />
+              <OwnerOnly>
+                {data.providers.length === 0 ? (
+                  <Empty testId="idp-empty">No trusted identity providers.</Empty>
+                ) : (
+                  <TableScroll label="Trusted identity providers">
+                    <table className={TABLE_CLASS} data-testid="idp-table">
+                      <thead className="text-slate-600">
+                        <tr>
+                          <th className="py-1">Issuer</th>
+                          <th>Keys</th>
+                          <th>State</th>
+                          <th>Added</th>
+                          <th />
+                        </tr>
+                      </thead>
+                      <tbody>
+                        {data.providers.map((p) => (
+                          <ProviderRow key={p.id} p={p} />
+                        ))}
+                      </tbody>
+                    </table>
+                  </TableScroll>
+                )}
+                <AddProviderForm />
+              </OwnerOnly>
               <div className="mt-6 border-t border-slate-100 pt-4 text-sm" data-testid="idp-hosts">
                 <h3 className="font-medium">Storefront hosts</h3>
                 <p className="mb-2 text-slate-500">

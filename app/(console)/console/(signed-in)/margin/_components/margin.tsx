@@ -3,7 +3,8 @@
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useTRPC } from "../../../providers";
-import { count, operationLabel, usd, utc } from "../../../_components/format";
+import { count, railLabel, usd, utc } from "../../../_components/format";
+import { OperationName } from "../../../_components/operation-name";
 import { RangePicker, describeRange } from "../../../_components/range-picker";
 import { Empty, LINK, Loaded, PageHeader, Section, STACKED_TABLE_CLASS, TableScroll } from "../../../_components/section";
 import { rangeFrom, useSearchState } from "../../../_components/use-search-state";
@@ -72,10 +73,10 @@ export function Margin() {
                           className={`border-t border-slate-100 ${r.operation === "Total" ? "font-medium" : ""}`}
                           data-testid={`margin-row-${r.operation}${r.rail ? `-${r.rail}` : ""}`}
                         >
-                          <td className="py-1.5 font-mono" data-label="Operation" title={operationLabel(r.operation)}>
-                            {r.operation}
+                          <td className="py-1.5" data-label="Operation">
+                            {r.operation === "Total" ? "Total" : <OperationName op={r.operation} />}
                           </td>
-                          <td data-label={r.rail ? "Rail" : ""}>{r.rail ?? ""}</td>
+                          <td data-label={r.rail ? "Rail" : ""}>{r.rail ? railLabel(r.rail) : ""}</td>
                           <td className="text-right" data-label="Paid calls">
                             {count(r.calls)}
                           </td>

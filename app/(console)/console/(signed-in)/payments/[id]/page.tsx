@@ -5,7 +5,7 @@ import { PaymentDetail } from "./_components/payment-detail";
 export default async function PaymentPage({ params }: { params: Promise<{ id: string }> }) {
   const { id } = await params;
   return (
-    <Prefetched load={(trpc, qc) => [qc.prefetchQuery(trpc.payments.detail.queryOptions({ id }))]}>
+    <Prefetched load={(trpc, qc) => [qc.prefetchQuery(trpc.payments.detail.queryOptions({ id })), qc.prefetchQuery(trpc.catalog.overview.queryOptions())]}>
       <PaymentDetail id={id} />
     </Prefetched>
   );

@@ -1,6 +1,6 @@
 // The Payments (and Usage) filters as the URL holds them (?status=a,b&rail=&operation=&transport=&payer=&q=&from=&to=&challenged=1&sort=),
 // read the same way by the server's prefetch and the browser; the CSV export reads the same URL.
-import { isPaymentStatus, type PaymentStatus } from "../../../_components/payment-states";
+import { isPaymentStatus, type PaymentStatus } from "@/server/contracts/payment-words";
 
 const SORTS = ["newest", "oldest", "amount"] as const;
 

@@ -2,7 +2,9 @@
 
 import { useQuery } from "@tanstack/react-query";
 import { useTRPC } from "../../../providers";
-import { STATE_VIEW, STATES } from "../../../_components/payment-states";
+import { STATE_WORDS, STATES } from "@/server/contracts/payment-words";
+import { railLabel } from "../../../_components/format";
+import { useOperationTitles } from "../../../_components/operation-name";
 import { BUTTON_SECONDARY, INPUT } from "../../../_components/section";
 import { useCommittedSearchField, useSearchField, useSearchState } from "../../../_components/use-search-state";
 import { paymentFilterFrom } from "./payment-filter-input";
@@ -44,6 +46,7 @@ export function PaymentFilters({ usage }: { usage?: boolean }) {
   const trpc = useTRPC();
   const { params, set } = useSearchState();
   const options = useQuery(trpc.payments.filterOptions.queryOptions());
+  const opTitle = useOperationTitles();
   const [status, setStatus] = useSearchField("status");
   const [rail, setRail] = useSearchField("rail");
   const [operation, setOperation] = useSearchField("operation");
@@ -77,9 +80,9 @@ export function PaymentFilters({ usage }: { usage?: boolean }) {
           <legend className="mb-1 text-slate-600">State</legend>
           <div className="flex flex-wrap gap-x-4 gap-y-1">
             {STATES.map((s) => (
-              <label key={s} className="inline-flex min-h-6 items-center gap-1.5" title={`${s}: ${STATE_VIEW[s].meaning}`}>
+              <label key={s} className="inline-flex min-h-6 items-center gap-1.5" title={`${s}: ${STATE_WORDS[s].meaning}`}>
                 <input type="checkbox" checked={chosen.has(s)} onChange={() => toggle(s)} data-testid={`filter-status-${s}`} />
-                {STATE_VIEW[s].filterLabel}
+                {STATE_WORDS[s].filterLabel}
               </label>
             ))}
           </div>
@@ -94,7 +97,7 @@ export function PaymentFilters({ usage }: { usage?: boolean }) {
               <option value="">All rails</option>
               {rails.map((r) => (
                 <option key={r} value={r}>
-                  {r}
+                  {railLabel(r)}
                 </option>
               ))}
             </select>
@@ -106,7 +109,7 @@ export function PaymentFilters({ usage }: { usage?: boolean }) {
             <option value="">All operations</option>
             {(options.data?.operations ?? []).map((o) => (
               <option key={o} value={o}>
-                {o}
+                {opTitle(o).title}
               </option>
             ))}
           </select>

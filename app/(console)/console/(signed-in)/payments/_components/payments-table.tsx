@@ -1,7 +1,9 @@
 "use client";
 
 import { useState } from "react";
-import { operationLabel, RAIL_HELP, short, usd, utcCell } from "../../../_components/format";
+import { RAIL_HELP, short, usd, utcCell } from "../../../_components/format";
+import { OperationName } from "../../../_components/operation-name";
+import { cardRefundWords } from "@/server/contracts/payment-words";
 import { StateBadge } from "../../../_components/state-badge";
 import { ShortId } from "@/app/_components/short-id";
 import { STACKED_TABLE_CLASS, TableScroll } from "../../../_components/section";
@@ -79,9 +81,7 @@ function PaymentRow({ p, now }: { p: Row; now: number }) {
         {p.failureReason && <span className="sr-only"> ({p.failureReason})</span>}
       </td>
       <td title={`${p.method} ${p.path}${p.query ? `?${p.query}` : ""}`} data-label="Operation">
-        <span className="font-mono text-xs" data-testid="payment-operation" title={operationLabel(p.operation)}>
-          {p.operation}
-        </span>
+        <OperationName op={p.operation} testId="payment-operation" />
         {p.transport === "mcp" && (
           <span
             className="ml-1.5 rounded bg-violet-50 px-1 py-0.5 text-xs font-medium text-violet-800"
@@ -112,8 +112,12 @@ function PaymentRow({ p, now }: { p: Row; now: number }) {
           </span>
         )}
         {p.card?.refund && (
-          <span className="block text-sky-800" title={p.card.refund.refundId ?? undefined} data-testid="payment-card-refund-state">
-            refund {p.card.refund.status} ({p.card.refund.cause?.replace("_", " ")})
+          <span
+            className="block text-sky-800"
+            title={`${p.card.refund.status}, ${p.card.refund.cause ?? ""}${p.card.refund.refundId ? `: ${p.card.refund.refundId}` : ""}`}
+            data-testid="payment-card-refund-state"
+          >
+            {cardRefundWords(p.card.refund)}
           </span>
         )}
       </td>

@@ -1,6 +1,7 @@
 "use client";
 
 import { usd } from "../../../_components/format";
+import { OwnerOnly } from "../../../_components/owner-only";
 import { Section, STACKED_TABLE_CLASS, TableScroll } from "../../../_components/section";
 import type { Outputs } from "../../../_components/types";
 import { IncludedUnitsEditor } from "./included-units-editor";
@@ -11,41 +12,43 @@ type Catalog = Outputs["catalog"]["overview"];
 export function MetersTable({ o }: { o: Catalog }) {
   return (
     <Section title="Meters" testId="section-meters">
-      <TableScroll label="Meters">
-        <table className={STACKED_TABLE_CLASS} data-testid="meters-table">
-          <thead className="text-slate-600">
-            <tr>
-              <th className="py-1">Meter</th>
-              <th>Unit</th>
-              <th>Free included units (per claimed person)</th>
-              <th className="text-right">Price per unit</th>
-              <th>Operations</th>
-            </tr>
-          </thead>
-          <tbody>
-            {o.meters.map((m) => {
-              const ops = o.services.flatMap((s) => s.operations.filter((op) => op.meter === m.key));
-              return (
-                <tr key={m.id} className="border-t border-slate-100 align-top" data-testid={`plans-meter-${m.key}`}>
-                  <td className="py-2" data-label="Meter">
-                    {m.title} <span className="block font-mono text-xs text-slate-600">{m.key}</span>
-                  </td>
-                  <td data-label="Unit">{m.unit}</td>
-                  <td data-label="Free included units">
-                    <IncludedUnitsEditor meter={m} />
-                  </td>
-                  <td className="text-right tabular-nums" data-label="Price per unit">
-                    {m.priceUsd === null ? "not priced" : usd(m.priceUsd)}
-                  </td>
-                  <td className="font-mono text-xs" data-label="Operations">
-                    {ops.map((op) => op.key).join(", ") || "—"}
-                  </td>
-                </tr>
-              );
-            })}
-          </tbody>
-        </table>
-      </TableScroll>
+      <OwnerOnly>
+        <TableScroll label="Meters">
+          <table className={STACKED_TABLE_CLASS} data-testid="meters-table">
+            <thead className="text-slate-600">
+              <tr>
+                <th className="py-1">Meter</th>
+                <th>Unit</th>
+                <th>Free included units (per claimed person)</th>
+                <th className="text-right">Price per unit</th>
+                <th>Operations</th>
+              </tr>
+            </thead>
+            <tbody>
+              {o.meters.map((m) => {
+                const ops = o.services.flatMap((s) => s.operations.filter((op) => op.meter === m.key));
+                return (
+                  <tr key={m.id} className="border-t border-slate-100 align-top" data-testid={`plans-meter-${m.key}`}>
+                    <td className="py-2" data-label="Meter">
+                      {m.title} <span className="block font-mono text-xs text-slate-600">{m.key}</span>
+                    </td>
+                    <td data-label="Unit">{m.unit}</td>
+                    <td data-label="Free included units">
+                      <IncludedUnitsEditor meter={m} />
+                    </td>
+                    <td className="text-right tabular-nums" data-label="Price per unit">
+                      {m.priceUsd === null ? "not priced" : usd(m.priceUsd)}
+                    </td>
+                    <td className="font-mono text-xs" data-label="Operations">
+                      {ops.map((op) => op.key).join(", ") || "—"}
+                    </td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        </TableScroll>
+      </OwnerOnly>
     </Section>
   );
 }

@@ -3,6 +3,7 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { useTRPC } from "../../../providers";
+import { useIsOwner, VIEWER_REASON } from "../../../_components/owner-only";
 import { LINK_BUTTON } from "../../../_components/section";
 import type { Outputs } from "../../../_components/types";
 import { PlanChangeDialog, RetirePlanDialog, type PlanRow } from "./plan-dialogs";
@@ -15,15 +16,26 @@ export function PlanActions({ plan, editing, onEdit }: { plan: PlanRow; editing:
   const invalidate = useInvalidateCatalog();
   const [retiring, setRetiring] = useState(false);
   const retire = useMutation(trpc.catalog.retirePlan.mutationOptions({ onSuccess: async () => (await invalidate(), setRetiring(false)) }));
+  const owner = useIsOwner();
   if (plan.kind !== "credit" || plan.status !== "live") return null;
   return (
     <div className="flex gap-3">
-      <button className={LINK_BUTTON} onClick={onEdit} aria-expanded={editing} data-testid={`plan-edit-${plan.slug}`} aria-label={`Edit ${plan.name}`}>
+      <button
+        className={LINK_BUTTON}
+        onClick={onEdit}
+        aria-expanded={editing}
+        disabled={!owner}
+        title={owner ? undefined : VIEWER_REASON}
+        data-testid={`plan-edit-${plan.slug}`}
+        aria-label={`Edit ${plan.name}`}
+      >
         Edit
       </button>
       <button
         className={`${LINK_BUTTON} text-red-700`}
         onClick={() => setRetiring(true)}
+        disabled={!owner}
+        title={owner ? undefined : VIEWER_REASON}
         data-testid={`plan-retire-${plan.slug}`}
         aria-label={`Retire ${plan.name}`}
       >

@@ -1,7 +1,9 @@
 // The Refunds page's filter from its URL (status, rail, from, to), the same for the server's prefetch, the browser's
 // query and the CSV link. A reversed range is told apart before anything is asked of the server.
-export const REFUND_STATUS_WORDS = { succeeded: "Refunded", pending: "Pending at the card processor", failed: "Failed at the card processor" } as const;
-export type RefundStatusWord = keyof typeof REFUND_STATUS_WORDS;
+import { REFUND_STATUS_WORDS, type RefundStatus } from "@/server/contracts/payment-words";
+
+export { REFUND_STATUS_WORDS };
+export type RefundStatusWord = RefundStatus;
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 

@@ -3,8 +3,9 @@
 import { useInfiniteQuery, useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useTRPC } from "../../../providers";
-import { CopyValue } from "../../../_components/copy-value";
-import { count, operationLabel, railLabel, short, usd, utcCell } from "../../../_components/format";
+import { ShortId } from "@/app/_components/short-id";
+import { count, railLabel, usd, utcCell } from "../../../_components/format";
+import { OperationName } from "../../../_components/operation-name";
 import { Empty, Kpi, LINK, Loaded, PageHeader, Section, STACKED_TABLE_CLASS, TableScroll, ShowOlder } from "../../../_components/section";
 import type { Outputs } from "../../../_components/types";
 import { useSearchState } from "../../../_components/use-search-state";
@@ -27,10 +28,13 @@ function Payer({ r }: { r: Refund }) {
   if (!who) return <span className="text-slate-600">{card ?? "—"}</span>;
   return (
     <span className="inline-flex flex-wrap items-center">
-      <Link className={`${LINK} ${r.payerEmail ? "break-all" : "font-mono text-xs"}`} href={customerHref(who)} title={who}>
-        {r.payerEmail ? who : short(who)}
-      </Link>
-      {!r.payerEmail && <CopyValue value={who} what="wallet address" />}
+      {r.payerEmail ? (
+        <Link className={`${LINK} break-all`} href={customerHref(who)} title={who}>
+          {who}
+        </Link>
+      ) : (
+        <ShortId value={who} what="wallet address" href={customerHref(who)} head={6} tail={4} />
+      )}
       {card && <span className="block w-full font-mono text-xs text-slate-600">{card}</span>}
     </span>
   );
@@ -39,25 +43,8 @@ function Payer({ r }: { r: Refund }) {
 /** Where the money went back: the transaction on chain (wallets) or the card processor's refund id (re_...). */
 function Reference({ r }: { r: Refund }) {
   if (r.transaction)
-    return (
-      <span className="inline-flex items-center font-mono text-xs whitespace-nowrap" title={r.transaction}>
-        {r.transactionUrl ? (
-          <a href={r.transactionUrl} target="_blank" rel="noreferrer" className={LINK}>
-            {short(r.transaction)}
-          </a>
-        ) : (
-          short(r.transaction)
-        )}
-        <CopyValue value={r.transaction} what="refund transaction" testId="refund-copy-tx" />
-      </span>
-    );
-  if (r.processorRefundId)
-    return (
-      <span className="inline-flex items-center font-mono text-xs whitespace-nowrap" title={r.processorRefundId} data-testid="refund-processor-id">
-        {short(r.processorRefundId, 10, 4)}
-        <CopyValue value={r.processorRefundId} what="card refund id" />
-      </span>
-    );
+    return <ShortId value={r.transaction} what="refund transaction" href={r.transactionUrl ?? undefined} head={6} tail={4} copyTestId="refund-copy-tx" />;
+  if (r.processorRefundId) return <ShortId value={r.processorRefundId} what="card refund id" head={10} tail={4} testId="refund-processor-id" />;
   return <span className="text-slate-600">{r.rail === "card" ? "not confirmed by the processor yet" : "—"}</span>;
 }
 
@@ -105,10 +92,16 @@ function RefundsTable({ rows }: { rows: Refund[] }) {
                 {r.reason}
               </td>
               <td className="font-mono text-xs whitespace-nowrap" data-label="Payment">
-                <Link href={`/console/payments/${encodeURIComponent(r.paymentId)}`} className={LINK} title={r.paymentId} data-testid="refund-payment-link">
-                  {short(r.paymentId, 8, 4)}
-                </Link>
-                <span className="block font-sans text-slate-600">{operationLabel(r.operation)}</span>
+                <ShortId
+                  value={r.paymentId}
+                  what="payment id"
+                  href={`/console/payments/${encodeURIComponent(r.paymentId)}`}
+                  head={8}
+                  tail={4}
+                  copy={false}
+                  testId="refund-payment-link"
+                />
+                <OperationName op={r.operation} className="block font-sans text-slate-600" testId="refund-operation" />
               </td>
               <td data-label="Paid with">{railLabel(r.rail)}</td>
               <td data-label="Customer">

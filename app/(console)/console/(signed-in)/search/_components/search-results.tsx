@@ -4,9 +4,10 @@ import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { ShortId, shortId } from "@/app/_components/short-id";
 import { useTRPC } from "../../../providers";
-import { operationLabel, railLabel, usd } from "../../../_components/format";
-import { isPaymentStatus, STATE_VIEW } from "../../../_components/payment-states";
+import { railLabel, usd } from "../../../_components/format";
+import { useOperationTitles } from "../../../_components/operation-name";
 import { Empty, LINK, Loaded, PageHeader, Section } from "../../../_components/section";
+import { StateText } from "../../../_components/state-badge";
 import { useSearchState } from "../../../_components/use-search-state";
 
 const KIND_LABEL: Record<string, string> = {
@@ -25,6 +26,7 @@ export function SearchResults() {
   const { params } = useSearchState();
   const q = params.get("q") ?? "";
   const res = useQuery(trpc.search.global.queryOptions({ q }));
+  const operation = useOperationTitles();
   return (
     <>
       <PageHeader title="Search">
@@ -42,13 +44,11 @@ export function SearchResults() {
                   <li key={`${h.kind}:${h.id}`} className="py-2" data-testid={`search-hit-${h.kind}`}>
                     <p className="text-xs text-slate-600">{KIND_LABEL[h.kind] ?? h.kind}</p>
                     <Link href={h.href} className={`${LINK} break-all`}>
-                      {h.payment ? `${usd(h.payment.amountUsd)} · ${operationLabel(h.payment.operation)}` : h.label}
+                      {h.payment ? `${usd(h.payment.amountUsd)} · ${operation(h.payment.operation).title}` : h.label}
                     </Link>
                     {h.payment ? (
                       <p className="text-sm text-slate-700">
-                        <span data-state={h.payment.status} title={h.payment.status}>
-                          {isPaymentStatus(h.payment.status) ? STATE_VIEW[h.payment.status].label : h.payment.status}
-                        </span>
+                        <StateText value={h.payment.status} />
                         {h.payment.rail ? ` · ${railLabel(h.payment.rail)}` : ""} · {h.payment.createdAt.slice(0, 10)} ·{" "}
                         <ShortId value={h.id} what="payment id" />
                       </p>

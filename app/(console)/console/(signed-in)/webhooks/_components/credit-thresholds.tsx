@@ -3,6 +3,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { useTRPC } from "../../../providers";
+import { OwnerOnly } from "../../../_components/owner-only";
 import { BUTTON_SECONDARY, Empty, INPUT, Loaded, Section, TABLE_CLASS, TableScroll } from "../../../_components/section";
 
 function ThresholdRow({ p }: { p: { planId: string; name: string; slug: string; status: string; thresholdUsd: string | null } }) {
@@ -68,21 +69,23 @@ export function CreditThresholds() {
           plans.length === 0 ? (
             <Empty testId="thresholds-empty">No credit plan: create one under Plans and meters.</Empty>
           ) : (
-            <TableScroll label="Credit-low thresholds per plan">
-              <table className={TABLE_CLASS} data-testid="credit-thresholds">
-                <thead className="text-slate-500">
-                  <tr>
-                    <th className="py-1">Plan</th>
-                    <th>Credit low below</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {plans.map((p) => (
-                    <ThresholdRow key={p.planId} p={p} />
-                  ))}
-                </tbody>
-              </table>
-            </TableScroll>
+            <OwnerOnly>
+              <TableScroll label="Credit-low thresholds per plan">
+                <table className={TABLE_CLASS} data-testid="credit-thresholds">
+                  <thead className="text-slate-500">
+                    <tr>
+                      <th className="py-1">Plan</th>
+                      <th>Credit low below</th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {plans.map((p) => (
+                      <ThresholdRow key={p.planId} p={p} />
+                    ))}
+                  </tbody>
+                </table>
+              </TableScroll>
+            </OwnerOnly>
           )
         }
       </Loaded>

@@ -3,6 +3,7 @@
 import { useInfiniteQuery, useMutation, useQueryClient } from "@tanstack/react-query";
 import { Fragment, useState } from "react";
 import { useTRPC } from "../../../providers";
+import { useIsOwner, VIEWER_REASON } from "../../../_components/owner-only";
 import { utcCell } from "../../../_components/format";
 import { Empty, INPUT, Loaded, Section, ShowOlder, TABLE_CLASS, TableScroll } from "../../../_components/section";
 import { useSearchField } from "../../../_components/use-search-state";
@@ -20,6 +21,7 @@ export function Deliveries({ endpointId }: { endpointId: string }) {
   const qc = useQueryClient();
   const [status, setStatus] = useSearchField("status");
   const [open, setOpen] = useState<string | null>(null);
+  const owner = useIsOwner();
   const input = { endpointId, ...(status ? { status: status as "pending" | "succeeded" | "failed" } : {}) };
   const q = useInfiniteQuery(trpc.webhooks.deliveries.infiniteQueryOptions(input, { getNextPageParam: (last) => last.nextCursor, refetchInterval: 5_000 }));
   const resend = useMutation(
@@ -99,7 +101,8 @@ export function Deliveries({ endpointId }: { endpointId: string }) {
                           <button
                             type="button"
                             className="text-sm text-indigo-700 hover:underline disabled:opacity-50"
-                            disabled={resend.isPending || d.status === "pending"}
+                            disabled={resend.isPending || d.status === "pending" || !owner}
+                            title={owner ? undefined : VIEWER_REASON}
                             onClick={() => resend.mutate({ id: d.id })}
                             data-testid="delivery-resend"
                           >

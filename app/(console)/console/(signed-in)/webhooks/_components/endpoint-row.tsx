@@ -6,6 +6,7 @@ import type { inferRouterOutputs } from "@trpc/server";
 import type { AppRouter } from "@/server/trpc/root";
 import { useTRPC } from "../../../providers";
 import { utcCell } from "../../../_components/format";
+import { useIsOwner, VIEWER_REASON } from "../../../_components/owner-only";
 import { SecretReveal } from "./secret-reveal";
 
 type Endpoint = inferRouterOutputs<AppRouter>["webhooks"]["endpoints"][number];
@@ -27,6 +28,8 @@ export function EndpointRow({ e, selected, onSelect }: { e: Endpoint; selected: 
   const remove = useMutation(trpc.webhooks.deleteEndpoint.mutationOptions({ onSuccess: refresh }));
   const error = update.error ?? rotate.error ?? remove.error;
   const enabled = e.status === "enabled";
+  // A viewer sees the owner's buttons disabled, the reason on hover (said in words beside the form below).
+  const owner = useIsOwner();
   return (
     <>
       <tr className={`border-t border-slate-100 align-top ${selected ? "bg-indigo-50" : ""}`} data-testid={`webhook-endpoint-${e.id}`}>
@@ -43,7 +46,7 @@ export function EndpointRow({ e, selected, onSelect }: { e: Endpoint; selected: 
             data-testid="webhook-state"
             title={e.disabled_reason ?? (e.failing_since ? `failing since ${e.failing_since}` : undefined)}
           >
-            {enabled ? (e.failing_since ? "failing" : "enabled") : "disabled"}
+            {enabled ? (e.failing_since ? "Failing" : "Enabled") : "Disabled"}
           </span>
           {e.disabled_reason && <p className="mt-1 max-w-xs text-xs text-red-800">{e.disabled_reason}</p>}
         </td>
@@ -54,13 +57,21 @@ export function EndpointRow({ e, selected, onSelect }: { e: Endpoint; selected: 
           <button
             type="button"
             className={LINK}
-            disabled={update.isPending}
+            disabled={update.isPending || !owner}
+            title={owner ? undefined : VIEWER_REASON}
             onClick={() => update.mutate({ id: e.id, enabled: !enabled })}
             data-testid="webhook-toggle"
           >
             {enabled ? "Disable" : "Enable"}
           </button>{" "}
-          <button type="button" className={LINK} disabled={rotate.isPending} onClick={() => rotate.mutate({ id: e.id })} data-testid="webhook-rotate">
+          <button
+            type="button"
+            className={LINK}
+            disabled={rotate.isPending || !owner}
+            title={owner ? undefined : VIEWER_REASON}
+            onClick={() => rotate.mutate({ id: e.id })}
+            data-testid="webhook-rotate"
+          >
             Rotate secret
           </button>{" "}
           {confirming ? (
@@ -68,7 +79,14 @@ export function EndpointRow({ e, selected, onSelect }: { e: Endpoint; selected: 
               Confirm remove
             </button>
           ) : (
-            <button type="button" className="text-red-700 hover:underline" onClick={() => setConfirming(true)} data-testid="webhook-remove">
+            <button
+              type="button"
+              className="text-red-700 hover:underline disabled:opacity-50"
+              disabled={!owner}
+              title={owner ? undefined : VIEWER_REASON}
+              onClick={() => setConfirming(true)}
+              data-testid="webhook-remove"
+            >
               Remove
             </button>
           )}

@@ -3,6 +3,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { useTRPC } from "../../../providers";
 import { Empty, Loaded, Section, TABLE_CLASS, TableScroll } from "../../../_components/section";
+import { OwnerOnly } from "../../../_components/owner-only";
 import { EndpointForm } from "./endpoint-form";
 import { EndpointRow } from "./endpoint-row";
 
@@ -40,7 +41,9 @@ export function Endpoints({ selected, onSelect }: { selected: string | null; onS
           )
         }
       </Loaded>
-      <EndpointForm />
+      <OwnerOnly className="mt-4">
+        <EndpointForm />
+      </OwnerOnly>
     </Section>
   );
 }

@@ -3,12 +3,13 @@
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useTRPC } from "../../../../providers";
-import { CopyValue } from "../../../../_components/copy-value";
-import { count, operationLabel, railLabel, short, usd, utcCell } from "../../../../_components/format";
+import { CopyButton, ShortId } from "@/app/_components/short-id";
+import { count, railLabel, short, usd, utcCell } from "../../../../_components/format";
+import { OperationName } from "../../../../_components/operation-name";
 import { Empty, Kpi, LINK, Loaded, PageHeader, Section, STACKED_TABLE_CLASS, TableScroll } from "../../../../_components/section";
 import { StateBadge } from "../../../../_components/state-badge";
 import { CreditHeldByInstances } from "./credit-held-by-instances";
-import type { PaymentStatus } from "../../../../_components/payment-states";
+import type { PaymentStatus } from "@/server/contracts/payment-words";
 import type { Outputs } from "../../../../_components/types";
 
 type Customer = Outputs["customers"]["customer"];
@@ -23,8 +24,7 @@ function Who({ c }: { c: Customer }) {
     <dl className="grid gap-x-6 gap-y-2 text-sm sm:grid-cols-[max-content_1fr]" data-testid="customer-who">
       <dt className="text-slate-600">{KIND_TITLE[c.kind]}</dt>
       <dd className="min-w-0 font-mono text-xs break-all">
-        {c.id}
-        <CopyValue value={c.id} what={KIND_TITLE[c.kind].toLowerCase()} />
+        {c.id} <CopyButton value={c.id} what={KIND_TITLE[c.kind].toLowerCase()} />
       </dd>
       {c.cards.length > 0 && (
         <>
@@ -137,11 +137,11 @@ function Payments({ c }: { c: Customer }) {
                     {utcCell(p.createdAt)}
                   </td>
                   <td className="font-mono text-xs whitespace-nowrap" data-label="Payment">
-                    <Link className={LINK} href={`/console/payments/${encodeURIComponent(p.id)}`} title={p.id}>
-                      {short(p.id, 8, 4)}
-                    </Link>
+                    <ShortId value={p.id} what="payment id" href={`/console/payments/${encodeURIComponent(p.id)}`} head={8} tail={4} copy={false} />
                   </td>
-                  <td data-label="Operation">{operationLabel(p.operation)}</td>
+                  <td data-label="Operation">
+                    <OperationName op={p.operation} testId="customer-payment-operation" />
+                  </td>
                   <td data-label="Method">{railLabel(p.rail)}</td>
                   <td className="text-right tabular-nums" data-label="Amount" data-value={p.amountUsd}>
                     {usd(p.amountUsd)}

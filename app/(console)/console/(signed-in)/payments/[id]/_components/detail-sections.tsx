@@ -1,9 +1,11 @@
 "use client";
 
 import Link from "next/link";
-import { operationLabel, RAIL_HELP, railLabel, usd, utc } from "../../../../_components/format";
+import { RAIL_HELP, railLabel, usd, utc } from "../../../../_components/format";
+import { OperationName } from "../../../../_components/operation-name";
 import { LINK, Section, TABLE_CLASS, TableScroll } from "../../../../_components/section";
 import { ShortId } from "@/app/_components/short-id";
+import { cardRefundWords } from "@/server/contracts/payment-words";
 import { cardLabel } from "../../_components/card-label";
 import { Field, TxLink, type Detail } from "./detail-parts";
 
@@ -94,7 +96,7 @@ export function Summary({ p }: { p: Detail }) {
           {p.rail && RAIL_HELP[p.rail] && <span className="block text-xs text-slate-600">{RAIL_HELP[p.rail]}</span>}
         </Field>
         <Field label="Operation">
-          {operationLabel(p.operation)}
+          <OperationName op={p.operation} testId="payment-detail-operation" />
           <span className="block font-mono text-xs text-slate-600" data-testid="binding-request">
             {p.binding.method} {p.binding.path}
             {p.binding.query ? `?${p.binding.query}` : ""}
@@ -183,7 +185,7 @@ export function CardSection({ card }: { card: NonNullable<Detail["card"]> }) {
         <Field label="Refund">
           {card.refund ? (
             <>
-              {card.refund.status} ({card.refund.cause?.replace("_", " ")})
+              <span title={`${card.refund.status}, ${card.refund.cause ?? ""}`}>{cardRefundWords(card.refund)}</span>
               {card.refund.refundId && (
                 <>
                   {" "}

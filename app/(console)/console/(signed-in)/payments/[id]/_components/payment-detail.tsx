@@ -4,7 +4,8 @@ import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useState } from "react";
 import { useTRPC } from "../../../../providers";
-import { operationLabel, railLabel, usd, utc } from "../../../../_components/format";
+import { railLabel, usd, utc } from "../../../../_components/format";
+import { useOperationTitles } from "../../../../_components/operation-name";
 import { StateBadge } from "../../../../_components/state-badge";
 import { LINK, Loaded, PageHeader } from "../../../../_components/section";
 import { ShortId } from "@/app/_components/short-id";
@@ -17,6 +18,7 @@ export function PaymentDetail({ id }: { id: string }) {
   const trpc = useTRPC();
   const q = useQuery(trpc.payments.detail.queryOptions({ id }, { retry: false }));
   const [now] = useState(() => Date.now());
+  const operation = useOperationTitles();
   return (
     <>
       <p className="text-sm">
@@ -29,7 +31,7 @@ export function PaymentDetail({ id }: { id: string }) {
           <div data-testid="payment-detail">
             <div className="mt-2">
               <PageHeader
-                title={`${usd(p.amountUsd)} · ${operationLabel(p.operation)}`}
+                title={`${usd(p.amountUsd)} · ${operation(p.operation).title}`}
                 actions={
                   <>
                     <ExportEvidence id={p.id} />
