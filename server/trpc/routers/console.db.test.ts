@@ -254,6 +254,16 @@ const ISOLATION: Record<string, () => Promise<void>> = {
   "analytics.headline": async () => {
     expect((await b.caller.analytics.headline()).last30Days.netUsd).toBe("0.000000");
   },
+  "analytics.setupChecklist": async () => {
+    await a.caller.settings.updateMerchant({ contactEmail: "help@a.example", termsText: null, refundPolicy: null });
+    expect((await a.caller.analytics.setupChecklist()).contactEmail).toBe("help@a.example");
+    const seen = await b.caller.analytics.setupChecklist();
+    expect(seen.contactEmail).not.toBe("help@a.example");
+  },
+  "settings.cardProcessor": async () => {
+    // The deployment's, the same for every seller: nothing of A's, and never a key.
+    expect(await b.caller.settings.cardProcessor()).toEqual(await a.caller.settings.cardProcessor());
+  },
   "analytics.topCustomers": async () => {
     expect(await b.caller.analytics.topCustomers(day)).toMatchObject({ wallets: [], credentials: [] });
     expect((await a.caller.analytics.topCustomers(day)).wallets.length).toBeGreaterThan(0);
