@@ -19,6 +19,8 @@ type Lease = {
   credentialId: string;
   /** The credential's person (from the database, whatever the token says): `h:` notices name it. */
   humanId: string | null;
+  /** The grant it was taken from: `g:` notices (the grant ended early, its purchase refunded) name it. */
+  grantId: string;
   available: bigint;
   /** Grants' balance beside the lease when it was taken (what `balance_usd` adds the lease's rest to). */
   balanceMicros: bigint;
@@ -72,12 +74,16 @@ export class LeaseBook {
     return this.listeningTo.size >= 2;
   }
 
-  /** `human_controls_changed`: `c:<credential>`, `h:<human>`; anything else (`w:<seller>`, a reset) closes everything. */
+  /**
+   * `human_controls_changed`: `c:<credential>`, `h:<human>`, `g:<grant>` (a grant ended early: its purchase refunded);
+   * anything else (`w:<seller>`, a reset) closes everything.
+   */
   onControls(payload: string): void {
     const [kind, id] = [payload.slice(0, 2), payload.slice(2)];
     this.noLease.clear();
     if (kind === "c:") this.closeWhere((l) => l.credentialId === id);
     else if (kind === "h:") this.closeWhere((l) => l.humanId === id);
+    else if (kind === "g:") this.closeWhere((l) => l.grantId === id);
     else this.closeWhere(() => true);
   }
 
@@ -203,6 +209,7 @@ export class LeaseBook {
       sellerId: r.sellerId,
       credentialId: r.credentialId,
       humanId: got.credentialHumanId,
+      grantId: got.grantId,
       available: got.amountMicros,
       balanceMicros: got.balanceMicros,
       deadline: t0 + got.ms,

@@ -11,7 +11,7 @@ import { flushCaptures, enqueueCapture } from "./capture-queue";
 import { drawCredits, type Draw } from "./draw-credits";
 import { LeaseBook } from "./lease-book";
 import { listenForLeaseNotices, returnLapsedLeases } from "./leases.queries";
-import { findGrantsWithPlans } from "../../../billing/billing.queries";
+import { findGrantsWithPlans, revokePurchasedCredit } from "../../../billing/billing.queries";
 
 const PRICE = 4_000n;
 let sellerId: string;
@@ -203,6 +203,35 @@ describe("leased credit", () => {
       expect(await balance([g])).toBe(98n * PRICE);
       expect((await ledger(agent.credentialId))._count).toBe(2);
     });
+
+  it("a refunded plan purchase drops the leases on its grant on every instance at once; nothing more is spent from it", async () => {
+    const [a, b] = [await instance(), await instance()];
+    const agent = await registerAnonymous(store);
+    const g = await grant(agent.credentialId, 100n * PRICE);
+    expect((await covered(a, agent.credentialId)).type).toBe("reserved");
+    expect((await covered(b, agent.credentialId)).type).toBe("reserved");
+    expect(await liveLeases(agent.credentialId)).toBe(2);
+    const { sourcePaymentId } = await db.creditGrant.findUniqueOrThrow({ where: { id: g } });
+    const t0 = Date.now();
+    // What both refunds (card, on-chain) do in their transaction.
+    await db.$transaction((tx) => revokePurchasedCredit(tx, sourcePaymentId));
+    while ((a.leaseCount() || b.leaseCount()) && Date.now() - t0 < 2_000) await new Promise((r) => setTimeout(r, 2));
+    // Heard by both instances well within a lease's time (5 s): the notice, not the lease's end.
+    expect(a.leaseCount() + b.leaseCount()).toBe(0);
+    expect(Date.now() - t0).toBeLessThan(1_000);
+    // The grant covers nothing now: no lease is taken, and the per-call path finds no credit.
+    const ask = { sellerId, credentialId: agent.credentialId, humanId: null, meterKey: "aggregates", priceMicros: PRICE };
+    const req = { ...ask, method: "GET", path: "/api/v1/aggregates/AAPL", query: "", operationKey: "aggregates", transport: "http" as const };
+    expect(await a.take(req)).toBeNull();
+    expect(await b.take(req)).toBeNull();
+    expect((await covered(a, agent.credentialId)).type).toBe("uncovered");
+    await Promise.all([a.flush(), b.flush()]);
+    await new Promise((r) => setTimeout(r, 50));
+    await Promise.all([a.flush(), b.flush()]);
+    expect(await liveLeases(agent.credentialId)).toBe(0);
+    // Only the two calls served before the refund were charged.
+    expect(await ledger(agent.credentialId)).toMatchObject({ _count: 2, _sum: { amountMicros: 2n * PRICE } });
+  });
 
   it("entitlements count the credit a lease holds in the balance and say how much instances hold; exact once it returns", async () => {
     const a = await instance();

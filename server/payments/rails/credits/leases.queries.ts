@@ -43,7 +43,7 @@ export type SyncResult = {
   returned: number;
   /** What the ask got: a lease, or why not (nothing written for it). */
   lease:
-    | { type: "leased"; amountMicros: bigint; ms: number; balanceMicros: bigint; credentialHumanId: string | null }
+    | { type: "leased"; grantId: string; amountMicros: bigint; ms: number; balanceMicros: bigint; credentialHumanId: string | null }
     | { type: "credential_invalid" }
     /** Leasing is off at this seller, or a budget, an approval threshold or a wallet cap applies: per-call path. */
     | { type: "not_leasable" }
@@ -129,7 +129,7 @@ const SYNC = `/* billing_sync_leases */ with v as (
   returning id
 )
 select exists (select 1 from c) as cred_ok, (select human_id from c) as human_id, (select yes from blocked) as blocked, (select ms from terms) as ms,
-  (select amount::text from take) as amount, (select id from nl) as lease_id,
+  (select amount::text from take) as amount, (select id from take) as grant_id, (select id from nl) as lease_id,
   (coalesce((select sum(avail) from avail where covers), 0) - coalesce((select amount from take), 0))::text as balance,
   (select count(*) from p)::int as recorded, (select count(*) from l where returned)::int as returned,
   -- Lost to a concurrent writer: a covering grant as locked is not the one the snapshot saw (READ COMMITTED locks the
@@ -142,6 +142,7 @@ type SyncRow = {
   blocked: boolean | null;
   ms: number;
   amount: string | null;
+  grant_id: string | null;
   lease_id: string | null;
   balance: string;
   recorded: number;
@@ -200,7 +201,14 @@ export async function syncLeases(calls: LeasedCall[], returns: string[], ask: Le
   if (!row.lease_id) return { ...base, lease: { type: row.contended ? "contended" : "uncovered" } };
   return {
     ...base,
-    lease: { type: "leased", amountMicros: BigInt(row.amount!), ms: row.ms, balanceMicros: BigInt(row.balance), credentialHumanId: row.human_id },
+    lease: {
+      type: "leased",
+      grantId: row.grant_id!,
+      amountMicros: BigInt(row.amount!),
+      ms: row.ms,
+      balanceMicros: BigInt(row.balance),
+      credentialHumanId: row.human_id,
+    },
   };
 }
 
