@@ -27,9 +27,11 @@ const state: ControlsCache = ((globalThis as unknown as { __controlsCache?: Cont
 
 /**
  * Drop what a message names: `c:<credential>`, `h:<human>` (all of a person's credentials), `w:<seller>` (its capped
- * wallets, server/wallet-caps); anything else: everything.
+ * wallets, server/wallet-caps); `g:<grant>` (a grant ended early) names no control and is the leases' alone; anything
+ * else: everything.
  */
 export function forgetControls(payload: string): void {
+  if (payload.startsWith("g:")) return;
   state.generation++;
   const [kind, id] = [payload.slice(0, 2), payload.slice(2)];
   if (kind === "c:") state.byCredential.delete(id);

@@ -21,7 +21,18 @@ function bearerOf(value: string): { ok: true; token: string } | { ok: false } | 
   return token && TOKEN68.test(token) ? { ok: true, token } : { ok: false };
 }
 
+// One paid call reads its bearer several times (the rail's proof, the person's controls, the budgets): the last
+// headers' outcome is kept, so the same strings are parsed once. The outcome is a pure function of them.
+let last: { authorization: string | null; agentAuthorization: string | null; parsed: AgentAuthorization } | null = null;
+
 export function parseAgentAuthorization(authorization: string | null, agentAuthorization: string | null): AgentAuthorization {
+  if (last && last.authorization === authorization && last.agentAuthorization === agentAuthorization) return last.parsed;
+  const parsed = Object.freeze(parseHeaders(authorization, agentAuthorization));
+  last = { authorization, agentAuthorization, parsed };
+  return parsed;
+}
+
+function parseHeaders(authorization: string | null, agentAuthorization: string | null): AgentAuthorization {
   let fromAuthorization: string | null = null;
   if (authorization !== null && authorization.trim() !== "") {
     const parts = authorization.split(NEXT_CREDENTIAL);

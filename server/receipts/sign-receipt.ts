@@ -47,10 +47,19 @@ function keyObjectOf(key: CryptoKey): KeyObject {
 
 const b64url = (json: unknown) => Buffer.from(JSON.stringify(json)).toString("base64url");
 
+// The protected header is the same for every receipt a key signs: encoded once per key.
+const headers = new WeakMap<CryptoKey, string>();
+
+function headerOf(key: { alg: string; kid: string; privateKey: CryptoKey }): string {
+  let h = headers.get(key.privateKey);
+  if (h === undefined) headers.set(key.privateKey, (h = b64url({ alg: key.alg, kid: key.kid, typ: RECEIPT_TYPE })));
+  return h;
+}
+
 export async function signReceipt(f: ReceiptFacts): Promise<string> {
   const key = await currentSigningKey();
   if (key.alg !== "ES256") throw new Error(`receipts are signed with ES256, not ${key.alg}`);
-  const input = `${b64url({ alg: key.alg, kid: key.kid, typ: RECEIPT_TYPE })}.${b64url({
+  const input = `${headerOf(key)}.${b64url({
     payment_id: f.paymentId,
     rail: f.rail,
     amount: microsToUsd(f.amountMicros),

@@ -5,7 +5,7 @@
 // steady state costs PostgreSQL one write transaction per lease, not one per call.
 // Leases are used only while the instance hears both notices (controls, catalog): a lost connection closes them all.
 import { newId } from "../../../lib/ids";
-import { listenForLeaseNotices, syncLeases, type LeaseAsk, type LeasedCall } from "./leases.queries";
+import { listenForLeaseNotices, lostLockRace, syncLeases, type LeaseAsk, type LeasedCall, type SyncResult } from "./leases.queries";
 
 /** What a call needs to spend from a lease. */
 export type LeaseRequest = Omit<LeaseAsk, "leaseId" | "instanceId"> & Pick<LeasedCall, "method" | "path" | "query" | "operationKey" | "transport">;
@@ -19,6 +19,8 @@ type Lease = {
   credentialId: string;
   /** The credential's person (from the database, whatever the token says): `h:` notices name it. */
   humanId: string | null;
+  /** The grant it was taken from: `g:` notices (the grant ended early, its purchase refunded) name it. */
+  grantId: string;
   available: bigint;
   /** Grants' balance beside the lease when it was taken (what `balance_usd` adds the lease's rest to). */
   balanceMicros: bigint;
@@ -35,6 +37,8 @@ type Spent = { lease: Lease; call: Omit<LeasedCall, "units" | "upstreamStatus" |
 
 /** How long a pool that got no lease goes per call before asking again (a notice clears it sooner). */
 const NO_LEASE_MS = 2_000;
+/** Statements a lease is asked with when each loses to a concurrent one, before the pool backs off like an uncovered one. */
+const CONTENDED_TRIES = 3;
 /** Spent calls wait at most this long for a statement to ride with. */
 const RECORD_DELAY_MS = 1_000;
 
@@ -51,8 +55,11 @@ export class LeaseBook {
   private flushTimer: NodeJS.Timeout | null = null;
   private flushing: Promise<void> | null = null;
   private urgent = false;
-  /** Statements sent (tests and the bench). */
-  readonly stats = { statements: 0, leases: 0, calls: 0 };
+  /**
+   * Statements sent, leases taken, calls spent from them (tests and the bench); `retried`: lease statements that lost to
+   * a concurrent one and were sent again at once; `backedOff`: times a pool went per call for NO_LEASE_MS.
+   */
+  readonly stats = { statements: 0, leases: 0, calls: 0, retried: 0, backedOff: 0 };
 
   /** A channel's state (the instance's LISTEN on it): leases serve only while every channel listens. */
   setListening(channel: string, listening: boolean): void {
@@ -67,12 +74,16 @@ export class LeaseBook {
     return this.listeningTo.size >= 2;
   }
 
-  /** `human_controls_changed`: `c:<credential>`, `h:<human>`; anything else (`w:<seller>`, a reset) closes everything. */
+  /**
+   * `human_controls_changed`: `c:<credential>`, `h:<human>`, `g:<grant>` (a grant ended early: its purchase refunded);
+   * anything else (`w:<seller>`, a reset) closes everything.
+   */
   onControls(payload: string): void {
     const [kind, id] = [payload.slice(0, 2), payload.slice(2)];
     this.noLease.clear();
     if (kind === "c:") this.closeWhere((l) => l.credentialId === id);
     else if (kind === "h:") this.closeWhere((l) => l.humanId === id);
+    else if (kind === "g:") this.closeWhere((l) => l.grantId === id);
     else this.closeWhere(() => true);
   }
 
@@ -167,26 +178,38 @@ export class LeaseBook {
     this.listeningTo.clear();
   }
 
+  /** Take a lease for the pool: a statement that lost to a concurrent one is sent again at once, bounded. */
   private async acquire(key: string, r: LeaseRequest): Promise<void> {
-    const ask: LeaseAsk = { ...r, leaseId: newId("lea"), instanceId: this.instanceId };
-    const t0 = Date.now();
-    let got;
-    try {
-      got = (await this.sync(ask)).lease;
-    } catch {
-      got = null;
-    }
-    if (got?.type !== "leased") {
+    for (let tries = 1; ; tries++) {
+      const ask: LeaseAsk = { ...r, leaseId: newId("lea"), instanceId: this.instanceId };
+      const t0 = Date.now();
+      let got: SyncResult["lease"];
+      try {
+        got = (await this.sync(ask)).lease;
+      } catch (e) {
+        got = lostLockRace(e) ? { type: "contended" } : null;
+      }
+      if (got?.type === "leased") return this.open(key, r, ask.leaseId, t0, got);
+      if (got?.type === "contended" && tries < CONTENDED_TRIES && this.listening) {
+        this.stats.retried++;
+        continue;
+      }
+      // Not covered, not leasable, the credential refused, or the database failing: per call for a while.
+      this.stats.backedOff++;
       this.noLease.set(key, Date.now() + NO_LEASE_MS);
       return;
     }
+  }
+
+  private open(key: string, r: LeaseRequest, id: string, t0: number, got: Extract<SyncResult["lease"], { type: "leased" }>): void {
     // The instance's own clock from before the statement: it stops spending before the database's expires_at.
     const lease: Lease = {
-      id: ask.leaseId,
+      id,
       key,
       sellerId: r.sellerId,
       credentialId: r.credentialId,
       humanId: got.credentialHumanId,
+      grantId: got.grantId,
       available: got.amountMicros,
       balanceMicros: got.balanceMicros,
       deadline: t0 + got.ms,

@@ -43,15 +43,21 @@ export type SyncResult = {
   returned: number;
   /** What the ask got: a lease, or why not (nothing written for it). */
   lease:
-    | { type: "leased"; amountMicros: bigint; ms: number; balanceMicros: bigint; credentialHumanId: string | null }
+    | { type: "leased"; grantId: string; amountMicros: bigint; ms: number; balanceMicros: bigint; credentialHumanId: string | null }
     | { type: "credential_invalid" }
     /** Leasing is off at this seller, or a budget, an approval threshold or a wallet cap applies: per-call path. */
     | { type: "not_leasable" }
     | { type: "uncovered" }
+    /**
+     * No lease, but a covering grant changed between the statement's snapshot and its lock: a concurrent lease or draw
+     * took the credit it saw, and credit it could not see (returned, bought meanwhile) may be there. Ask again at once.
+     */
+    | { type: "contended" }
     | null;
 };
 
-const SYNC = `with v as (
+// Named in its text: pg_stat_activity shows it (its first kilobyte) while it waits on a lock.
+const SYNC = `/* billing_sync_leases */ with v as (
   select * from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::bigint[],
     $11::text[], $12::int[], $13::int[], $14::text[], $15::text[], $16::text[])
     as v(payment_id, lease_id, seller_id, credential_id, method, path, query, operation_key, meter_key, price, transport, units, status, receipt, ledger_id, served_at)
@@ -94,7 +100,7 @@ const SYNC = `with v as (
     or exists (select 1 from approval_thresholds t, c where t.seller_id = $19 and t.human_id = c.human_id and t.scope in (c.id, '*'))
     or exists (select 1 from wallet_caps w, c where w.seller_id = $19 and w.human_id = c.human_id) as yes
 ), covering as (
-  select g2.id from credit_grants g2 join agent_credentials owner on owner.id = g2.credential_id
+  select g2.id, g2.remaining_micros as seen from credit_grants g2 join agent_credentials owner on owner.id = g2.credential_id
   where exists (select 1 from c) and not (select yes from blocked) and g2.seller_id = $19
     and (g2.remaining_micros >= $23::bigint or g2.id in (select grant_id from back))
     and g2.expires_at > (now() at time zone 'UTC') + make_interval(secs => (select ms from terms) / 1000.0)
@@ -123,9 +129,12 @@ const SYNC = `with v as (
   returning id
 )
 select exists (select 1 from c) as cred_ok, (select human_id from c) as human_id, (select yes from blocked) as blocked, (select ms from terms) as ms,
-  (select amount::text from take) as amount, (select id from nl) as lease_id,
+  (select amount::text from take) as amount, (select id from take) as grant_id, (select id from nl) as lease_id,
   (coalesce((select sum(avail) from avail where covers), 0) - coalesce((select amount from take), 0))::text as balance,
-  (select count(*) from p)::int as recorded, (select count(*) from l where returned)::int as returned`;
+  (select count(*) from p)::int as recorded, (select count(*) from l where returned)::int as returned,
+  -- Lost to a concurrent writer: a covering grant as locked is not the one the snapshot saw (READ COMMITTED locks the
+  -- newest version; grants that were below the price in the snapshot were never looked at).
+  exists (select 1 from locked x join covering cv on cv.id = x.id where x.remaining_micros <> cv.seen) as contended`;
 
 type SyncRow = {
   cred_ok: boolean;
@@ -133,11 +142,21 @@ type SyncRow = {
   blocked: boolean | null;
   ms: number;
   amount: string | null;
+  grant_id: string | null;
   lease_id: string | null;
   balance: string;
   recorded: number;
   returned: number;
+  contended: boolean;
 };
+
+/** PostgreSQL's codes for losing a lock to another transaction (deadlock, serialization, lock not available). */
+const LOCK_LOST = new Set(["40P01", "40001", "55P03"]);
+
+/** The statement failed because another transaction held what it locks: asking again is the remedy, not backing off. */
+export function lostLockRace(e: unknown): boolean {
+  return typeof e === "object" && e !== null && LOCK_LOST.has(String((e as { code?: unknown }).code));
+}
 
 /** Record `calls`, return `returns`, and take a lease if `ask` is given: one statement, one commit. */
 export async function syncLeases(calls: LeasedCall[], returns: string[], ask: LeaseAsk | null): Promise<SyncResult> {
@@ -179,10 +198,17 @@ export async function syncLeases(calls: LeasedCall[], returns: string[], ask: Le
   if (!ask) return { ...base, lease: null };
   if (!row.cred_ok) return { ...base, lease: { type: "credential_invalid" } };
   if (row.blocked) return { ...base, lease: { type: "not_leasable" } };
-  if (!row.lease_id) return { ...base, lease: { type: "uncovered" } };
+  if (!row.lease_id) return { ...base, lease: { type: row.contended ? "contended" : "uncovered" } };
   return {
     ...base,
-    lease: { type: "leased", amountMicros: BigInt(row.amount!), ms: row.ms, balanceMicros: BigInt(row.balance), credentialHumanId: row.human_id },
+    lease: {
+      type: "leased",
+      grantId: row.grant_id!,
+      amountMicros: BigInt(row.amount!),
+      ms: row.ms,
+      balanceMicros: BigInt(row.balance),
+      credentialHumanId: row.human_id,
+    },
   };
 }
 
