@@ -101,7 +101,7 @@ export function ShortId({
   return (
     <span className="inline-flex max-w-full items-center gap-1.5 font-mono text-xs whitespace-nowrap">
       {shown}
-      {copy && text !== value && <CopyButton value={value} what={what} testId={copyTestId} />}
+      {copy && <CopyButton value={value} what={what} testId={copyTestId} />}
     </span>
   );
 }

@@ -59,7 +59,9 @@ test("the seller sees a paid call in Payments, unpaid 402s only on request, the 
   const row = page.getByTestId(`payment-row-${paymentId}`);
   await expect(row).toBeVisible();
   await expect(row).toContainText("$0.02");
-  await expect(row).toContainText("aggregates");
+  // The operation by its title (the catalog's summary), its key on hover and in data-operation.
+  await expect(row.getByTestId("payment-operation")).toHaveText("OHLCV price bars for a US-listed stock or ETF");
+  await expect(row.getByTestId("payment-operation")).toHaveAttribute("data-operation", "aggregates");
   await expect(row).toContainText("x402");
   await expect(row.getByTestId("payment-state")).toHaveAttribute("data-state", /settled|consumed/);
   await expect(row.getByTestId("payment-tx")).toHaveAttribute("title", /^0x[0-9a-f]{64}$/);

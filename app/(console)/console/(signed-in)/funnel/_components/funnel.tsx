@@ -28,9 +28,9 @@ export function Funnel() {
       </PageHeader>
       <div className="mt-4 flex flex-wrap items-end gap-3">
         <RangePicker fallback="7d" />
-        <label className="grid gap-1 text-sm">
+        <label className="grid max-w-full min-w-0 grid-cols-[minmax(0,1fr)] gap-1 text-sm">
           <span className="text-slate-600">Operation</span>
-          <select className={INPUT} value={operation} onChange={(e) => setOperation(e.target.value)} data-testid="funnel-operation">
+          <select className={`${INPUT} w-72 max-w-full`} value={operation} onChange={(e) => setOperation(e.target.value)} data-testid="funnel-operation">
             <option value="">All operations</option>
             {(q.data?.operations ?? []).map((o) => (
               <option key={o} value={o}>

@@ -103,9 +103,9 @@ export function PaymentFilters({ usage }: { usage?: boolean }) {
             </select>
           </label>
         )}
-        <label className="grid gap-1">
+        <label className="grid max-w-full min-w-0 grid-cols-[minmax(0,1fr)] gap-1">
           <span className="text-slate-600">Operation</span>
-          <select className={INPUT} value={operation} onChange={(e) => setOperation(e.target.value)} data-testid="filter-operation">
+          <select className={`${INPUT} w-72 max-w-full`} value={operation} onChange={(e) => setOperation(e.target.value)} data-testid="filter-operation">
             <option value="">All operations</option>
             {(options.data?.operations ?? []).map((o) => (
               <option key={o} value={o}>

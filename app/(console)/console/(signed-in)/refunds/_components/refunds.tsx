@@ -101,7 +101,7 @@ function RefundsTable({ rows }: { rows: Refund[] }) {
                   copy={false}
                   testId="refund-payment-link"
                 />
-                <OperationName op={r.operation} className="block font-sans text-slate-600" testId="refund-operation" />
+                <OperationName op={r.operation} className="block font-sans whitespace-normal text-slate-600" testId="refund-operation" />
               </td>
               <td data-label="Paid with">{railLabel(r.rail)}</td>
               <td data-label="Customer">

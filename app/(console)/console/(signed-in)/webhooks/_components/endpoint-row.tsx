@@ -13,6 +13,26 @@ type Endpoint = inferRouterOutputs<AppRouter>["webhooks"]["endpoints"][number];
 
 const LINK = "text-indigo-700 hover:underline disabled:opacity-50";
 
+/** An owner's button as a viewer sees it: disabled, the reason on hover (said in words beside the form below). */
+const ownerButton = (owner: boolean, pending = false) => ({ disabled: pending || !owner, title: owner ? undefined : VIEWER_REASON });
+
+/** An endpoint's state in words (Enabled, Failing, Disabled), why it was disabled beside it. */
+function StateCell({ e }: { e: Endpoint }) {
+  const enabled = e.status === "enabled";
+  return (
+    <td>
+      <span
+        className={`rounded px-2 py-0.5 text-xs ${enabled ? (e.failing_since ? "bg-amber-100 text-amber-900" : "bg-emerald-100 text-emerald-800") : "bg-red-100 text-red-900"}`}
+        data-testid="webhook-state"
+        title={e.disabled_reason ?? (e.failing_since ? `failing since ${e.failing_since}` : undefined)}
+      >
+        {enabled ? (e.failing_since ? "Failing" : "Enabled") : "Disabled"}
+      </span>
+      {e.disabled_reason && <p className="mt-1 max-w-xs text-xs text-red-800">{e.disabled_reason}</p>}
+    </td>
+  );
+}
+
 export function EndpointRow({ e, selected, onSelect }: { e: Endpoint; selected: boolean; onSelect: () => void }) {
   const trpc = useTRPC();
   const qc = useQueryClient();
@@ -28,7 +48,6 @@ export function EndpointRow({ e, selected, onSelect }: { e: Endpoint; selected: 
   const remove = useMutation(trpc.webhooks.deleteEndpoint.mutationOptions({ onSuccess: refresh }));
   const error = update.error ?? rotate.error ?? remove.error;
   const enabled = e.status === "enabled";
-  // A viewer sees the owner's buttons disabled, the reason on hover (said in words beside the form below).
   const owner = useIsOwner();
   return (
     <>
@@ -40,16 +59,7 @@ export function EndpointRow({ e, selected, onSelect }: { e: Endpoint; selected: 
           {e.description && <p className="font-sans text-slate-500">{e.description}</p>}
         </td>
         <td className="font-mono text-xs">{e.event_types.length ? e.event_types.join(", ") : "all"}</td>
-        <td>
-          <span
-            className={`rounded px-2 py-0.5 text-xs ${enabled ? (e.failing_since ? "bg-amber-100 text-amber-900" : "bg-emerald-100 text-emerald-800") : "bg-red-100 text-red-900"}`}
-            data-testid="webhook-state"
-            title={e.disabled_reason ?? (e.failing_since ? `failing since ${e.failing_since}` : undefined)}
-          >
-            {enabled ? (e.failing_since ? "Failing" : "Enabled") : "Disabled"}
-          </span>
-          {e.disabled_reason && <p className="mt-1 max-w-xs text-xs text-red-800">{e.disabled_reason}</p>}
-        </td>
+        <StateCell e={e} />
         <td className="font-mono text-xs whitespace-nowrap">{e.last_delivery ? `${utcCell(e.last_delivery.at)} ${e.last_delivery.status}` : "—"}</td>
         <td className="text-right tabular-nums">{e.pending}</td>
         <td className="text-right tabular-nums">{e.failed_24h}</td>
@@ -57,8 +67,7 @@ export function EndpointRow({ e, selected, onSelect }: { e: Endpoint; selected: 
           <button
             type="button"
             className={LINK}
-            disabled={update.isPending || !owner}
-            title={owner ? undefined : VIEWER_REASON}
+            {...ownerButton(owner, update.isPending)}
             onClick={() => update.mutate({ id: e.id, enabled: !enabled })}
             data-testid="webhook-toggle"
           >
@@ -67,8 +76,7 @@ export function EndpointRow({ e, selected, onSelect }: { e: Endpoint; selected: 
           <button
             type="button"
             className={LINK}
-            disabled={rotate.isPending || !owner}
-            title={owner ? undefined : VIEWER_REASON}
+            {...ownerButton(owner, rotate.isPending)}
             onClick={() => rotate.mutate({ id: e.id })}
             data-testid="webhook-rotate"
           >
@@ -79,14 +87,7 @@ export function EndpointRow({ e, selected, onSelect }: { e: Endpoint; selected: 
               Confirm remove
             </button>
           ) : (
-            <button
-              type="button"
-              className="text-red-700 hover:underline disabled:opacity-50"
-              disabled={!owner}
-              title={owner ? undefined : VIEWER_REASON}
-              onClick={() => setConfirming(true)}
-              data-testid="webhook-remove"
-            >
+            <button type="button" className={`${LINK} text-red-700`} {...ownerButton(owner)} onClick={() => setConfirming(true)} data-testid="webhook-remove">
               Remove
             </button>
           )}
