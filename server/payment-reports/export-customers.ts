@@ -5,7 +5,7 @@ import { groupPayers } from "../analytics/analytics.queries";
 import { resolveRange, type RangeInput } from "../lib/date-range";
 import { findRolledThrough } from "../analytics/rollup.queries";
 import { csvAmount, csvLine, csvTime } from "../lib/csv";
-import { railWords } from "../payments/payment-words";
+import { railWords } from "../contracts/payment-words";
 import { findCardPayers } from "../billing/customers.queries";
 
 const EXPORT_PAGE = 1000;

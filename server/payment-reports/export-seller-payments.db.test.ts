@@ -9,7 +9,7 @@ import { CSV_COLUMNS, EXPORT_BATCH, csvField, exportSellerPayments } from "./exp
 import { listSellerPayments } from "./list-seller-payments";
 import type { PaymentFilterInput } from "./payment-filter";
 import { csvTime, csvUsd } from "../lib/csv";
-import { railWords, STATUS_WORDS } from "../payments/payment-words";
+import { railWords, STATUS_WORDS } from "../contracts/payment-words";
 
 const N = 100_000;
 let sellerId: string;

@@ -8,7 +8,7 @@ import type { PaymentFilterInput } from "./payment-filter";
 import { paymentView, scopedFilter } from "./list-seller-payments";
 import { findSellerPayments, type ConsolePaymentRow, type PaymentCursor } from "./seller-payments.queries";
 import { csvAmount, csvLine, csvTime } from "../lib/csv";
-import { cardWords, railWords, STATUS_WORDS } from "../payments/payment-words";
+import { cardWords, railWords, STATUS_WORDS } from "../contracts/payment-words";
 
 export { csvField } from "../lib/csv";
 

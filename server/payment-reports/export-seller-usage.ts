@@ -2,7 +2,7 @@
 // cents. A draw moves no money (the plan purchase did): the amount is the credit it spent. Streamed in keyset pages.
 import { csvAmount, csvLine, csvTime } from "../lib/csv";
 import type { PaymentFilterInput } from "./payment-filter";
-import { STATUS_WORDS } from "../payments/payment-words";
+import { STATUS_WORDS } from "../contracts/payment-words";
 import { scopedFilter } from "./list-seller-payments";
 import { findSellerPayments, type PaymentCursor } from "./seller-payments.queries";
 
