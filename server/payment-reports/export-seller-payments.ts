@@ -8,7 +8,7 @@ import type { PaymentFilterInput } from "./payment-filter";
 import { paymentView, scopedFilter } from "./list-seller-payments";
 import { findSellerPayments, type ConsolePaymentRow, type PaymentCursor } from "./seller-payments.queries";
 import { csvAmount, csvLine, csvTime } from "../lib/csv";
-import { cardWords, railWords, STATUS_WORDS } from "../contracts/payment-words";
+import { cardWords, railWords, stateLabel } from "../contracts/payment-words";
 
 export { csvField } from "../lib/csv";
 
@@ -65,7 +65,7 @@ function paymentLine(row: ConsolePaymentRow): string {
     p.payer,
     row.card?.payerEmail,
     cardWords(row.card),
-    p.settling ? "Pending (settling)" : STATUS_WORDS[p.status],
+    stateLabel({ status: p.status, settling: p.settling, partiallyRefunded: p.status !== "refunded" && row.refundedMicros > 0n }).label,
     p.chain,
     p.transaction,
     csvTime(p.settledAt),
