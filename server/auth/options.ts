@@ -10,7 +10,7 @@ import { env } from "../env";
 import { deriveKey } from "../lib/derive-key";
 import { authLogger } from "./auth-logger";
 import { humanEmailProvider } from "./human-provider";
-import { authenticateSeller } from "./authenticate-seller";
+import { signInSeller } from "./authenticate-seller";
 import { limitedSignIn } from "./limited-sign-in";
 import { bumpSessionVersion, findSessionVersion, type SessionKind } from "./sessions.queries";
 
@@ -78,10 +78,19 @@ export function authOptions(): NextAuthOptions {
       CredentialsProvider({
         id: "seller",
         name: "Seller account",
-        credentials: { email: { label: "Email", type: "email" }, password: { label: "Password", type: "password" } },
+        // `code`: the second factor of an account with two-step authentication on (server/auth/two-step.ts); without it
+        // the right password answers `code_required` and makes no session.
+        credentials: {
+          email: { label: "Email", type: "email" },
+          password: { label: "Password", type: "password" },
+          code: { label: "Authentication code", type: "text" },
+        },
         async authorize(credentials, req) {
           if (!credentials?.email || !credentials.password || credentials.email.length > 320 || credentials.password.length > 1024) return null;
-          const p = await limitedSignIn("seller", credentials.email, req?.headers, () => authenticateSeller(credentials.email, credentials.password));
+          const { email, password } = credentials;
+          const code = credentials.code?.trim() || null;
+          if (code && code.length > 64) return null;
+          const p = await limitedSignIn("seller", email, req?.headers, () => signInSeller(email, password, code));
           return p ? { id: p.id, email: p.email, name: p.name, kind: "seller", sellerId: p.sellerId, sessionVersion: p.sessionVersion } : null;
         },
       }),
