@@ -22,7 +22,7 @@ async function signIn(email: string, password: string, code?: string): Promise<{
     options?: { id?: string; authorize: (c: Record<string, string>, req: unknown) => Promise<{ id: string } | null> };
   }[];
   const provider = providers.find((p) => p.options?.id === "seller")!;
-  return provider.options.authorize({ email, password, ...(code === undefined ? {} : { code }) }, { headers: {} });
+  return provider.options!.authorize({ email, password, ...(code === undefined ? {} : { code }) }, { headers: {} });
 }
 
 /** A fresh seller account with two-step authentication on: its email, id, secret, recovery codes and the step-time it was confirmed at. */

@@ -9,6 +9,7 @@ import { ConfirmDialog } from "../../../_components/confirm-dialog";
 import { RecentChanges } from "../../../_components/recent-changes";
 import { BUTTON, BUTTON_SECONDARY, INPUT, Loaded, PageHeader, Section } from "../../../_components/section";
 import { Team } from "./team";
+import { TwoStep } from "./two-step";
 
 type SettingsData = {
   explorers: { network: string; name: string; format: string | null; defaultFormat: string | null }[];
@@ -330,6 +331,7 @@ export function Settings() {
               <MerchantForm current={s.merchant} />
             </OwnerOnly>
             <Team />
+            <TwoStep />
           </>
         )}
       </Loaded>
