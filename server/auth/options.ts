@@ -3,7 +3,8 @@
 // identity work). Sessions are JWTs in an HttpOnly cookie (Secure in production); `kind` tells a seller from a human.
 // A session carries its person's session version: sign-out (and a password reset) bumps it, so the cookie of a session
 // that was ended is refused on every instance from its next request, however it was copied. Attempts are limited per
-// account and per client address (server/rate-limits/sign-in-limit.ts), before any password is checked.
+// account and per client address (server/rate-limits/sign-in-limit.ts), before any password is checked. A seller with
+// two-step authentication on gives a current code with the password (server/auth/two-step.ts): no code, no session.
 import type { NextAuthOptions } from "next-auth";
 import CredentialsProvider from "next-auth/providers/credentials";
 import { env } from "../env";

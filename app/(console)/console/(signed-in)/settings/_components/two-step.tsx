@@ -42,13 +42,10 @@ function RecoveryCodes({ codes, onDone }: { codes: string[]; onDone: () => void 
   );
 }
 
-/** Set up: a new secret (QR code, the secret as text, the URI), confirmed with a current code and the account's password. */
+/** Set up: a new secret from the server, shown once, then confirmed. */
 function SetUp({ onOn }: { onOn: (codes: string[]) => void }) {
   const trpc = useTRPC();
-  const [code, setCode] = useState("");
-  const [password, setPassword] = useState("");
   const begin = useMutation(trpc.twoStep.begin.mutationOptions());
-  const enable = useMutation(trpc.twoStep.enable.mutationOptions({ onSuccess: (r) => onOn(r.recoveryCodes) }));
   if (!begin.data)
     return (
       <div className="text-sm">
@@ -65,6 +62,15 @@ function SetUp({ onOn }: { onOn: (codes: string[]) => void }) {
         )}
       </div>
     );
+  return <ConfirmSecret secret={begin.data.secret} uri={begin.data.uri} onOn={onOn} />;
+}
+
+/** The secret as a QR code, as text and as its URI, turned on with a current code and the account's password. */
+function ConfirmSecret({ secret, uri, onOn }: { secret: string; uri: string; onOn: (codes: string[]) => void }) {
+  const trpc = useTRPC();
+  const [code, setCode] = useState("");
+  const [password, setPassword] = useState("");
+  const enable = useMutation(trpc.twoStep.enable.mutationOptions({ onSuccess: (r) => onOn(r.recoveryCodes) }));
   return (
     <form
       className="grid gap-3 text-sm"
@@ -77,16 +83,16 @@ function SetUp({ onOn }: { onOn: (codes: string[]) => void }) {
     >
       <p className="text-slate-600">Scan this with an authenticator app, or type the secret into it. Then enter the 6-digit code it shows.</p>
       <div className="flex flex-wrap items-start gap-4">
-        <QrCode text={begin.data.uri} />
+        <QrCode text={uri} />
         <div className="grid min-w-0 gap-1">
           <span className="text-slate-700">Secret</span>
           <code className="font-mono text-base break-all" data-testid="two-step-secret">
-            {begin.data.secret.match(/.{1,4}/g)!.join(" ")}
+            {secret.match(/.{1,4}/g)!.join(" ")}
           </code>
           <details className="mt-1 max-w-md">
             <summary className="cursor-pointer text-indigo-700 underline">The otpauth link</summary>
             <code className="font-mono text-xs break-all" data-testid="two-step-uri">
-              {begin.data.uri}
+              {uri}
             </code>
           </details>
         </div>
