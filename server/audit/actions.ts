@@ -19,6 +19,8 @@ export const AUDIT_ACTIONS = {
   "webhook_delivery.resend": { target: "webhook_delivery", label: "Webhook delivery resent" },
   "plan.credit_threshold": { target: "plan", label: "Credit alert threshold changed" },
   "account.password_reset": { target: "seller_user", label: "Password reset by email" },
+  "account.two_step_enable": { target: "seller_user", label: "Two-step authentication turned on" },
+  "account.two_step_disable": { target: "seller_user", label: "Two-step authentication turned off" },
   "team.invite": { target: "seller_invite", label: "Team member invited" },
   "team.join": { target: "seller_user", label: "Team member joined" },
   "team.role": { target: "seller_user", label: "Team member's role changed" },

@@ -9,6 +9,19 @@ import { admitSignIn, forgetAccountFailures, recordSignInFailure, signInKeys, ty
 /** What a refused sign-in says (next-auth passes a thrown message to the page as `error`): never a database's words. */
 export const SIGN_IN_LOCKED_PREFIX = "locked:";
 
+/** What a sign-in says when the password was right and the account asks for its second factor (server/auth/two-step.ts). */
+export const CODE_REQUIRED = "code_required";
+
+/**
+ * Thrown by a check when the password was right but no code came with it: neither a failure nor a success, so the
+ * account's failures stay (a wrong code counts; asking for the code step again forgets nothing).
+ */
+export class SecondFactorRequired extends Error {
+  constructor() {
+    super(CODE_REQUIRED);
+  }
+}
+
 /** `headers`: next-auth's request headers (a plain object), whose peer stamp names the client (client-address.ts). */
 export async function limitedSignIn<T>(kind: SignInKind, email: string, headers: unknown, check: () => Promise<T | null>): Promise<T | null> {
   if (hasControlCharacters(email)) return null;
@@ -21,6 +34,7 @@ export async function limitedSignIn<T>(kind: SignInKind, email: string, headers:
   try {
     found = await check();
   } catch (e) {
+    if (e instanceof SecondFactorRequired) throw e;
     console.error(`[auth] ${kind} sign-in failed:`, e instanceof Error ? e.message : e);
     found = null;
   }

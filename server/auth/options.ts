@@ -3,14 +3,15 @@
 // identity work). Sessions are JWTs in an HttpOnly cookie (Secure in production); `kind` tells a seller from a human.
 // A session carries its person's session version: sign-out (and a password reset) bumps it, so the cookie of a session
 // that was ended is refused on every instance from its next request, however it was copied. Attempts are limited per
-// account and per client address (server/rate-limits/sign-in-limit.ts), before any password is checked.
+// account and per client address (server/rate-limits/sign-in-limit.ts), before any password is checked. A seller with
+// two-step authentication on gives a current code with the password (server/auth/two-step.ts): no code, no session.
 import type { NextAuthOptions } from "next-auth";
 import CredentialsProvider from "next-auth/providers/credentials";
 import { env } from "../env";
 import { deriveKey } from "../lib/derive-key";
 import { authLogger } from "./auth-logger";
 import { humanEmailProvider } from "./human-provider";
-import { authenticateSeller } from "./authenticate-seller";
+import { signInSeller } from "./authenticate-seller";
 import { limitedSignIn } from "./limited-sign-in";
 import { bumpSessionVersion, findSessionVersion, type SessionKind } from "./sessions.queries";
 
@@ -78,10 +79,19 @@ export function authOptions(): NextAuthOptions {
       CredentialsProvider({
         id: "seller",
         name: "Seller account",
-        credentials: { email: { label: "Email", type: "email" }, password: { label: "Password", type: "password" } },
+        // `code`: the second factor of an account with two-step authentication on (server/auth/two-step.ts); without it
+        // the right password answers `code_required` and makes no session.
+        credentials: {
+          email: { label: "Email", type: "email" },
+          password: { label: "Password", type: "password" },
+          code: { label: "Authentication code", type: "text" },
+        },
         async authorize(credentials, req) {
           if (!credentials?.email || !credentials.password || credentials.email.length > 320 || credentials.password.length > 1024) return null;
-          const p = await limitedSignIn("seller", credentials.email, req?.headers, () => authenticateSeller(credentials.email, credentials.password));
+          const { email, password } = credentials;
+          const code = credentials.code?.trim() || null;
+          if (code && code.length > 64) return null;
+          const p = await limitedSignIn("seller", email, req?.headers, () => signInSeller(email, password, code));
           return p ? { id: p.id, email: p.email, name: p.name, kind: "seller", sellerId: p.sellerId, sessionVersion: p.sessionVersion } : null;
         },
       }),

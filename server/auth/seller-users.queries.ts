@@ -3,7 +3,7 @@ import { db } from "../db/client";
 export async function findSellerUserByEmail(email: string) {
   return db.sellerUser.findUnique({
     where: { email: email.toLowerCase() },
-    select: { id: true, email: true, name: true, sellerId: true, passwordHash: true, sessionVersion: true },
+    select: { id: true, email: true, name: true, sellerId: true, passwordHash: true, sessionVersion: true, twoStep: { select: { enabledAt: true } } },
   });
 }
 

@@ -30,6 +30,7 @@ export const ID_PREFIXES = {
   inv: "invitation to a seller's console team",
   pwr: "password reset",
   prc: "price",
+  rcv: "recovery code of a seller user's second factor",
   rft: "refresh token",
   sel: "seller",
   stl: "settlement (outbox row)",

@@ -10,6 +10,7 @@ import { paymentsRouter } from "./routers/payments";
 import { searchRouter } from "./routers/search";
 import { settingsRouter } from "./routers/settings";
 import { teamRouter } from "./routers/team";
+import { twoStepRouter } from "./routers/two-step";
 import { webhooksRouter } from "./routers/webhooks";
 
 export const appRouter = router({
@@ -24,6 +25,7 @@ export const appRouter = router({
   search: searchRouter,
   settings: settingsRouter,
   team: teamRouter,
+  twoStep: twoStepRouter,
   webhooks: webhooksRouter,
 });
 export type AppRouter = typeof appRouter;

@@ -152,6 +152,22 @@ const ISOLATION: Record<string, () => Promise<void>> = {
     const aMember = (await a.caller.team.members()).members[0]!.id;
     await expect(b.caller.team.setRole({ userId: aMember, role: "viewer" })).rejects.toMatchObject({ code: "NOT_FOUND" });
   },
+  // Two-step authentication acts on the caller's own account only: no input names a user.
+  "twoStep.status": async () => {
+    expect(await b.caller.twoStep.status()).toMatchObject({ enabled: false });
+  },
+  "twoStep.begin": async () => {
+    expect((await b.caller.twoStep.begin()).uri).toContain(encodeURIComponent("@"));
+    expect(await db.sellerTwoStep.count({ where: { sellerUserId: a.userId } })).toBe(0);
+  },
+  "twoStep.enable": async () => {
+    await expect(b.caller.twoStep.enable({ code: "000000", password: "not-the-password" })).rejects.toMatchObject({ code: "BAD_REQUEST" });
+    expect(await db.sellerTwoStep.count({ where: { sellerUserId: a.userId } })).toBe(0);
+  },
+  "twoStep.disable": async () => {
+    await expect(b.caller.twoStep.disable({ code: "000000" })).rejects.toMatchObject({ code: "BAD_REQUEST" });
+    expect(await a.caller.twoStep.status()).toMatchObject({ enabled: false });
+  },
   "payments.refunds": async () => {
     expect((await b.caller.payments.refunds()).refunds).toEqual([]);
     expect((await a.caller.payments.refunds()).refunds.map((r) => r.paymentId)).toEqual([aPayment]);
@@ -428,6 +444,8 @@ const INPUT: Record<string, unknown> = {
   "team.setRole": { userId: "usr_x", role: "viewer" },
   "settings.updateMerchant": { contactEmail: null, termsText: null, refundPolicy: null },
   "settings.updateUnsettledCap": { capUsd: null },
+  "twoStep.enable": { code: "000000", password: "x" },
+  "twoStep.disable": { code: "000000" },
 };
 
 const procedures = Object.keys(appRouter._def.procedures);

@@ -10,6 +10,7 @@ import { RecentChanges } from "../../../_components/recent-changes";
 import { BUTTON, BUTTON_SECONDARY, INPUT, Loaded, PageHeader, Section } from "../../../_components/section";
 import { CardProcessor } from "./card-processor";
 import { Team } from "./team";
+import { TwoStep } from "./two-step";
 
 type SettingsData = {
   explorers: { network: string; name: string; format: string | null; defaultFormat: string | null }[];
@@ -332,6 +333,7 @@ export function Settings() {
               <MerchantForm current={s.merchant} />
             </OwnerOnly>
             <Team />
+            <TwoStep />
           </>
         )}
       </Loaded>
