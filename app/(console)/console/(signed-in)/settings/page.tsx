@@ -8,6 +8,7 @@ export default function SettingsPage() {
       load={(trpc, qc) => [
         qc.prefetchQuery(trpc.settings.get.queryOptions()),
         qc.prefetchQuery(trpc.team.members.queryOptions()),
+        qc.prefetchQuery(trpc.twoStep.status.queryOptions()),
         qc.prefetchQuery(trpc.audit.list.queryOptions({ targetType: "seller_settings" })),
       ]}
     >
