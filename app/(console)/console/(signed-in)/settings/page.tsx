@@ -9,6 +9,7 @@ export default function SettingsPage() {
         qc.prefetchQuery(trpc.settings.get.queryOptions()),
         qc.prefetchQuery(trpc.settings.cardProcessor.queryOptions()),
         qc.prefetchQuery(trpc.team.members.queryOptions()),
+        qc.prefetchQuery(trpc.twoStep.status.queryOptions()),
         qc.prefetchQuery(trpc.audit.list.queryOptions({ targetType: "seller_settings" })),
       ]}
     >
