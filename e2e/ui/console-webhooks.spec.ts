@@ -77,7 +77,7 @@ test("a seller adds an endpoint, receives a paid call's event signed, reads the 
     await endpointRow.getByTestId("webhook-select").click();
     const eventId = receiver.state.arrivals.find((a) => a.paymentId === paymentId)!.id;
     const row = page.getByTestId(`delivery-${eventId}`);
-    await expect(row.getByTestId("delivery-state")).toHaveText("succeeded", { timeout: 15_000 });
+    await expect(row.getByTestId("delivery-state")).toHaveText("Delivered", { timeout: 15_000 });
     await expect(row.getByTestId("delivery-http")).toHaveText("200");
     await expect(row).toContainText("stored");
     await expect(row).toContainText(" ms");

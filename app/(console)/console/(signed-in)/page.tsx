@@ -11,6 +11,7 @@ export default async function OverviewPage({ searchParams }: { searchParams: Pro
     <Prefetched
       load={(trpc, qc) => [
         qc.prefetchQuery(trpc.analytics.headline.queryOptions()),
+        qc.prefetchQuery(trpc.catalog.overview.queryOptions()),
         qc.prefetchQuery(trpc.analytics.setupChecklist.queryOptions()),
         qc.prefetchQuery(trpc.analytics.overview.queryOptions(rangeFrom(params))),
         qc.prefetchQuery(trpc.analytics.topCustomers.queryOptions(rangeFrom(params))),

@@ -2,7 +2,8 @@
 
 import Link from "next/link";
 import { CallsByOperationChart } from "../../_components/charts";
-import { count, operationLabel, usd } from "../../_components/format";
+import { count, usd } from "../../_components/format";
+import { OperationName } from "../../_components/operation-name";
 import { Empty, LINK, Section, STACKED_TABLE_CLASS, TableScroll } from "../../_components/section";
 import type { Outputs } from "../../_components/types";
 
@@ -36,8 +37,8 @@ export function CallsSection({ o }: { o: Outputs["analytics"]["overview"] }) {
               <tbody>
                 {o.byOperation.map((r) => (
                   <tr key={r.operation} className="border-t border-slate-100" data-testid={`operation-row-${r.operation}`}>
-                    <td className="py-1.5 font-mono" data-label="Operation" title={operationLabel(r.operation)}>
-                      {r.operation}
+                    <td className="py-1.5" data-label="Operation">
+                      <OperationName op={r.operation} />
                     </td>
                     <td className="text-right tabular-nums" data-label="Paid calls">
                       {count(r.calls)}

@@ -2,6 +2,7 @@
 
 import { RevenueBarsChart } from "../../_components/charts";
 import { count, operationLabel, railLabel, usd } from "../../_components/format";
+import { OperationName } from "../../_components/operation-name";
 import { Empty, Section, STACKED_TABLE_CLASS, TableScroll } from "../../_components/section";
 import { microsOf, useSort } from "../../_components/sortable";
 import type { Outputs } from "../../_components/types";
@@ -34,7 +35,7 @@ function RevenueTable({ rows, what, testId }: { rows: Row[]; what: string; testI
           {t.rows.map((r) => (
             <tr key={r.name} className="border-t border-slate-100" data-testid={`${testId}-row-${r.name}`}>
               <td className="py-1.5" data-label={what === "rail" ? "Rail" : "Operation"}>
-                {what === "rail" ? railLabel(r.name) : operationLabel(r.name)}
+                {what === "rail" ? railLabel(r.name) : <OperationName op={r.name} />}
               </td>
               <td className="text-right tabular-nums" data-label="Payments">
                 {count(r.payments)}

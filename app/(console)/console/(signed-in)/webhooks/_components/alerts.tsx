@@ -26,8 +26,9 @@ export function Alerts() {
                   <span
                     className={`mr-2 rounded px-2 py-0.5 text-xs ${a.status === "open" ? "bg-red-100 text-red-900" : "bg-slate-100 text-slate-700"}`}
                     data-testid="alert-state"
+                    title={a.status}
                   >
-                    {a.status}
+                    {a.status === "open" ? "Open" : a.status === "resolved" ? "Resolved" : a.status}
                   </span>
                   <span className="font-mono text-xs text-slate-500">
                     {utcCell(a.openedAt)}

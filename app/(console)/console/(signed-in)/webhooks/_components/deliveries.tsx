@@ -8,6 +8,7 @@ import { utcCell } from "../../../_components/format";
 import { Empty, INPUT, Loaded, Section, ShowOlder, TABLE_CLASS, TableScroll } from "../../../_components/section";
 import { useSearchField } from "../../../_components/use-search-state";
 import { DeliveryDetail } from "./delivery-detail";
+import { DELIVERY_WORDS } from "./delivery-words";
 
 const STATUS_STYLE: Record<string, string> = {
   succeeded: "bg-emerald-100 text-emerald-900",
@@ -84,8 +85,8 @@ export function Deliveries({ endpointId }: { endpointId: string }) {
                           </button>
                         </td>
                         <td>
-                          <span className={`rounded px-2 py-0.5 text-xs ${STATUS_STYLE[d.status]}`} data-testid="delivery-state">
-                            {d.status}
+                          <span className={`rounded px-2 py-0.5 text-xs ${STATUS_STYLE[d.status]}`} data-testid="delivery-state" title={d.status}>
+                            {DELIVERY_WORDS[d.status] ?? d.status}
                           </span>
                           {d.nextAttemptAt && <p className="text-xs text-slate-500">next {utcCell(d.nextAttemptAt)}</p>}
                         </td>

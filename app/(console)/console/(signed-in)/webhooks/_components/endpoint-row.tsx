@@ -7,6 +7,7 @@ import type { AppRouter } from "@/server/trpc/root";
 import { useTRPC } from "../../../providers";
 import { utcCell } from "../../../_components/format";
 import { useIsOwner, VIEWER_REASON } from "../../../_components/owner-only";
+import { DELIVERY_WORDS } from "./delivery-words";
 import { SecretReveal } from "./secret-reveal";
 
 type Endpoint = inferRouterOutputs<AppRouter>["webhooks"]["endpoints"][number];
@@ -60,7 +61,9 @@ export function EndpointRow({ e, selected, onSelect }: { e: Endpoint; selected: 
         </td>
         <td className="font-mono text-xs">{e.event_types.length ? e.event_types.join(", ") : "all"}</td>
         <StateCell e={e} />
-        <td className="font-mono text-xs whitespace-nowrap">{e.last_delivery ? `${utcCell(e.last_delivery.at)} ${e.last_delivery.status}` : "—"}</td>
+        <td className="font-mono text-xs whitespace-nowrap">
+          {e.last_delivery ? `${utcCell(e.last_delivery.at)} ${DELIVERY_WORDS[e.last_delivery.status] ?? e.last_delivery.status}` : "—"}
+        </td>
         <td className="text-right tabular-nums">{e.pending}</td>
         <td className="text-right tabular-nums">{e.failed_24h}</td>
         <td className="whitespace-nowrap text-right text-sm">
