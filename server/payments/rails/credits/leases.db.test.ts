@@ -123,10 +123,14 @@ describe("leased credit", () => {
     expect(await liveLeases(agent.credentialId)).toBe(0);
     // Never more served than the credit (the bound is one lease; leases take from the grants, so it is none).
     expect(served).toBeLessThanOrEqual(200);
-    // Both instances spent from leases (a lease statement that lost to the other's is sent again at once, not read as
-    // uncovered), and most calls cost no statement of their own.
-    expect(a.stats.calls).toBeGreaterThan(0);
-    expect(b.stats.calls).toBeGreaterThan(0);
+    // Both instances asked PostgreSQL for the one credit (each lost or won leases against the other), leases served
+    // calls, and most calls cost no statement of their own. Which instance spends is a race the design does not fix:
+    // the credit is 200 calls' worth and either instance alone sends 500, so one can lease all of it while the other's
+    // statements keep losing (contended three times, it serves per call for NO_LEASE_MS). That both get leases when
+    // their statements race is the next test's, where the race is made deterministic.
+    expect(a.stats.statements).toBeGreaterThan(0);
+    expect(b.stats.statements).toBeGreaterThan(0);
+    expect(a.stats.calls + b.stats.calls).toBeGreaterThan(0);
     expect(a.stats.statements + b.stats.statements).toBeLessThan(served / 4);
     // The rest is in the grants, whole calls of it, nothing held.
     expect(served).toBeGreaterThanOrEqual(200 - 2 * 20);
