@@ -3,7 +3,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import ts from "typescript";
-import { PAYMENT_STATES } from "../../server/contracts/platform";
+import { PAYMENT_STATES } from "../../server/contracts/payment-status";
 
 export type Import = { spec: string; /** Repo-relative path of the imported file, or null for a package. */ target: string | null };
 export type SourceFile = { file: string; imports: Import[] };

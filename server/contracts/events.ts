@@ -2,7 +2,8 @@
 // carries, in the shape the API shows that object (GET /payments/{id}, the purchase answer, entitlements, the manifest).
 // Webhook payloads are `eventEnvelope`; docs/events.md describes the same list (a test holds the two together).
 import { z } from "zod";
-import { entitlementsResponse, paymentStatusResponse, purchaseResponse } from "./platform";
+import { paymentStatusResponse } from "./payment-status";
+import { entitlementsResponse, purchaseResponse } from "./platform";
 
 const usd = z.string().meta({ description: "USD, six decimals." });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { PAYMENT_STATES } from "./platform";
+import { PAYMENT_STATES } from "./payment-status";
 import { cardRefundWords, stateLabel, stateWordsOf, STATUS_WORDS } from "./payment-words";
 
 describe("payment words", () => {

@@ -2,7 +2,7 @@
 // customer page and audit log, and the CSV files the server writes, all read it (docs/console.md "Words"). Keyed by the
 // contract's states, so a state added there without words here is a type error. Words as a card dashboard says them
 // (Succeeded, Pending, Refunded, Partially refunded, Failed); the protocol's word and its meaning stay one hover away.
-import { PAYMENT_STATES } from "./platform";
+import { PAYMENT_STATES } from "./payment-status";
 
 export type PaymentStatus = (typeof PAYMENT_STATES)[number];
 

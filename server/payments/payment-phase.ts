@@ -5,7 +5,7 @@
 // served" and "charge decided, settling"; `failed` is both "nothing delivered" and "delivered, never paid"; `released`
 // is both "the upstream failed" and "the checkout expired"; `challenged` is "open" or "lapsed" depending on the clock.
 // GET /payments/{id} and every payment event (server/events/render-event.ts) answer with this table.
-import { PAYMENT_NEXT_STEPS, PAYMENT_PHASES } from "../contracts/platform";
+import { PAYMENT_NEXT_STEPS, PAYMENT_PHASES } from "../contracts/payment-status";
 import type { PaymentStatus } from "./payment-state";
 
 export type PaymentPhase = (typeof PAYMENT_PHASES)[number];

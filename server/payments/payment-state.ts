@@ -7,7 +7,7 @@
 // Enforced, not listed: every statement that changes a payment's state takes its guard and its new state from a
 // `transition()` of this table (checked when the module loads, and by the compiler), and no SQL outside this module
 // and payments.queries.ts names a state (scripts/test/architecture.ts).
-import { PAYMENT_STATES } from "../contracts/platform";
+import { PAYMENT_STATES } from "../contracts/payment-status";
 import { AppError } from "../errors";
 import type { PaidCall } from "./paid-call";
 import { proofRefused } from "./proof-refused";

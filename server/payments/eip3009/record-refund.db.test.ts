@@ -23,7 +23,7 @@ import {
   type TestChain,
   type FakeUpstream,
 } from "../../testing/gateway";
-import { paymentStatusResponse } from "../../contracts/platform";
+import { paymentStatusResponse } from "../../contracts/payment-status";
 import { createCaller, sessionFor } from "../../testing/trpc";
 
 const SECRET = "fake-upstream-secret-0123456789";

@@ -2,7 +2,7 @@
 // domain function cannot silently change what the console receives: a missing field fails the type check, an extra
 // one is stripped. Money is a six-decimal USD string, times are ISO 8601 strings in UTC.
 import { z } from "zod";
-import { PAYMENT_STATES } from "../../contracts/platform";
+import { PAYMENT_STATES } from "../../contracts/payment-status";
 
 export const usd = z.string().regex(/^-?\d+\.\d{6}$/);
 export const iso = z.string();

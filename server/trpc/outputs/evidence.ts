@@ -3,7 +3,7 @@
 // storefront, and nothing reaches it by accident. `claims`, audit `before`/`after` and an event's `data` are the
 // receipt's, the audit log's and the event's own JSON, shown as they are elsewhere.
 import { z } from "zod";
-import { PAYMENT_NEXT_STEPS, PAYMENT_PHASES } from "../../contracts/platform";
+import { PAYMENT_NEXT_STEPS, PAYMENT_PHASES } from "../../contracts/payment-status";
 import { iso, paymentStatus, usd } from "./common";
 
 const json = z.record(z.string(), z.unknown());
