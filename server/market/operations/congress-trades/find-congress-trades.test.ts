@@ -4,11 +4,11 @@ import fs from "node:fs";
 import path from "node:path";
 import { parse } from "csv-parse/sync";
 import { describe, expect, it } from "vitest";
-import { AppError } from "../../../errors";
 import { congressTradesResponse } from "./contract";
 import { findCongressTrades, namesMember, type CongressTradesQuery } from "./find-congress-trades";
 import { tidyName, tickersOf, type SenateRow } from "./senate-rows";
 import { senateTradesSource } from "./senate-source";
+import { failureOf as failure } from "../../test/refusals";
 
 const csv = parse(fs.readFileSync(path.join(process.cwd(), "data/congress/senate-ptr-transactions.csv"), "utf8"), { columns: true }) as SenateRow[];
 const source = senateTradesSource.embedded({} as never);
@@ -30,15 +30,6 @@ const all = async (over: Partial<CongressTradesQuery> = {}) => {
   }
   return out;
 };
-const failure = async (p: Promise<unknown>) => {
-  try {
-    await p;
-  } catch (e) {
-    return e as AppError;
-  }
-  throw new Error("expected a failure");
-};
-
 describe("congressional trades offline (fidelity with the committed CSV)", () => {
   it("serves every row once across pages, with the file's dates, member, amount range as published and report link", async () => {
     const trades = await all();

@@ -3,10 +3,11 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { AppError } from "../../../errors";
 import { startRouteReplay, type RouteReplay } from "../../test/route-replay";
+import { liveConfig } from "../../test/live-kit";
 import { findCongressTrades, type CongressTradesQuery } from "./find-congress-trades";
 import { resetSenateCache, senateTradesSource } from "./senate-source";
+import { failureOf as failure } from "../../test/refusals";
 
 const RECORDED = fs.readFileSync(path.join(process.cwd(), "data/recorded/senate-stock-watcher/all_daily_summaries.json"), "utf8");
 const PATH = "/timothycarambat/senate-stock-watcher-data/master/aggregate/all_daily_summaries.json";
@@ -22,18 +23,7 @@ beforeEach(() => {
 });
 
 const live = (url = `${replay.base}${PATH}`) =>
-  senateTradesSource.live(
-    {
-      massiveBaseUrl: "",
-      massiveApiKey: "",
-      treasuryBaseUrl: "",
-      hyperliquidBaseUrl: "",
-      timeoutMs: 2_000,
-      retries: 0,
-      settings: { SENATE_STOCK_WATCHER_URL: url },
-    },
-    {} as never,
-  );
+  senateTradesSource.live(liveConfig({ SENATE_STOCK_WATCHER_URL: url }, { timeoutMs: 2_000, retries: 0 }), {} as never);
 const q = (over: Partial<CongressTradesQuery> = {}): CongressTradesQuery => ({
   date_field: "disclosure",
   sort: "disclosure_date",
@@ -42,15 +32,6 @@ const q = (over: Partial<CongressTradesQuery> = {}): CongressTradesQuery => ({
   offset: 0,
   ...over,
 });
-const failure = async (p: Promise<unknown>) => {
-  try {
-    await p;
-  } catch (e) {
-    return e as AppError;
-  }
-  throw new Error("expected a failure");
-};
-
 describe("Senate Stock Watcher live", () => {
   it("parses the published aggregate file into the same trades as the committed CSV for the same reports", async () => {
     const fromLive = await findCongressTrades(q(), live());

@@ -2,13 +2,13 @@
 // replayed by a local server: the reply's candles become UTC days oldest first, and Coinbase's 404 is 404 unknown_ticker.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { liveProviders } from "../../providers/live";
-import { recorded, startRecordedReplay } from "../../test/recorded-replay";
+import { recorded, startRouteReplay, type RouteReplay } from "../../test/route-replay";
 import { cryptoBarsQuery, cryptoBarsResponse } from "./contract";
 import { getCryptoBars } from "./get-crypto-bars";
 
-let replay: Awaited<ReturnType<typeof startRecordedReplay>>;
+let replay: RouteReplay;
 beforeAll(async () => {
-  replay = await startRecordedReplay(({ url }) => {
+  replay = await startRouteReplay(({ url }) => {
     if (url.pathname === "/api/v3/brokerage/market/products/BTC-USD/candles")
       return { status: 200, body: recorded("recorded/coinbase/market-products-BTC-USD-candles-ONE_DAY.json") };
     if (url.pathname.startsWith("/api/v3/brokerage/market/products/")) return { status: 404, body: recorded("recorded/coinbase/error-product-not-found.json") };

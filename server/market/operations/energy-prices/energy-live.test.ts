@@ -2,16 +2,16 @@
 // the shipped values), replayed by a local HTTP server: the route and facets of each series, paging, the missing-key
 // reply (HTTP 403 API_KEY_MISSING) mapped to a 502 naming the setting, and the key kept out of every error.
 import fs from "node:fs";
-import http from "node:http";
-import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { isAppError } from "../../../errors";
+import { liveConfig } from "../../test/live-kit";
+import { refusalOf as refusal } from "../../test/refusals";
+import { recorded as recordedFile, startRouteReplay, type RouteReplay } from "../../test/route-replay";
 import { energyPricesResponse, type Commodity } from "./contract";
 import { liveEnergy } from "./energy-source";
 import { getEnergyPrices } from "./get-energy-prices";
 
-const recorded = (f: string) => fs.readFileSync(path.join(process.cwd(), "data/recorded/eia", f), "utf8");
+const recorded = (f: string) => recordedFile(`recorded/eia/${f}`);
 const REPLIES: Record<string, { route: string; file: string }> = {
   RWTC: { route: "/v2/petroleum/pri/spt/data/", file: "petroleum-pri-spt-data-RWTC.json" },
   RBRTE: { route: "/v2/petroleum/pri/spt/data/", file: "petroleum-pri-spt-data-RBRTE.json" },
@@ -21,26 +21,11 @@ const REPLIES: Record<string, { route: string; file: string }> = {
 const KEY = "test-eia-key-secret";
 const NOW = new Date("2026-11-27T12:00:00Z");
 
-let seen: URL[] = [];
-let answer: ((u: URL) => { status: number; body: string }) | undefined;
-let server: http.Server;
-let base = "";
-
-beforeAll(async () => {
-  server = http.createServer((req, res) => {
-    const u = new URL(req.url!, "http://replay");
-    seen.push(u);
-    const a = answer?.(u) ?? route(u);
-    res.writeHead(a.status, { "content-type": "application/json" }).end(a.body);
-  });
-  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-});
-afterAll(() => new Promise<void>((r) => server.close(() => r())));
-beforeEach(() => {
-  seen = [];
-  answer = undefined;
-});
+let replay: RouteReplay;
+beforeAll(async () => void (replay = await startRouteReplay(({ url }) => route(url))));
+afterAll(() => replay.close());
+beforeEach(() => replay.reset());
+const seen = () => replay.seen.map((s) => s.url);
 
 /** EIA as recorded: 403 API_KEY_MISSING without a key, else the series' recorded reply on its route. */
 function route(u: URL): { status: number; body: string } {
@@ -49,34 +34,12 @@ function route(u: URL): { status: number; body: string } {
   return r && r.route === u.pathname ? { status: 200, body: recorded(r.file) } : { status: 404, body: "{}" };
 }
 
-const source = (settings: Record<string, string>) =>
-  liveEnergy(
-    {
-      massiveBaseUrl: "",
-      massiveApiKey: "",
-      treasuryBaseUrl: "",
-      hyperliquidBaseUrl: "",
-      timeoutMs: 500,
-      retries: 1,
-      backoffMs: 1,
-      settings: { EIA_BASE_URL: base, ...settings },
-    },
-    () => NOW,
-  );
+const source = (settings: Record<string, string>) => liveEnergy(liveConfig({ EIA_BASE_URL: replay.base, ...settings }), () => NOW);
 const ask = (
   c: Commodity,
   q: { start?: string; end?: string; frequency?: "daily" | "weekly" | "monthly" | "annual"; limit?: number },
   settings = { EIA_API_KEY: KEY },
 ) => getEnergyPrices(c, { limit: 1000, ...q }, source(settings), NOW);
-async function refusal(p: Promise<unknown>) {
-  try {
-    await p;
-  } catch (err) {
-    if (isAppError(err)) return { status: err.status, code: err.code, reason: err.reason, detail: err.detail };
-    throw err;
-  }
-  throw new Error("expected a refusal");
-}
 const fileRows = (file: string, from: string, to: string) =>
   fs
     .readFileSync(path.join(process.cwd(), "data/energy", file), "utf8")
@@ -97,7 +60,7 @@ describe("EIA API v2, replayed", () => {
     expect(energyPricesResponse.parse(res)).toBeTruthy();
     expect(res.prices).toEqual(fileRows(file, start, end));
     expect(res.as_of).toBe(NOW.toISOString());
-    const q = seen[0]!.searchParams;
+    const q = seen()[0]!.searchParams;
     expect([
       q.get("frequency"),
       q.get("data[0]"),
@@ -117,7 +80,7 @@ describe("EIA API v2, replayed", () => {
   });
 
   it("a server error is a 502 whose detail never holds the key", async () => {
-    answer = () => ({ status: 500, body: "{}" });
+    replay.answer = () => ({ status: 500, body: "{}" });
     const r = await refusal(ask("wti", { start: "2026-08-12", end: "2026-08-18" }));
     expect(r).toMatchObject({ status: 502, code: "upstream_unavailable" });
     expect(r.detail).not.toContain(KEY);
@@ -127,7 +90,7 @@ describe("EIA API v2, replayed", () => {
     const data = JSON.parse(recorded("petroleum-pri-spt-data-RWTC.json")) as { response: { data: unknown[] } };
     // The recording is newest first; pages here come in the order the adapter asks for (oldest first).
     const asc = [...data.response.data].reverse();
-    answer = (u) => {
+    replay.answer = ({ url: u }) => {
       const [offset, length] = [Number(u.searchParams.get("offset")), Number(u.searchParams.get("length"))];
       return {
         status: 200,
@@ -135,20 +98,20 @@ describe("EIA API v2, replayed", () => {
       };
     };
     const all = await ask("wti", { start: "2026-08-12", end: "2026-08-18" });
-    expect(seen.map((u) => u.searchParams.get("offset"))).toEqual(["0", "2", "4"]);
+    expect(seen().map((u) => u.searchParams.get("offset"))).toEqual(["0", "2", "4"]);
     expect(all.prices).toEqual(fileRows("wti-daily.csv", "2026-08-12", "2026-08-18"));
-    seen = [];
+    replay.seen.length = 0;
     const two = await ask("wti", { start: "2026-08-12", end: "2026-08-18", limit: 2 });
-    expect([two.count, two.truncated, seen.length]).toEqual([2, true, 1]);
+    expect([two.count, two.truncated, seen().length]).toEqual([2, true, 1]);
   });
 
   it("EIA's own averages are asked for by frequency, with start and end in EIA's period form", async () => {
-    answer = () => ({ status: 200, body: JSON.stringify({ response: { total: "0", dateFormat: "YYYY-MM", frequency: "monthly", data: [] } }) });
+    replay.answer = () => ({ status: 200, body: JSON.stringify({ response: { total: "0", dateFormat: "YYYY-MM", frequency: "monthly", data: [] } }) });
     expect(await refusal(ask("wti", { frequency: "monthly", start: "2025-01-15", end: "2025-06-30" }))).toMatchObject({
       status: 403,
       reason: "no_observations",
     });
-    expect([seen[0]!.searchParams.get("frequency"), seen[0]!.searchParams.get("start"), seen[0]!.searchParams.get("end")]).toEqual([
+    expect([seen()[0]!.searchParams.get("frequency"), seen()[0]!.searchParams.get("start"), seen()[0]!.searchParams.get("end")]).toEqual([
       "monthly",
       "2025-01",
       "2025-06",
@@ -157,7 +120,7 @@ describe("EIA API v2, replayed", () => {
   });
 
   it("an answer without response.data is a 502", async () => {
-    answer = () => ({ status: 200, body: JSON.stringify({ error: "unexpected" }) });
+    replay.answer = () => ({ status: 200, body: JSON.stringify({ error: "unexpected" }) });
     expect(await refusal(ask("brent", { start: "2026-08-12", end: "2026-08-18" }))).toMatchObject({ status: 502, reason: "invalid_response" });
   });
 });

@@ -3,11 +3,11 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { isAppError } from "../../../errors";
 import { COMMODITIES, energyPricesResponse, type Commodity } from "./contract";
 import { embeddedEnergy } from "./energy-source";
 import { getEnergyPrices } from "./get-energy-prices";
 import { ARCHIVED_COMMODITIES, energyPrices } from "./index";
+import { refusalOf as refusal } from "../../test/refusals";
 
 const read = (rel: string) => fs.readFileSync(path.join(process.cwd(), rel), "utf8");
 const FILES: Record<string, string> = {
@@ -27,16 +27,6 @@ const fileRows = (commodity: string) =>
 const NOW = new Date("2026-11-27T12:00:00Z");
 type Q = { start?: string; end?: string; frequency?: "daily" | "weekly" | "monthly" | "annual"; limit?: number };
 const ask = (c: Commodity, q: Q = {}) => getEnergyPrices(c, { limit: 1000, ...q }, embeddedEnergy, NOW);
-async function refusal(p: Promise<unknown>) {
-  try {
-    await p;
-  } catch (err) {
-    if (isAppError(err)) return { status: err.status, code: err.code, reason: err.reason };
-    throw err;
-  }
-  throw new Error("expected a refusal");
-}
-
 describe("fidelity to the committed files", () => {
   it.each(ARCHIVED_COMMODITIES.map((c) => [c] as const))("%s: the whole history, every date and value", async (c) => {
     const rows = fileRows(c);

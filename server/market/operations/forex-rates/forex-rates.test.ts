@@ -4,11 +4,11 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { isAppError } from "../../../errors";
 import { forexRatesResponse, type Currency } from "./contract";
 import { embeddedForex } from "./forex-source";
 import { combine, getForexRates } from "./get-forex-rates";
 import { forexRates } from "./index";
+import { refusalOf as refusal } from "../../test/refusals";
 
 const read = (rel: string) => fs.readFileSync(path.join(process.cwd(), rel), "utf8");
 /** A committed daily file parsed here, independently of the source: [date, value string] ("" = no rate). */
@@ -28,16 +28,6 @@ const monthly = (c: string) =>
 const NOW = new Date("2026-11-27T12:00:00Z");
 type Q = { base: Currency; quote: Currency; frequency?: "daily" | "monthly"; start?: string; end?: string; limit?: number };
 const ask = (q: Q) => getForexRates({ limit: 1000, ...q }, embeddedForex, NOW);
-async function refusal(p: Promise<unknown>) {
-  try {
-    await p;
-  } catch (err) {
-    if (isAppError(err)) return { status: err.status, code: err.code, reason: err.reason, detail: err.detail };
-    throw err;
-  }
-  throw new Error("expected a refusal");
-}
-
 describe("rates as the Fed publishes them", () => {
   it("EUR/USD daily is DEXUSEU (USD per EUR) row for row; dates without a noon rate are listed, not filled", async () => {
     const res = await ask({ base: "EUR", quote: "USD", start: "2024-11-01", end: "2025-01-31" });

@@ -5,14 +5,14 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { embeddedProviders } from "../../providers/embedded";
 import { liveProviders } from "../../providers/live";
-import { recorded, startRecordedReplay } from "../../test/recorded-replay";
+import { recorded, startRouteReplay, type RouteReplay } from "../../test/route-replay";
 import { optionsChainQuery, optionsChainResponse } from "./contract";
 import { getOptionsChain } from "./get-options-chain";
 
 const KEY = "test-massive-key-secret";
-let replay: Awaited<ReturnType<typeof startRecordedReplay>>;
+let replay: RouteReplay;
 beforeAll(async () => {
-  replay = await startRecordedReplay(({ url }) => {
+  replay = await startRouteReplay(({ url }) => {
     if (url.pathname === "/v3/snapshot/options/AAPL") return { status: 200, body: recorded("recorded/massive/v3-snapshot-options-AAPL.json") };
     if (url.pathname === "/v3/snapshot/options/SPY") return { status: 403, body: recorded("recorded/massive/error-not-entitled.json") };
     return undefined;

@@ -2,14 +2,14 @@
 // server: the request's coin and times, the rows, and the venue's answer for a coin it does not list (200, body null).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { liveProviders } from "../../providers/live";
-import { recorded, startRecordedReplay } from "../../test/recorded-replay";
+import { recorded, startRouteReplay, type RouteReplay } from "../../test/route-replay";
 import { perpFundingQuery, perpFundingResponse } from "./contract";
 import { getPerpFunding } from "./get-perp-funding";
 
 const errors = JSON.parse(recorded("crypto/perps/errors.json")) as Record<string, { status: number; body: string }>;
-let replay: Awaited<ReturnType<typeof startRecordedReplay>>;
+let replay: RouteReplay;
 beforeAll(async () => {
-  replay = await startRecordedReplay(({ body }) => {
+  replay = await startRouteReplay(({ body }) => {
     const b = JSON.parse(body) as { type: string; coin?: string };
     if (b.type === "fundingHistory" && b.coin === "xyz:TSLA") return { status: 200, body: recorded("crypto/perps/fundingHistory-xyz-TSLA.json") };
     return { status: errors.unknown_coin!.status, body: errors.unknown_coin!.body };

@@ -3,24 +3,24 @@
 // it does not know (500, body null) is a 502, nothing served.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { liveProviders } from "../../providers/live";
-import { recorded, startRecordedReplay } from "../../test/recorded-replay";
+import { recorded, startRouteReplay, type RouteReplay } from "../../test/route-replay";
 import { perpsQuery, perpsResponse } from "./contract";
 import { getPerps } from "./get-perps";
 
 const errors = JSON.parse(recorded("crypto/perps/errors.json")) as Record<string, { status: number; body: string }>;
 let dexes: unknown[] = [];
-let replay: Awaited<ReturnType<typeof startRecordedReplay>>;
+let replay: RouteReplay;
 beforeAll(async () => {
   // The recorded perpDexs reply (the basis snapshot's: the validator-run dex as null, then xyz).
   dexes = (JSON.parse(recorded("market/perps/equity-perps-snapshot.json")) as { perpDexs: unknown[] }).perpDexs;
-  replay = await startRecordedReplay(({ method, url, body }) => {
+  replay = await startRouteReplay(({ method, url, body }) => {
     if (method !== "POST" || url.pathname !== "/info") return undefined;
     const b = JSON.parse(body) as { type: string; dex?: string };
     if (b.type === "perpDexs") return { status: 200, body: JSON.stringify(dexes) };
     if (b.type === "metaAndAssetCtxs" && b.dex === undefined) return { status: 200, body: recorded("crypto/perps/metaAndAssetCtxs-default-BTC-ETH.json") };
     if (b.type === "metaAndAssetCtxs" && b.dex === "xyz") return { status: 200, body: recorded("crypto/perps/metaAndAssetCtxs-xyz-equities.json") };
     if (b.type === "metaAndAssetCtxs") return { status: errors.unknown_dex!.status, body: errors.unknown_dex!.body };
-    return { status: errors.bogus_type!.status, body: errors.bogus_type!.body, contentType: "text/plain; charset=utf-8" };
+    return { status: errors.bogus_type!.status, body: errors.bogus_type!.body, type: "text/plain; charset=utf-8" };
   });
 });
 afterAll(() => replay.close());

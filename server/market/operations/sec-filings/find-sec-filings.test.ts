@@ -3,24 +3,15 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { AppError } from "../../../errors";
 import { embeddedEdgar, embeddedHeldCompanies } from "../../providers/sec-edgar/embedded-edgar";
 import type { EdgarSubmissions } from "../../providers/sec-edgar/edgar-types";
 import { secFilingsResponse } from "./contract";
 import { findSecFilings, type SecFilingsQuery } from "./find-sec-filings";
+import { failureOf as failure } from "../../test/refusals";
 
 const DIR = path.join(process.cwd(), "data/filings/submissions");
 const files = fs.readdirSync(DIR).filter((f) => f.endsWith(".json"));
 const q = (over: Partial<SecFilingsQuery> = {}): SecFilingsQuery => ({ amendments: true, sort: "desc", limit: 200, offset: 0, ...over });
-const failure = async (p: Promise<unknown>) => {
-  try {
-    await p;
-  } catch (e) {
-    return e as AppError;
-  }
-  throw new Error("expected a failure");
-};
-
 describe("filings index offline (fidelity with the committed EDGAR files)", () => {
   it.each(files)("%s: every filing once, with EDGAR's values, newest first across pages", async (file) => {
     const doc = JSON.parse(fs.readFileSync(path.join(DIR, file), "utf8")) as EdgarSubmissions;

@@ -3,12 +3,12 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { AppError } from "../../../errors";
 import { embeddedEdgar, embeddedHeldCompanies } from "../../providers/sec-edgar/embedded-edgar";
 import type { EdgarCompanyFacts } from "../../providers/sec-edgar/edgar-types";
 import { secKeyFactsResponse } from "./contract";
 import { getSecKeyFacts, type SecKeyFactsQuery } from "./get-sec-key-facts";
 import { METRIC_DEFS, METRICS, PERIODIC_FORMS } from "./select-key-facts";
+import { failureOf as failure } from "../../test/refusals";
 
 const DIR = path.join(process.cwd(), "data/filings/companyfacts");
 const doc = (cik: string) => JSON.parse(fs.readFileSync(path.join(DIR, `CIK${cik}.json`), "utf8")) as EdgarCompanyFacts;
@@ -17,15 +17,6 @@ const one = async (id: string, over: Partial<SecKeyFactsQuery>, periodEnd: strin
   const res = await getSecKeyFacts(id, q(over), embeddedEdgar);
   return res.facts.find((f) => f.period_end === periodEnd);
 };
-const failure = async (p: Promise<unknown>) => {
-  try {
-    await p;
-  } catch (e) {
-    return e as AppError;
-  }
-  throw new Error("expected a failure");
-};
-
 describe("key facts: which fact is served", () => {
   it("revenue takes total Revenues before the ASC 606 contract-revenue tag (Walmart reports both)", async () => {
     const f = await one("WMT", { metric: "revenue" }, "2026-01-31");

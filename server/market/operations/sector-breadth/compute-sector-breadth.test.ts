@@ -3,7 +3,6 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { AppError } from "../../../errors";
 import { newYorkMidnightMs } from "../../lib/dates";
 import { liveProviders } from "../../providers/live";
 import { startRouteReplay, type RouteReplay } from "../../test/route-replay";
@@ -11,6 +10,7 @@ import { computeSectorBreadth, smaByDate } from "./compute-sector-breadth";
 import { sectorBreadthResponse } from "./contract";
 import { getSectorBreadth, type SectorBreadthQuery } from "./get-sector-breadth";
 import { SECTOR_ETFS, sectorClosesSource } from "./sector-closes-source";
+import { failureOf as failure } from "../../test/refusals";
 
 type Bar = { date: string; open: number; high: number; low: number; close: number; volume: number };
 const bars = (ticker: string): Bar[] =>
@@ -26,15 +26,6 @@ const bars = (ticker: string): Bar[] =>
 const files = new Map<string, Bar[]>(SECTOR_ETFS.map((m) => [m.ticker, bars(m.ticker)]));
 const offline = sectorClosesSource.embedded({} as never);
 const q = (over: Partial<SectorBreadthQuery> = {}): SectorBreadthQuery => ({ window: 200, sort: "desc", limit: 30, ...over });
-const failure = async (p: Promise<unknown>) => {
-  try {
-    await p;
-  } catch (e) {
-    return e as AppError;
-  }
-  throw new Error("expected a failure");
-};
-
 /** The reading of one day the slow way: each member's last `window` closes up to it, averaged. */
 function bruteForce(date: string, window: number) {
   const above: string[] = [];

@@ -3,11 +3,12 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { AppError } from "../../../errors";
 import { startRouteReplay, type RouteReplay } from "../../test/route-replay";
+import { liveConfig } from "../../test/live-kit";
 import { cboeVixSource, resetVixCache } from "./cboe-vix-source";
 import { vixResponse } from "./contract";
 import { getVix, type VixQuery } from "./get-vix";
+import { failureOf as failure } from "../../test/refusals";
 
 const lines = fs.readFileSync(path.join(process.cwd(), "data/sentiment/vix-daily.csv"), "utf8").trim().split("\n").slice(1);
 const csv = lines.map((l) => {
@@ -17,15 +18,6 @@ const csv = lines.map((l) => {
 const RECORDED = fs.readFileSync(path.join(process.cwd(), "data/recorded/cboe/VIX_History.csv"), "utf8");
 const offline = cboeVixSource.embedded({} as never);
 const q = (over: Partial<VixQuery> = {}): VixQuery => ({ sort: "desc", limit: 30, ...over });
-const failure = async (p: Promise<unknown>) => {
-  try {
-    await p;
-  } catch (e) {
-    return e as AppError;
-  }
-  throw new Error("expected a failure");
-};
-
 describe("VIX offline (fidelity with the committed CBOE file)", () => {
   it("serves every day with CBOE's values; close-only days with open, high and low null", async () => {
     const res = await getVix(q({ sort: "asc", limit: 10_000 }), offline);
@@ -81,18 +73,7 @@ describe("VIX live (CBOE's VIX_History.csv replayed)", () => {
     resetVixCache();
     replay.seen.length = 0;
   });
-  const live = (file = "/VIX_History.csv") =>
-    cboeVixSource.live(
-      {
-        massiveBaseUrl: "",
-        massiveApiKey: "",
-        treasuryBaseUrl: "",
-        hyperliquidBaseUrl: "",
-        timeoutMs: 2_000,
-        settings: { CBOE_VIX_URL: `${replay.base}${file}` },
-      },
-      {} as never,
-    );
+  const live = (file = "/VIX_History.csv") => cboeVixSource.live(liveConfig({ CBOE_VIX_URL: `${replay.base}${file}` }, { timeoutMs: 2_000 }), {} as never);
 
   it("reads CBOE's MM/DD/YYYY file into the same days as the committed file, once an hour", async () => {
     const source = live();

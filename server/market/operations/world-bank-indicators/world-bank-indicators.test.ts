@@ -4,11 +4,11 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { isAppError } from "../../../errors";
 import { WORLD_BANK_INDICATORS, worldBankIndicatorsResponse } from "./contract";
 import { getWorldBankIndicator } from "./get-world-bank-indicator";
 import { worldBankIndicators } from "./index";
 import { embeddedWorldBank } from "./world-bank-source";
+import { refusalOf as refusal } from "../../test/refusals";
 
 const read = (rel: string) => fs.readFileSync(path.join(process.cwd(), rel), "utf8");
 /** A committed indicator file, parsed here independently of the source: [code, year, value string]. */
@@ -21,16 +21,6 @@ const fileRows = (id: string) =>
 const NOW = new Date("2026-11-27T12:00:00Z");
 const ask = (indicator: string, q: { countries: string; start_year?: number; end_year?: number }) =>
   getWorldBankIndicator(indicator, q, embeddedWorldBank, NOW);
-async function refusal(p: Promise<unknown>) {
-  try {
-    await p;
-  } catch (err) {
-    if (isAppError(err)) return { status: err.status, code: err.code, reason: err.reason, detail: err.detail };
-    throw err;
-  }
-  throw new Error("expected a refusal");
-}
-
 describe("fidelity to the committed files", () => {
   it.each(WORLD_BANK_INDICATORS.map((i) => [i.id] as const))("%s: every USA, DEU, JPN and WLD row, value for value", async (id) => {
     const want = fileRows(id).filter(([code]) => ["USA", "DEU", "JPN", "WLD"].includes(code!));

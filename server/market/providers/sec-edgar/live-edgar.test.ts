@@ -4,7 +4,6 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { AppError } from "../../../errors";
 import { findSecFilings } from "../../operations/sec-filings/find-sec-filings";
 import { getSecKeyFacts } from "../../operations/sec-key-facts/get-sec-key-facts";
 import { startRouteReplay, type ReplayedRequest, type Reply, type RouteReplay } from "../../test/route-replay";
@@ -13,6 +12,7 @@ import { embeddedEdgar } from "./embedded-edgar";
 import type { EdgarSubmissions, FilingsColumns } from "./edgar-types";
 import { liveEdgar, resetEdgarCache } from "./live-edgar";
 import type { TokenBucket } from "./token-bucket";
+import { failureOf as failure } from "../../test/refusals";
 
 const data = (rel: string) => path.join(process.cwd(), "data", rel);
 const read = (rel: string) => fs.readFileSync(data(rel), "utf8");
@@ -80,14 +80,6 @@ const cfg = (settings: Record<string, string | undefined>, base = replay.base): 
 const counting = (): TokenBucket & { taken: number } => {
   const b = { taken: 0, take: async () => void b.taken++ };
   return b;
-};
-const failure = async (p: Promise<unknown>) => {
-  try {
-    await p;
-  } catch (e) {
-    return e as AppError;
-  }
-  throw new Error("expected a failure");
 };
 const filingsQuery = { amendments: true, sort: "desc" as const, limit: 200, offset: 0 };
 
