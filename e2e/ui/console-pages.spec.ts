@@ -61,6 +61,22 @@ test("the overview shows the figures of a seeded day exactly", async ({ page }) 
   // Calls per operation: the chart and its table, most calls first.
   await expect(page.getByTestId("chart-calls-by-operation").locator("svg.recharts-surface")).toBeVisible();
   await expect(page.getByTestId("chart-calls-by-operation").locator(".recharts-bar-rectangle")).toHaveCount(F.byOperation.length);
+  // Its bars named by each operation's title (cut to fit the axis), not its key; the whole title and the key on hover.
+  const ticks = page.getByTestId("chart-calls-by-operation").getByTestId("axis-label");
+  await expect(ticks).toHaveCount(F.byOperation.length);
+  for (const [i, o] of F.byOperation.entries()) {
+    await expect(ticks.nth(i)).toHaveAttribute("data-operation", o.operation);
+    await expect(ticks.nth(i).locator("text")).not.toHaveText(o.operation);
+    await expect(ticks.nth(i).locator("title")).toContainText(`(${o.operation})`);
+  }
+  // The same for net revenue per operation.
+  const revenueTicks = page.getByTestId("chart-revenue-by-operation").getByTestId("axis-label");
+  await expect(revenueTicks.first()).toBeVisible();
+  for (const tick of await revenueTicks.all()) {
+    const key = (await tick.getAttribute("data-operation"))!;
+    await expect(tick.locator("text")).not.toHaveText(key);
+    await expect(tick.locator("title")).toContainText(`(${key})`);
+  }
   const ops = page.getByTestId("operations-table").locator("tbody tr");
   await expect(ops).toHaveCount(F.byOperation.length);
   for (const [i, o] of F.byOperation.entries()) {

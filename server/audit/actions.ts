@@ -21,6 +21,7 @@ export const AUDIT_ACTIONS = {
   "account.password_reset": { target: "seller_user", label: "Password reset by email" },
   "account.two_step_enable": { target: "seller_user", label: "Two-step authentication turned on" },
   "account.two_step_disable": { target: "seller_user", label: "Two-step authentication turned off" },
+  "account.two_step_recovery_codes": { target: "seller_user", label: "Recovery codes replaced" },
   "team.invite": { target: "seller_invite", label: "Team member invited" },
   "team.join": { target: "seller_user", label: "Team member joined" },
   "team.role": { target: "seller_user", label: "Team member's role changed" },

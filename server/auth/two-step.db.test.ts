@@ -2,6 +2,10 @@
 // the right password alone makes no session; a wrong code is refused and counts against the sign-in limit; a code is
 // used once (twice at the same time too); a recovery code is used once; a password reset leaves the factor on; the
 // secret and the recovery codes are not readable in the database; turning it on and off asks for proof and is audited.
+// New recovery codes ask for the password and a current code, and the old ones stop working at once; turning it on ends
+// every other session of the account (a stolen cookie does not outlive it); the account's address hears of each change.
+import { encode } from "next-auth/jwt";
+import { getServerSession } from "next-auth/next";
 import { Secret, TOTP } from "otpauth";
 import { describe, expect, it } from "vitest";
 import { seedMarketSeller } from "../../prisma/seed";
@@ -9,8 +13,9 @@ import { db } from "../db/client";
 import { newId } from "../lib/ids";
 import { authenticateSeller } from "./authenticate-seller";
 import { authOptions } from "./options";
+import { renewedSessionCookie, sessionCookieName } from "./renew-session";
 import { requestPasswordReset, resetPassword } from "./reset-password";
-import { beginTwoStep, checkSecondFactor, disableTwoStep, enableTwoStep, twoStepStatus } from "./two-step";
+import { beginTwoStep, checkSecondFactor, disableTwoStep, enableTwoStep, regenerateRecoveryCodes, twoStepStatus } from "./two-step";
 
 const PASSWORD = "seller-password-0123";
 const at = (secret: string, ms: number) => new TOTP({ secret: Secret.fromBase32(secret) }).generate({ timestamp: ms });
@@ -24,6 +29,26 @@ async function signIn(email: string, password: string, code?: string): Promise<{
   const provider = providers.find((p) => p.options?.id === "seller")!;
   return provider.options!.authorize({ email, password, ...(code === undefined ? {} : { code }) }, { headers: {} });
 }
+
+/** A browser's session after a successful sign-in: the `Cookie` header next-auth's session cookie makes, as it makes it. */
+async function sessionCookie(email: string, password: string, code?: string): Promise<string> {
+  const user = await signIn(email, password, code);
+  if (!user) throw new Error("not signed in");
+  const options = authOptions();
+  const token = await options.callbacks!.jwt!({ token: { sub: user.id, email }, user, account: null } as never);
+  return `${sessionCookieName()}=${await encode({ token, secret: options.secret!, maxAge: options.session!.maxAge! })}`;
+}
+
+/** Whose session a request with this `Cookie` header has, as every console page and procedure reads it; null: none. */
+async function sessionUser(cookie: string): Promise<string | null> {
+  const cookies = Object.fromEntries(cookie.split("; ").map((c) => [c.slice(0, c.indexOf("=")), c.slice(c.indexOf("=") + 1)]));
+  const res = { getHeader() {}, setCookie() {}, setHeader() {} };
+  const s = await getServerSession({ headers: { cookie }, cookies } as never, res as never, authOptions());
+  return s?.user?.id || null;
+}
+
+/** The messages the mail path wrote to this address (the test outbox). */
+const mailTo = (to: string) => db.outboxMessage.findMany({ where: { to }, orderBy: { createdAt: "asc" } });
 
 /** A fresh seller account with two-step authentication on: its email, id, secret, recovery codes and the step-time it was confirmed at. */
 async function enrolledAccount() {
@@ -155,5 +180,101 @@ describe("two-step authentication for seller accounts", () => {
     expect(await db.auditLog.count({ where: { sellerId: a.sellerId, action: "account.two_step_disable", targetId: a.userId } })).toBe(1);
     expect(await signIn(a.email, PASSWORD)).toMatchObject({ id: a.userId });
     expect(await disableTwoStep({ userId: a.userId, code: at(a.secret, Date.now()) })).toEqual({ type: "not_on" });
+  });
+
+  it("new recovery codes ask for the password and a current code from the app; the old codes stop working at once", async () => {
+    const a = await enrolledAccount();
+    const next = at(a.secret, a.now + 30_000);
+    expect(await regenerateRecoveryCodes({ userId: a.userId, code: next, password: "not-the-password", now: a.now + 30_000 })).toEqual({
+      type: "wrong_password",
+    });
+    // The confirming code again (its step is used), a made-up one, and a recovery code (one cannot mint more) are refused.
+    expect(await regenerateRecoveryCodes({ userId: a.userId, code: at(a.secret, a.now), password: PASSWORD, now: a.now })).toEqual({ type: "wrong_code" });
+    expect(await regenerateRecoveryCodes({ userId: a.userId, code: next === "123456" ? "654321" : "123456", password: PASSWORD, now: a.now + 30_000 })).toEqual(
+      {
+        type: "wrong_code",
+      },
+    );
+    expect(await regenerateRecoveryCodes({ userId: a.userId, code: a.recoveryCodes[0]!, password: PASSWORD })).toEqual({ type: "wrong_code" });
+    expect((await db.signInFailure.findUnique({ where: { key: `seller:account:${a.email}` } }))?.failures).toBe(4);
+    expect(await db.auditLog.count({ where: { sellerId: a.sellerId, action: "account.two_step_recovery_codes" } })).toBe(0);
+
+    const r = await regenerateRecoveryCodes({ userId: a.userId, code: next, password: PASSWORD, now: a.now + 30_000 });
+    expect(r.type).toBe("replaced");
+    if (r.type !== "replaced") return;
+    expect(new Set(r.recoveryCodes).size).toBe(10);
+    expect(r.recoveryCodes.filter((c) => a.recoveryCodes.includes(c))).toEqual([]);
+    // The code that made them is spent too.
+    expect(await regenerateRecoveryCodes({ userId: a.userId, code: next, password: PASSWORD, now: a.now + 30_000 })).toEqual({ type: "wrong_code" });
+    // Every old code is refused at sign-in, the unused ones included; a new one signs in once.
+    for (const old of a.recoveryCodes.slice(0, 3)) expect(await signIn(a.email, PASSWORD, old)).toBeNull();
+    expect(await signIn(a.email, PASSWORD, r.recoveryCodes[0]!)).toMatchObject({ id: a.userId });
+    expect(await signIn(a.email, PASSWORD, r.recoveryCodes[0]!)).toBeNull();
+    expect((await twoStepStatus(a.userId)).recoveryCodesLeft).toBe(9);
+    const stored = JSON.stringify(await db.sellerRecoveryCode.findMany({ where: { sellerUserId: a.userId } }));
+    for (const c of r.recoveryCodes) expect(stored).not.toContain(c.replace(/-/g, ""));
+    expect(await db.auditLog.count({ where: { sellerId: a.sellerId, action: "account.two_step_recovery_codes", targetId: a.userId } })).toBe(1);
+    // Off, there is nothing to replace.
+    expect(await disableTwoStep({ userId: a.userId, code: r.recoveryCodes[1]! })).toEqual({ type: "off" });
+    expect(await regenerateRecoveryCodes({ userId: a.userId, code: at(a.secret, a.now + 60_000), password: PASSWORD, now: a.now + 60_000 })).toEqual({
+      type: "not_on",
+    });
+  });
+
+  it("turning it on ends every other session of the account: another browser's cookie no longer works; the one that turned it on does", async () => {
+    const tag = newId("tst").slice(4, 12);
+    const email = `sessions-${tag}@two-step.test`;
+    const s = await seedMarketSeller(db, {
+      slug: `sessions-${tag}`,
+      name: "Sessions",
+      hosts: [`sessions-${tag}.test`],
+      email,
+      password: PASSWORD,
+      payTo: null,
+      signingSecret: null,
+    });
+    const mine = await sessionCookie(email, PASSWORD);
+    const theirs = await sessionCookie(email, PASSWORD); // a stolen cookie, or a laptop left signed in
+    expect(await sessionUser(mine)).toBe(s.userId);
+    expect(await sessionUser(theirs)).toBe(s.userId);
+
+    const begun = await beginTwoStep(s.userId);
+    if (begun.type !== "begun") throw new Error(begun.type);
+    const on = await enableTwoStep({ userId: s.userId, code: at(begun.secret, Date.now()), password: PASSWORD });
+    if (on.type !== "on") throw new Error(on.type);
+    // What twoStep.enable answers with: this request's session, issued again with the account's new session version.
+    const renewed = await renewedSessionCookie(new Headers({ cookie: mine }), s.userId, on.sessionVersion);
+    expect(renewed).toMatch(new RegExp(`^${sessionCookieName()}=[^;]+; Path=/; Expires=[^;]+; HttpOnly; SameSite=Lax`));
+    const renewedCookie = renewed!.split(";")[0]!;
+
+    expect(await sessionUser(theirs)).toBeNull();
+    expect(await sessionUser(mine)).toBeNull(); // the old copy of the one that turned it on as well
+    expect(await sessionUser(renewedCookie)).toBe(s.userId);
+    // Renewal issues nothing for a session of another account, or for no session.
+    const other = await enrolledAccount();
+    expect(await renewedSessionCookie(new Headers({ cookie: renewedCookie }), other.userId, on.sessionVersion)).toBeNull();
+    expect(await renewedSessionCookie(new Headers(), s.userId, on.sessionVersion)).toBeNull();
+  });
+
+  it("the account's address is emailed once when it is turned on and once when it is turned off, never with a secret or a code", async () => {
+    const a = await enrolledAccount();
+    let mails = await mailTo(a.email);
+    expect(mails.map((m) => m.subject)).toEqual(["Two-step authentication turned on"]);
+    expect(mails[0]!.text).toContain("every other session of your account was signed out");
+    // Refused attempts and new recovery codes send nothing.
+    expect((await disableTwoStep({ userId: a.userId, code: "abcd-efgh-jkmn" })).type).toBe("wrong_code");
+    expect((await regenerateRecoveryCodes({ userId: a.userId, code: at(a.secret, a.now + 30_000), password: PASSWORD, now: a.now + 30_000 })).type).toBe(
+      "replaced",
+    );
+    expect(await mailTo(a.email)).toHaveLength(1);
+    expect(await disableTwoStep({ userId: a.userId, code: at(a.secret, a.now + 60_000), now: a.now + 60_000, origin: "https://shop.example" })).toEqual({
+      type: "off",
+    });
+    mails = await mailTo(a.email);
+    expect(mails.map((m) => m.subject)).toEqual(["Two-step authentication turned on", "Two-step authentication turned off"]);
+    expect(mails[1]!.text).toContain("https://shop.example/console/reset-password");
+    const all = mails.map((m) => m.text).join("\n");
+    expect(all).not.toContain(a.secret);
+    for (const c of a.recoveryCodes) expect(all).not.toContain(c);
   });
 });

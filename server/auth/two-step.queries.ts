@@ -1,6 +1,7 @@
 // A seller user's second factor in PostgreSQL: the sealed TOTP secret (pending until confirmed), the last time step
 // accepted (a guarded update: a step is accepted once, whatever runs at the same time), the recovery codes' hashes
-// (each spent by one guarded update), and the audit rows of turning it on and off, in the change's transaction.
+// (each spent by one guarded update, replaced all at once), and the audit rows of turning it on and off and of new
+// recovery codes, in the change's transaction.
 import { db, type Tx } from "../db/client";
 import { recordAudit } from "../audit/audit.queries";
 import { newId } from "../lib/ids";
@@ -46,20 +47,50 @@ type Actor = { sellerUserId: string; sellerId: string };
 
 /**
  * Turn the pending secret on with the step its confirming code used, replacing any recovery codes with these hashes,
- * with the audit row. False when there is no pending secret (already on, or never begun) or the step was used.
+ * with the audit row, and move the account's session version on (every session made before is over: sessions.queries.ts).
+ * The new session version, for the session that turned it on to be renewed with; null when there is no pending secret
+ * (already on, or never begun) or the step was used.
  */
-export async function turnOnTwoStep(a: Actor, step: number, codeHashes: string[]): Promise<boolean> {
+export async function turnOnTwoStep(a: Actor, step: number, codeHashes: string[]): Promise<number | null> {
   return db.$transaction(async (tx: Tx) => {
     const on = await tx.sellerTwoStep.updateMany({
       where: { sellerUserId: a.sellerUserId, enabledAt: null, OR: [{ lastUsedStep: null }, { lastUsedStep: { lt: step } }] },
       data: { enabledAt: new Date(), lastUsedStep: step },
     });
-    if (on.count !== 1) return false;
-    await tx.sellerRecoveryCode.deleteMany({ where: { sellerUserId: a.sellerUserId } });
-    await tx.sellerRecoveryCode.createMany({ data: codeHashes.map((codeHash) => ({ id: newId("rcv"), sellerUserId: a.sellerUserId, codeHash })) });
+    if (on.count !== 1) return null;
+    await writeRecoveryCodes(tx, a.sellerUserId, codeHashes);
+    const user = await tx.sellerUser.update({ where: { id: a.sellerUserId }, data: { sessionVersion: { increment: 1 } }, select: { sessionVersion: true } });
     await recordAudit(tx, twoStepAudit(a, "account.two_step_enable", false, true));
+    return user.sessionVersion;
+  });
+}
+
+/**
+ * New recovery codes in place of every earlier one (used or not), with the audit row, while two-step authentication is
+ * on: the old codes stop working when this commits. False when it is not on.
+ */
+export async function replaceRecoveryCodes(a: Actor, codeHashes: string[]): Promise<boolean> {
+  return db.$transaction(async (tx: Tx) => {
+    // Locks the factor's row: a concurrent turn-off waits for this, and a replacement after it finds nothing.
+    const on = await tx.$queryRaw<unknown[]>`
+      SELECT 1 FROM seller_two_step WHERE seller_user_id = ${a.sellerUserId} AND enabled_at IS NOT NULL FOR UPDATE`;
+    if (on.length !== 1) return false;
+    await writeRecoveryCodes(tx, a.sellerUserId, codeHashes);
+    await recordAudit(tx, {
+      sellerId: a.sellerId,
+      actorId: a.sellerUserId,
+      action: "account.two_step_recovery_codes",
+      targetId: a.sellerUserId,
+      before: null,
+      after: { recoveryCodes: codeHashes.length },
+    });
     return true;
   });
+}
+
+async function writeRecoveryCodes(tx: Tx, sellerUserId: string, codeHashes: string[]): Promise<void> {
+  await tx.sellerRecoveryCode.deleteMany({ where: { sellerUserId } });
+  await tx.sellerRecoveryCode.createMany({ data: codeHashes.map((codeHash) => ({ id: newId("rcv"), sellerUserId, codeHash })) });
 }
 
 /** Turn it off: the secret and the recovery codes are deleted, with the audit row. False when it was not on. */

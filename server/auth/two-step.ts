@@ -1,6 +1,8 @@
 // A seller user's second factor (TOTP), the way a payments dashboard does it: begun from Settings (a secret shown once
 // with its otpauth URI), turned on only with a current code and the account's password (a session left open cannot
-// lock its owner out), with ten recovery codes shown once; turned off only with a current code or a recovery code.
+// lock its owner out), with ten recovery codes shown once, ending every other session of the account; turned off only
+// with a current code or a recovery code; new recovery codes only with the password and a current code. Turning it on
+// or off is emailed to the account's address (two-step-mail.ts).
 // Every code is accepted once (the last time step is kept), and every wrong code or password here counts against the
 // account's sign-in limit (server/rate-limits/sign-in-limit.ts), as a wrong one at sign-in does.
 import "server-only";
@@ -8,10 +10,12 @@ import { admitSignIn, forgetAccountFailures, recordSignInFailure, signInKeys } f
 import { verifyPassword } from "./password";
 import { hashRecoveryCode, newRecoveryCodes, normalRecoveryCode } from "./recovery-codes";
 import { matchTotpStep, newTotpSecret, openTotpSecret, sealTotpSecret, totpUri } from "./totp";
+import { mailTwoStepChange } from "./two-step-mail";
 import {
   countUnusedRecoveryCodes,
   findSellerUserForTwoStep,
   findTwoStep,
+  replaceRecoveryCodes,
   savePendingSecret,
   spendRecoveryCode,
   spendTotpStep,
@@ -37,35 +41,67 @@ export async function beginTwoStep(userId: string): Promise<{ type: "begun"; sec
 }
 
 type Refused = { type: "wrong_code" } | { type: "wrong_password" } | { type: "locked"; retryAfter: number } | { type: "not_found" };
-export type EnableOutcome = { type: "on"; recoveryCodes: string[] } | { type: "not_begun" } | Refused;
+/** `sessionVersion`: the account's, moved on (every session made before is over); the session that turned it on is renewed with it. */
+export type EnableOutcome = { type: "on"; recoveryCodes: string[]; sessionVersion: number } | { type: "not_begun" } | Refused;
 
-/** Turn on the pending secret: the password and a current code of that secret, within the account's sign-in limit. */
-export async function enableTwoStep(input: { userId: string; code: string; password: string; now?: number }): Promise<EnableOutcome> {
-  return limitedForAccount(input.userId, async (user) => {
+/**
+ * Turn on the pending secret: the password and a current code of that secret, within the account's sign-in limit.
+ * Every session of the account ends (a session someone else holds does not outlive the second factor); `origin` is
+ * for the email's link.
+ */
+export async function enableTwoStep(input: { userId: string; code: string; password: string; now?: number; origin?: string }): Promise<EnableOutcome> {
+  return limitedForAccount(input.userId, async (user): Promise<EnableOutcome> => {
     if (!(await verifyPassword(input.password, user.passwordHash))) return { type: "wrong_password" };
     const row = await findTwoStep(user.id);
     if (!row || row.enabledAt) return { type: "not_begun" };
     const step = matchTotpStep(openTotpSecret(row.secretSealed, user.id), input.code.replace(/\s/g, ""), input.now);
     if (step === null) return { type: "wrong_code" };
     const codes = newRecoveryCodes();
-    const on = await turnOnTwoStep(
+    const sessionVersion = await turnOnTwoStep(
       { sellerUserId: user.id, sellerId: user.sellerId },
       step,
       codes.map((c) => hashRecoveryCode(user.id, c)),
     );
-    return on ? { type: "on", recoveryCodes: codes } : { type: "wrong_code" };
+    if (sessionVersion === null) return { type: "wrong_code" };
+    await mailTwoStepChange({ to: user.email, turned: "on", at: new Date(), origin: input.origin });
+    return { type: "on", recoveryCodes: codes, sessionVersion };
   });
 }
 
 export type DisableOutcome = { type: "off" } | { type: "not_on" } | Refused;
 
 /** Turn it off with a current code or an unused recovery code (spent either way), within the account's sign-in limit. */
-export async function disableTwoStep(input: { userId: string; code: string; now?: number }): Promise<DisableOutcome> {
+export async function disableTwoStep(input: { userId: string; code: string; now?: number; origin?: string }): Promise<DisableOutcome> {
   return limitedForAccount(input.userId, async (user) => {
     const row = await findTwoStep(user.id);
     if (!row?.enabledAt) return { type: "not_on" };
     if (!(await checkSecondFactor(user.id, input.code, input.now))) return { type: "wrong_code" };
-    return (await turnOffTwoStep({ sellerUserId: user.id, sellerId: user.sellerId })) ? { type: "off" } : { type: "not_on" };
+    if (!(await turnOffTwoStep({ sellerUserId: user.id, sellerId: user.sellerId }))) return { type: "not_on" };
+    await mailTwoStepChange({ to: user.email, turned: "off", at: new Date(), origin: input.origin });
+    return { type: "off" };
+  });
+}
+
+export type RegenerateOutcome = { type: "replaced"; recoveryCodes: string[] } | { type: "not_on" } | Refused;
+
+/**
+ * Ten new recovery codes, shown once, in place of every earlier one (which stop working at once): the password and a
+ * current code from the app (a recovery code cannot mint more), within the account's sign-in limit; audited.
+ */
+export async function regenerateRecoveryCodes(input: { userId: string; code: string; password: string; now?: number }): Promise<RegenerateOutcome> {
+  return limitedForAccount(input.userId, async (user) => {
+    if (!(await verifyPassword(input.password, user.passwordHash))) return { type: "wrong_password" };
+    const row = await findTwoStep(user.id);
+    if (!row?.enabledAt) return { type: "not_on" };
+    const code = input.code.replace(/\s/g, "");
+    const step = /^\d{6}$/.test(code) ? matchTotpStep(openTotpSecret(row.secretSealed, user.id), code, input.now) : null;
+    if (step === null || !(await spendTotpStep(user.id, step))) return { type: "wrong_code" };
+    const codes = newRecoveryCodes();
+    const replaced = await replaceRecoveryCodes(
+      { sellerUserId: user.id, sellerId: user.sellerId },
+      codes.map((c) => hashRecoveryCode(user.id, c)),
+    );
+    return replaced ? { type: "replaced", recoveryCodes: codes } : { type: "not_on" };
   });
 }
 
@@ -97,6 +133,6 @@ async function limitedForAccount<T extends { type: string }>(
   if (verdict.type === "locked") return verdict;
   const r = await check(user);
   if (r.type === "wrong_code" || r.type === "wrong_password") await recordSignInFailure(keys);
-  else if (r.type === "on" || r.type === "off") await forgetAccountFailures(keys);
+  else if (r.type === "on" || r.type === "off" || r.type === "replaced") await forgetAccountFailures(keys);
   return r;
 }

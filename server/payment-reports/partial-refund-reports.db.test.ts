@@ -2,40 +2,18 @@
 // (amount_refunded, each refund, still paid until the whole amount is back), the webhook events (one payment.refunded
 // per refund, like Stripe's charge.refunded, each valid against its contract and equal to what the status said at
 // that moment), and the seller's CSV files (the amount refunded in dollars and cents and every refund, not the latest).
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { EVENTS } from "../contracts/events";
 import { db } from "../db/client";
 import { renderEvent } from "../events/render-event";
-import { refundCardPaymentForSeller } from "../payments/rails/card/refund-card-payment";
-import { openCheckoutFor, paymentStatus, payOnPage, retryWithPaymentId, TEST_CARD } from "../testing/card";
-import { createGatewaySeller, startFakeUpstream, type FakeUpstream, type GatewaySeller } from "../testing/gateway";
+import { paymentStatus } from "../testing/card";
+import { usePaidCardCheckouts } from "../testing/card-payments";
 import { CSV_COLUMNS, exportSellerPayments } from "./export-seller-payments";
 import { exportSellerRefunds, REFUND_CSV_COLUMNS } from "./export-seller-refunds";
 
-const SECRET = "fake-upstream-secret-0123456789";
 const BACKTEST = "/api/v1/backtest/AAPL?years=3";
-let upstream: FakeUpstream;
-let seller: GatewaySeller;
-
-beforeAll(async () => {
-  upstream = await startFakeUpstream(SECRET);
-  seller = await createGatewaySeller(upstream.url, { signingSecret: SECRET });
-}, 60_000);
-
-afterAll(async () => {
-  await upstream?.stop();
-});
-
-/** A $0.50 checkout paid by card and delivered. */
-async function deliveredCheckout(): Promise<string> {
-  const opened = await openCheckoutFor(seller.host, BACKTEST);
-  await payOnPage(seller.sellerId, opened.paymentId, TEST_CARD.success);
-  expect((await retryWithPaymentId(seller.host, BACKTEST, opened.paymentId)).status).toBe(200);
-  return opened.paymentId;
-}
-
-const refund = (paymentId: string, amount: string, requestKey: string) =>
-  refundCardPaymentForSeller({ sellerId: seller.sellerId, actorId: null, paymentId, amount, requestKey });
+/** Each checkout: $0.50, paid by card and delivered. */
+const { seller, deliveredCheckout, refund } = usePaidCardCheckouts(BACKTEST);
 
 /** The payment's refund events as a webhook receiver gets them; each must parse against its contract. */
 async function refundEvents(paymentId: string) {

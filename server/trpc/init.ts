@@ -8,8 +8,16 @@ import { AppError, isAppError } from "../errors";
 import { isInvalidTextError } from "../http/invalid-text";
 import { findMemberRole } from "../team/team.queries";
 
-/** `origin`: the console's origin as configuration allows for the request (server/http pageOrigin), for links sent by email. */
-export type TrpcContext = { session: Session | null; origin?: () => Promise<string> };
+/**
+ * `origin`: the console's origin as configuration allows for the request (server/http pageOrigin), for links sent by email.
+ * `renewSession`: issue the request's own session again with the account's new session version (server/auth/renew-session.ts),
+ * so a change that ends every other session of the account keeps the one that made it.
+ */
+export type TrpcContext = {
+  session: Session | null;
+  origin?: () => Promise<string>;
+  renewSession?: (userId: string, sessionVersion: number) => Promise<void>;
+};
 
 const t = initTRPC.context<TrpcContext>().create({
   transformer: superjson,

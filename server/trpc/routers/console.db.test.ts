@@ -168,6 +168,10 @@ const ISOLATION: Record<string, () => Promise<void>> = {
     await expect(b.caller.twoStep.disable({ code: "000000" })).rejects.toMatchObject({ code: "BAD_REQUEST" });
     expect(await a.caller.twoStep.status()).toMatchObject({ enabled: false });
   },
+  "twoStep.regenerateRecoveryCodes": async () => {
+    await expect(b.caller.twoStep.regenerateRecoveryCodes({ code: "000000", password: "not-the-password" })).rejects.toMatchObject({ code: "BAD_REQUEST" });
+    expect(await db.sellerRecoveryCode.count({ where: { sellerUserId: a.userId } })).toBe(0);
+  },
   "payments.refunds": async () => {
     expect((await b.caller.payments.refunds()).refunds).toEqual([]);
     expect((await a.caller.payments.refunds()).refunds.map((r) => r.paymentId)).toEqual([aPayment]);
@@ -446,6 +450,7 @@ const INPUT: Record<string, unknown> = {
   "settings.updateUnsettledCap": { capUsd: null },
   "twoStep.enable": { code: "000000", password: "x" },
   "twoStep.disable": { code: "000000" },
+  "twoStep.regenerateRecoveryCodes": { code: "000000", password: "x" },
 };
 
 const procedures = Object.keys(appRouter._def.procedures);

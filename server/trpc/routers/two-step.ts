@@ -1,15 +1,25 @@
 import { z } from "zod";
 import { AppError } from "../../errors";
-import { beginTwoStep, disableTwoStep, enableTwoStep, twoStepStatus, type DisableOutcome, type EnableOutcome } from "../../auth/two-step";
+import {
+  beginTwoStep,
+  disableTwoStep,
+  enableTwoStep,
+  regenerateRecoveryCodes,
+  twoStepStatus,
+  type DisableOutcome,
+  type EnableOutcome,
+  type RegenerateOutcome,
+} from "../../auth/two-step";
 import { memberProcedure, router } from "../init";
-import { twoStepBeginOutput, twoStepDisableOutput, twoStepEnableOutput, twoStepStatusOutput } from "../outputs/two-step";
+import { twoStepBeginOutput, twoStepDisableOutput, twoStepEnableOutput, twoStepRecoveryCodesOutput, twoStepStatusOutput } from "../outputs/two-step";
 
 // Settings' two-step authentication: a person's own account, so every member (a viewer too) turns it on and off for
 // themselves (memberProcedure). The proofs each change asks for are server/auth/two-step.ts's.
 const code = z.string().trim().min(1).max(64);
+const password = z.string().min(1).max(1024);
 
 /** A refused proof as the console's error: what was wrong, or how long the account is locked for. */
-function refusal(r: Exclude<EnableOutcome | DisableOutcome, { type: "on" } | { type: "off" }>): AppError {
+function refusal(r: Exclude<EnableOutcome | DisableOutcome | RegenerateOutcome, { type: "on" } | { type: "off" } | { type: "replaced" }>): AppError {
   switch (r.type) {
     case "locked":
       return new AppError("too_many_attempts", { detail: `too many wrong codes or passwords for this account; try again in ${r.retryAfter} seconds` });
@@ -42,19 +52,29 @@ export const twoStepRouter = router({
     return { secret: r.secret, uri: r.uri };
   }),
   enable: memberProcedure
-    .input(z.object({ code, password: z.string().min(1).max(1024) }))
+    .input(z.object({ code, password }))
     .output(twoStepEnableOutput)
     .mutation(async ({ ctx, input }) => {
-      const r = await enableTwoStep({ userId: ctx.seller.userId, ...input });
+      const r = await enableTwoStep({ userId: ctx.seller.userId, ...input, origin: await ctx.origin?.() });
       if (r.type !== "on") throw refusal(r);
+      // Every session of the account ended with the change: this one goes on with the new version, the others do not.
+      await ctx.renewSession?.(ctx.seller.userId, r.sessionVersion);
       return { recoveryCodes: r.recoveryCodes };
     }),
   disable: memberProcedure
     .input(z.object({ code }))
     .output(twoStepDisableOutput)
     .mutation(async ({ ctx, input }) => {
-      const r = await disableTwoStep({ userId: ctx.seller.userId, code: input.code });
+      const r = await disableTwoStep({ userId: ctx.seller.userId, code: input.code, origin: await ctx.origin?.() });
       if (r.type !== "off") throw refusal(r);
       return { enabled: false as const };
+    }),
+  regenerateRecoveryCodes: memberProcedure
+    .input(z.object({ code, password }))
+    .output(twoStepRecoveryCodesOutput)
+    .mutation(async ({ ctx, input }) => {
+      const r = await regenerateRecoveryCodes({ userId: ctx.seller.userId, ...input });
+      if (r.type !== "replaced") throw refusal(r);
+      return { recoveryCodes: r.recoveryCodes };
     }),
 });

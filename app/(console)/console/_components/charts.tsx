@@ -4,7 +4,7 @@
 // each is paired with the same numbers as a table (for screen readers, exact values and copying), so a chart never holds
 // a figure the page does not also print.
 import { Bar, BarChart, CartesianGrid, Cell, ComposedChart, Legend, Line, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
-import { count, plot, usd } from "./format";
+import { count, fitAxis, plot, usd, type AxisLabel } from "./format";
 
 const AXIS = { fontSize: 12, fill: "#475569" };
 
@@ -43,8 +43,35 @@ export function RevenueChart({ series, bucket }: { series: RevenuePoint[]; bucke
   );
 }
 
-/** Net revenue per operation (or rail), most first. */
-export function RevenueBarsChart({ rows, testId, label }: { rows: { name: string; netUsd: string }[]; testId: string; label: string }) {
+const CATEGORY_WIDTH = 130;
+
+const plainLabel = (name: string): AxisLabel => ({ short: fitAxis(name), full: name });
+
+/** A category tick drawn from its AxisLabel: the short words, the full ones as the SVG's hover title. */
+function CategoryTick(props: { x?: number | string; y?: number | string; payload?: { value?: unknown }; labelOf: (name: string) => AxisLabel }) {
+  const l = props.labelOf(String(props.payload?.value ?? ""));
+  return (
+    <g transform={`translate(${Number(props.x ?? 0)},${Number(props.y ?? 0)})`} data-testid="axis-label" data-operation={l.operation}>
+      <title>{l.full}</title>
+      <text x={-4} dy={4} textAnchor="end" fontSize={AXIS.fontSize} fill={AXIS.fill}>
+        {l.short}
+      </text>
+    </g>
+  );
+}
+
+/** Net revenue per operation (or rail), most first. `labelOf` names a bar from its row's `name`. */
+export function RevenueBarsChart({
+  rows,
+  testId,
+  label,
+  labelOf = plainLabel,
+}: {
+  rows: { name: string; netUsd: string }[];
+  testId: string;
+  label: string;
+  labelOf?: (name: string) => AxisLabel;
+}) {
   const data = rows.map((r) => ({ name: r.name, net: plot(r.netUsd), exact: r.netUsd }));
   return (
     <figure data-testid={testId} aria-label={label} className="w-full" style={{ height: Math.max(120, rows.length * 34 + 24) }}>
@@ -52,8 +79,11 @@ export function RevenueBarsChart({ rows, testId, label }: { rows: { name: string
         <BarChart data={data} layout="vertical" margin={{ top: 0, right: 16, bottom: 0, left: 0 }}>
           <CartesianGrid strokeDasharray="3 3" horizontal={false} stroke="#e2e8f0" />
           <XAxis type="number" tick={AXIS} tickFormatter={(v: number) => `$${v}`} />
-          <YAxis type="category" dataKey="name" tick={AXIS} width={130} />
-          <Tooltip formatter={(_v, _n, item) => [usd((item.payload as { exact: string }).exact), "Net revenue"]} />
+          <YAxis type="category" dataKey="name" tick={(p: object) => <CategoryTick {...p} labelOf={labelOf} />} width={CATEGORY_WIDTH} />
+          <Tooltip
+            formatter={(_v, _n, item) => [usd((item.payload as { exact: string }).exact), "Net revenue"]}
+            labelFormatter={(l) => labelOf(String(l)).full}
+          />
           <Bar dataKey="net" fill="#4f46e5" radius={[0, 3, 3, 0]} isAnimationActive={false} />
         </BarChart>
       </ResponsiveContainer>
@@ -61,8 +91,14 @@ export function RevenueBarsChart({ rows, testId, label }: { rows: { name: string
   );
 }
 
-/** Paid calls per operation, most first. */
-export function CallsByOperationChart({ rows }: { rows: { operation: string; calls: number }[] }) {
+/** Paid calls per operation, most first. `labelOf` names a bar from its operation's key. */
+export function CallsByOperationChart({
+  rows,
+  labelOf = plainLabel,
+}: {
+  rows: { operation: string; calls: number }[];
+  labelOf?: (operation: string) => AxisLabel;
+}) {
   const height = Math.max(120, rows.length * 34 + 24);
   return (
     <figure data-testid="chart-calls-by-operation" aria-label="Paid calls per operation" className="w-full" style={{ height }}>
@@ -70,8 +106,8 @@ export function CallsByOperationChart({ rows }: { rows: { operation: string; cal
         <BarChart data={rows} layout="vertical" margin={{ top: 0, right: 16, bottom: 0, left: 0 }}>
           <CartesianGrid strokeDasharray="3 3" horizontal={false} stroke="#e2e8f0" />
           <XAxis type="number" tick={AXIS} allowDecimals={false} />
-          <YAxis type="category" dataKey="operation" tick={AXIS} width={130} />
-          <Tooltip formatter={(v) => [count(Number(v)), "Paid calls"]} />
+          <YAxis type="category" dataKey="operation" tick={(p: object) => <CategoryTick {...p} labelOf={labelOf} />} width={CATEGORY_WIDTH} />
+          <Tooltip formatter={(v) => [count(Number(v)), "Paid calls"]} labelFormatter={(l) => labelOf(String(l)).full} />
           <Bar dataKey="calls" fill="#0ea5e9" radius={[0, 3, 3, 0]} isAnimationActive={false} />
         </BarChart>
       </ResponsiveContainer>

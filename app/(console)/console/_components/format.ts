@@ -67,3 +67,17 @@ export const RAIL_HELP: Record<string, string> = {
   card: "Card: a person paid on the hosted checkout, or the agent with a card token; charged by the card processor.",
   credits: "Prepaid credit: drawn from a plan the agent bought earlier; no money moves with the call.",
 };
+
+/** A bar's name on a category axis: `short` drawn, `full` on hover and in the tooltip, `operation` (a key) for specs and tools. */
+export type AxisLabel = { short: string; full: string; operation?: string };
+
+/** What fits on a chart's category axis (130 px) at the axis' 12 px (about 6.5 px a character, a little room for the tick line). */
+const CATEGORY_CHARS = 19;
+
+/** `text` cut at a word to fit a category axis, with an ellipsis when cut. */
+export function fitAxis(text: string, max = CATEGORY_CHARS): string {
+  if (text.length <= max) return text;
+  const cut = text.slice(0, max - 1);
+  const space = cut.lastIndexOf(" ");
+  return `${(space > max / 2 ? cut.slice(0, space) : cut).replace(/[\s,;:]+$/, "")}…`;
+}

@@ -3,7 +3,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { useCallback, useMemo } from "react";
 import { useTRPC } from "../providers";
-import { operationLabel } from "./format";
+import { fitAxis, operationLabel, type AxisLabel } from "./format";
 
 /**
  * An operation's title as a seller reads it: its catalog summary (what discovery and the coverage page call it, from the
@@ -27,6 +27,19 @@ export function useOperationTitles(): (key: string | null | undefined) => { titl
       return { title: shortTitle(summary), hover: `${summary} (${key})` };
     },
     [summaries],
+  );
+}
+
+/** A chart's bar named by its operation's title, cut to fit the axis; the whole title and the key on hover and in the tooltip. */
+export function useOperationAxisLabels(): (key: string) => AxisLabel {
+  const titles = useOperationTitles();
+  return useCallback(
+    (key) => {
+      const { title, hover } = titles(key);
+      const full = hover !== key ? hover : title === key ? key : `${title} (${key})`;
+      return { short: fitAxis(title), full, operation: key };
+    },
+    [titles],
   );
 }
 

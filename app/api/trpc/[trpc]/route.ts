@@ -1,4 +1,5 @@
 import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
+import { sessionRenewal } from "@/server/auth/renew-session";
 import { currentSession } from "@/server/auth/session";
 import { boundedRequest } from "@/server/http/parse";
 import { observed, pageOrigin } from "@/server/http/route";
@@ -12,7 +13,11 @@ const handler = observed("/api/trpc/[trpc]", async (req: Request) =>
     endpoint: "/api/trpc",
     req: await boundedRequest(req, 1024 * 1024),
     router: appRouter,
-    createContext: async () => ({ session: await currentSession(), origin: () => pageOrigin(req.headers) }),
+    createContext: async ({ resHeaders }) => ({
+      session: await currentSession(),
+      origin: () => pageOrigin(req.headers),
+      renewSession: sessionRenewal(req.headers, resHeaders),
+    }),
     onError({ error, path }) {
       if (error.code === "INTERNAL_SERVER_ERROR") logger().error({ err: error.cause ?? error, procedure: path }, "console procedure failed");
     },

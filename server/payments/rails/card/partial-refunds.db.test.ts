@@ -2,39 +2,16 @@
 // processor refund (its own idempotency key) and ledger row. The attack is many refunds of one payment at once (a
 // doubled click, two tabs, two instances): the sum refunded never passes the amount, in the ledger, on the payment
 // and at the processor.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { db } from "../../../db/client";
 import { listSellerRefunds } from "../../../payment-reports/list-seller-refunds";
 import { getPaymentDetail } from "../../../payment-reports/get-payment-detail";
 import { refundPayment } from "../../refund-payment";
-import { refundCardPaymentForSeller } from "./refund-card-payment";
-import { openCheckoutFor, payOnPage, retryWithPaymentId, TEST_CARD } from "../../../testing/card";
-import { createGatewaySeller, startFakeUpstream, type FakeUpstream, type GatewaySeller } from "../../../testing/gateway";
+import { usePaidCardCheckouts } from "../../../testing/card-payments";
 
-const SECRET = "fake-upstream-secret-0123456789";
 const BACKTEST = "/api/v1/backtest/AAPL?years=2";
-let upstream: FakeUpstream;
-let seller: GatewaySeller;
-
-beforeAll(async () => {
-  upstream = await startFakeUpstream(SECRET);
-  seller = await createGatewaySeller(upstream.url, { signingSecret: SECRET });
-}, 60_000);
-
-afterAll(async () => {
-  await upstream?.stop();
-});
-
-/** A $0.50 checkout paid by card and delivered. */
-async function deliveredCheckout(): Promise<string> {
-  const opened = await openCheckoutFor(seller.host, BACKTEST);
-  await payOnPage(seller.sellerId, opened.paymentId, TEST_CARD.success);
-  expect((await retryWithPaymentId(seller.host, BACKTEST, opened.paymentId)).status).toBe(200);
-  return opened.paymentId;
-}
-
-const refund = (paymentId: string, amount?: string, requestKey?: string) =>
-  refundCardPaymentForSeller({ sellerId: seller.sellerId, actorId: null, paymentId, amount, requestKey });
+/** Each checkout: $0.50, paid by card and delivered. */
+const { seller, deliveredCheckout, refund } = usePaidCardCheckouts(BACKTEST);
 
 /** What the test processor refunded of this payment's charge, in cents. */
 async function processorRefundedCents(paymentId: string): Promise<number> {

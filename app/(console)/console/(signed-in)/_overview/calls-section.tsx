@@ -3,12 +3,13 @@
 import Link from "next/link";
 import { CallsByOperationChart } from "../../_components/charts";
 import { count, usd } from "../../_components/format";
-import { OperationName } from "../../_components/operation-name";
+import { OperationName, useOperationAxisLabels } from "../../_components/operation-name";
 import { Empty, LINK, Section, STACKED_TABLE_CLASS, TableScroll } from "../../_components/section";
 import type { Outputs } from "../../_components/types";
 
 /** Usage: calls per operation (charged and drawn on prepaid credit), most calls first. Money is ranked above. */
 export function CallsSection({ o }: { o: Outputs["analytics"]["overview"] }) {
+  const labelOf = useOperationAxisLabels();
   return (
     <Section
       title="Calls per operation"
@@ -23,7 +24,7 @@ export function CallsSection({ o }: { o: Outputs["analytics"]["overview"] }) {
         <Empty testId="operations-empty">No paid calls in this range.</Empty>
       ) : (
         <div className="grid gap-4 lg:grid-cols-2">
-          <CallsByOperationChart rows={o.byOperation} />
+          <CallsByOperationChart rows={o.byOperation} labelOf={labelOf} />
           <TableScroll label="Calls per operation">
             <table className={STACKED_TABLE_CLASS} data-testid="operations-table">
               <thead className="text-slate-600">

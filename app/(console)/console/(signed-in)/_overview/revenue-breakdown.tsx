@@ -1,8 +1,8 @@
 "use client";
 
 import { RevenueBarsChart } from "../../_components/charts";
-import { count, operationLabel, railLabel, usd } from "../../_components/format";
-import { OperationName } from "../../_components/operation-name";
+import { count, railLabel, usd } from "../../_components/format";
+import { OperationName, useOperationAxisLabels } from "../../_components/operation-name";
 import { Empty, Section, STACKED_TABLE_CLASS, TableScroll } from "../../_components/section";
 import { microsOf, useSort } from "../../_components/sortable";
 import type { Outputs } from "../../_components/types";
@@ -61,6 +61,7 @@ function RevenueTable({ rows, what, testId }: { rows: Row[]; what: string; testI
 export function RevenueBreakdown({ o }: { o: Outputs["analytics"]["overview"] }) {
   const byOperation = o.revenueByOperation.map(({ operation, ...r }) => ({ name: operation, ...r }));
   const byRail = o.revenueByRail.map(({ rail, ...r }) => ({ name: rail, ...r }));
+  const labelOf = useOperationAxisLabels();
   return (
     <Section title="Revenue by operation and rail" testId="section-revenue-breakdown">
       {byOperation.length === 0 ? (
@@ -69,7 +70,8 @@ export function RevenueBreakdown({ o }: { o: Outputs["analytics"]["overview"] })
         <div className="grid gap-6 lg:grid-cols-2">
           <div>
             <RevenueBarsChart
-              rows={byOperation.map((r) => ({ name: operationLabel(r.name), netUsd: r.netUsd }))}
+              rows={byOperation.map((r) => ({ name: r.name, netUsd: r.netUsd }))}
+              labelOf={labelOf}
               testId="chart-revenue-by-operation"
               label="Net revenue per operation"
             />

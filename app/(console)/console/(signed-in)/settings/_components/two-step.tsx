@@ -6,6 +6,7 @@ import { encode } from "uqr";
 import { useTRPC } from "../../../providers";
 import { utc } from "../../../_components/format";
 import { BUTTON, BUTTON_DANGER, BUTTON_SECONDARY, INPUT, Loaded, Section } from "../../../_components/section";
+import { RegenerateRecoveryCodes } from "./regenerate-recovery-codes";
 
 /** The otpauth URI as a QR code an authenticator app scans: drawn from uqr's modules, no image fetched, no HTML injected. */
 function QrCode({ text }: { text: string }) {
@@ -191,7 +192,16 @@ export function TwoStep() {
         <RecoveryCodes codes={codes} onDone={() => (setCodes(null), void refresh())} />
       ) : (
         <Loaded query={q} what="two-step authentication">
-          {(s) => (s.enabled ? <TurnOff since={s.enabledAt} left={s.recoveryCodesLeft} onOff={() => void refresh()} /> : <SetUp onOn={setCodes} />)}
+          {(s) =>
+            s.enabled ? (
+              <>
+                <TurnOff since={s.enabledAt} left={s.recoveryCodesLeft} onOff={() => void refresh()} />
+                <RegenerateRecoveryCodes onNew={setCodes} />
+              </>
+            ) : (
+              <SetUp onOn={setCodes} />
+            )
+          }
         </Loaded>
       )}
     </Section>
