@@ -53,6 +53,16 @@ describe("audit changes for people", () => {
       label: "Credit alert below",
       after: "$5.00",
     });
+    expect(
+      describeAuditChanges("seller_settings", { creditLeaseCalls: null, creditLeaseMs: 5000 }, { creditLeaseCalls: 0, creditLeaseMs: 1500 }).map((f) => [
+        f.label,
+        f.before,
+        f.after,
+      ]),
+    ).toEqual([
+      ["Calls per lease", "the default", "0 (no leases)"],
+      ["Seconds per lease", "5 s", "1.5 s"],
+    ]);
     // A field no label names yet still reads as words.
     expect(describeAuditChanges("seller_settings", { someNewField: "a" }, { someNewField: "b" })[0]!.label).toBe("Some new field");
   });

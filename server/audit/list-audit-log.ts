@@ -73,7 +73,18 @@ const FIELD_LABELS: Record<string, string> = {
   previousSecretValidUntil: "Previous secret valid until",
   unsettledCapMicros: "Answers before settlement, per payer wallet",
   sellerUnsettledCapMicros: "Answers before settlement, all wallets",
+  creditLeaseCalls: "Calls per lease",
+  creditLeaseMs: "Seconds per lease",
 };
+
+/** The lease bounds in words: null is the deployment's default, 0 calls no leases (server/settings/update-credit-lease.ts). */
+function leaseWords(key: string, v: Json): string | null {
+  if (key !== "creditLeaseCalls" && key !== "creditLeaseMs") return null;
+  if (v === null || v === undefined) return "the default";
+  if (typeof v !== "number") return null;
+  if (key === "creditLeaseMs") return `${v / 1000} s`;
+  return v === 0 ? "0 (no leases)" : `${v} ${v === 1 ? "call" : "calls"}`;
+}
 
 /** A field the table above does not name yet, in words rather than code: "someNewField" -> "Some new field". */
 function fieldWords(field: string): string {
@@ -107,6 +118,8 @@ function wordsFor(targetType: string, key: string, v: string): string {
 
 /** A value for people: micro-USD as dollars ($0.05), lists joined, link formats by chain name, yes/no for flags, states in words. */
 function showHuman(targetType: string, key: string, v: Json): string {
+  const lease = leaseWords(key, v);
+  if (lease !== null) return lease;
   if (v === null || v === undefined) return "—";
   if (/Micros$/.test(key) && typeof v === "string" && /^-?\d+$/.test(v)) return formatUsd(BigInt(v));
   if (typeof v === "boolean") return v ? "yes" : "no";

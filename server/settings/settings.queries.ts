@@ -115,3 +115,37 @@ export async function saveMerchantInfo(input: { sellerId: string; actorId: strin
     return input.info;
   });
 }
+
+/** The seller's bounds on leased plan credit (null: the deployment's default; 0: no leases). */
+export type CreditLeaseRow = { calls: number | null; ms: number | null };
+
+export async function findCreditLease(sellerId: string): Promise<CreditLeaseRow> {
+  const r = await db.sellerSettings.findUnique({ where: { sellerId }, select: { creditLeaseCalls: true, creditLeaseMs: true } });
+  return { calls: r?.creditLeaseCalls ?? null, ms: r?.creditLeaseMs ?? null };
+}
+
+/**
+ * Set the lease bounds, with a settings.update audit row of what changed, all or nothing (the row locked first). The
+ * row is written only when a bound changed: its trigger tells every instance to drop the seller's leases.
+ */
+export async function saveCreditLease(input: { sellerId: string; actorId: string | null; lease: CreditLeaseRow }): Promise<CreditLeaseRow> {
+  return db.$transaction(async (tx: Tx) => {
+    await tx.$executeRaw`insert into seller_settings (seller_id, updated_at) values (${input.sellerId}, now() at time zone 'UTC') on conflict (seller_id) do nothing`;
+    const [before] = await tx.$queryRaw<
+      CreditLeaseRow[]
+    >`select credit_lease_calls as calls, credit_lease_ms as ms from seller_settings where seller_id = ${input.sellerId} for update`;
+    const fields = { calls: "creditLeaseCalls", ms: "creditLeaseMs" } as const;
+    const changed = (Object.keys(fields) as (keyof CreditLeaseRow)[]).filter((k) => (before?.[k] ?? null) !== input.lease[k]);
+    if (!changed.length) return input.lease;
+    await tx.sellerSettings.update({ where: { sellerId: input.sellerId }, data: { creditLeaseCalls: input.lease.calls, creditLeaseMs: input.lease.ms } });
+    await recordAudit(tx, {
+      sellerId: input.sellerId,
+      actorId: input.actorId,
+      action: "settings.update",
+      targetId: input.sellerId,
+      before: Object.fromEntries(changed.map((k) => [fields[k], before?.[k] ?? null])),
+      after: Object.fromEntries(changed.map((k) => [fields[k], input.lease[k]])),
+    });
+    return input.lease;
+  });
+}

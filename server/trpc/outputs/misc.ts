@@ -165,6 +165,19 @@ export const settingsOutput = z.object({
   merchant: z.lazy(() => merchantInfoOutput),
   unsettledCap: z.lazy(() => unsettledCapOutput),
   sellerUnsettledCap: z.lazy(() => unsettledCapOutput),
+  creditLease: z.lazy(() => creditLeaseOutput),
+});
+
+/** The bounds on leased plan credit: the seller's (null: the default), the defaults, the range allowed, on or off now. */
+export const creditLeaseOutput = z.object({
+  calls: z.number().int().nullable(),
+  ms: z.number().int().nullable(),
+  defaultCalls: z.number().int(),
+  defaultMs: z.number().int(),
+  maxCalls: z.number().int(),
+  minMs: z.number().int(),
+  maxMs: z.number().int(),
+  on: z.boolean(),
 });
 
 /** The per-wallet cap on value delivered before settlement: the seller's (null: the default), the default, the most allowed. */

@@ -394,6 +394,12 @@ const ISOLATION: Record<string, () => Promise<void>> = {
     expect((await a.caller.settings.get()).unsettledCap).toMatchObject({ usd: "2.500000", defaultUsd: "0.500000" });
     expect((await b.caller.settings.get()).unsettledCap.usd).toBe("0.000000");
   },
+  "settings.updateCreditLease": async () => {
+    await a.caller.settings.updateCreditLease({ calls: "7", seconds: "3" });
+    expect(await b.caller.settings.updateCreditLease({ calls: "0", seconds: null })).toMatchObject({ calls: 0, ms: null, on: false });
+    expect((await a.caller.settings.get()).creditLease).toMatchObject({ calls: 7, ms: 3_000 });
+    expect((await b.caller.settings.get()).creditLease).toMatchObject({ calls: 0, ms: null });
+  },
 };
 
 let aWebhookRows: Promise<{ endpointId: string; deliveryId: string; planId: string }> | undefined;
@@ -448,6 +454,7 @@ const INPUT: Record<string, unknown> = {
   "team.setRole": { userId: "usr_x", role: "viewer" },
   "settings.updateMerchant": { contactEmail: null, termsText: null, refundPolicy: null },
   "settings.updateUnsettledCap": { capUsd: null },
+  "settings.updateCreditLease": { calls: null, seconds: null },
   "twoStep.enable": { code: "000000", password: "x" },
   "twoStep.disable": { code: "000000" },
   "twoStep.regenerateRecoveryCodes": { code: "000000", password: "x" },

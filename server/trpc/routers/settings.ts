@@ -2,11 +2,12 @@ import { z } from "zod";
 import { getSellerSettings } from "../../settings/get-seller-settings";
 import { settingsInput, updateSellerSettings } from "../../settings/update-seller-settings";
 import { router, sellerProcedure } from "../init";
-import { merchantInfoOutput, settingsOutput, unsettledCapOutput } from "../outputs/misc";
+import { creditLeaseOutput, merchantInfoOutput, settingsOutput, unsettledCapOutput } from "../outputs/misc";
 import { cardProcessorOutput } from "../outputs/analytics";
 import { cardProcessorStatus } from "../../payments/rails";
 import { updateMerchantInfo } from "../../settings/update-merchant-info";
 import { unsettledCapInput, updateUnsettledCap } from "../../settings/update-unsettled-cap";
+import { creditLeaseInput, updateCreditLease } from "../../settings/update-credit-lease";
 
 export const settingsRouter = router({
   get: sellerProcedure.output(settingsOutput).query(({ ctx }) => getSellerSettings(ctx.seller.id)),
@@ -28,4 +29,9 @@ export const settingsRouter = router({
     .input(unsettledCapInput)
     .output(unsettledCapOutput)
     .mutation(({ ctx, input }) => updateUnsettledCap({ sellerId: ctx.seller.id, actorId: ctx.seller.userId, cap: input })),
+  // The bounds on leased plan credit (calls' worth and time per lease); running instances drop the seller's leases.
+  updateCreditLease: sellerProcedure
+    .input(creditLeaseInput)
+    .output(creditLeaseOutput)
+    .mutation(({ ctx, input }) => updateCreditLease({ sellerId: ctx.seller.id, actorId: ctx.seller.userId, lease: input })),
 });

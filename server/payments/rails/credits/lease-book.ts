@@ -37,8 +37,14 @@ type Spent = { lease: Lease; call: Omit<LeasedCall, "units" | "upstreamStatus" |
 
 /** How long a pool that got no lease goes per call before asking again (a notice clears it sooner). */
 const NO_LEASE_MS = 2_000;
-/** Statements a lease is asked with when each loses to a concurrent one, before the pool backs off like an uncovered one. */
+/** Statements a lease is asked with at once when each loses to a concurrent one, before the pool backs off briefly. */
 const CONTENDED_TRIES = 3;
+// After CONTENDED_TRIES lost statements the pool goes per call for milliseconds, not NO_LEASE_MS: losing says another
+// writer took the credit this statement saw, not that there is none. Two seconds per call would put the pool's every
+// call back on the grant rows (the load leases remove) long after the race ended. The wait doubles per consecutive
+// round (a race that goes on is load, not a collision), is jittered (losers do not ask again in lockstep), and capped.
+const CONTENDED_BACKOFF_MS = 10;
+const CONTENDED_BACKOFF_CAP_MS = 250;
 /** Spent calls wait at most this long for a statement to ride with. */
 const RECORD_DELAY_MS = 1_000;
 
@@ -49,6 +55,8 @@ export class LeaseBook {
   private unreturned = new Map<string, Lease>();
   private acquiring = new Map<string, Promise<void>>();
   private noLease = new Map<string, number>();
+  /** Consecutive rounds of CONTENDED_TRIES lost statements per pool. */
+  private contendedRounds = new Map<string, number>();
   private spent = new Map<string, Spent>();
   private records: LeasedCall[] = [];
   private returns: string[] = [];
@@ -57,9 +65,10 @@ export class LeaseBook {
   private urgent = false;
   /**
    * Statements sent, leases taken, calls spent from them (tests and the bench); `retried`: lease statements that lost to
-   * a concurrent one and were sent again at once; `backedOff`: times a pool went per call for NO_LEASE_MS.
+   * a concurrent one and were sent again at once; `contendedBackOffs`: times a pool lost CONTENDED_TRIES statements in
+   * a row and went per call for a few milliseconds; `backedOff`: times a pool went per call for NO_LEASE_MS.
    */
-  readonly stats = { statements: 0, leases: 0, calls: 0, retried: 0, backedOff: 0 };
+  readonly stats = { statements: 0, leases: 0, calls: 0, retried: 0, contendedBackOffs: 0, backedOff: 0 };
 
   /** A channel's state (the instance's LISTEN on it): leases serve only while every channel listens. */
   setListening(channel: string, listening: boolean): void {
@@ -189,10 +198,18 @@ export class LeaseBook {
       } catch (e) {
         got = lostLockRace(e) ? { type: "contended" } : null;
       }
+      if (got?.type !== "contended") this.contendedRounds.delete(key);
       if (got?.type === "leased") return this.open(key, r, ask.leaseId, t0, got);
       if (got?.type === "contended" && tries < CONTENDED_TRIES && this.listening) {
         this.stats.retried++;
         continue;
+      }
+      if (got?.type === "contended") {
+        const round = (this.contendedRounds.get(key) ?? 0) + 1;
+        this.contendedRounds.set(key, round);
+        this.stats.contendedBackOffs++;
+        this.noLease.set(key, Date.now() + contendedBackOffMs(round));
+        return;
       }
       // Not covered, not leasable, the credential refused, or the database failing: per call for a while.
       this.stats.backedOff++;
@@ -301,6 +318,12 @@ export class LeaseBook {
     );
     this.flushTimer.unref?.();
   }
+}
+
+/** The wait after a round of lost statements: doubling per consecutive round, capped, jittered over its upper half. */
+function contendedBackOffMs(round: number): number {
+  const ms = Math.min(CONTENDED_BACKOFF_CAP_MS, CONTENDED_BACKOFF_MS * 2 ** Math.min(round - 1, 10));
+  return ms / 2 + Math.random() * (ms / 2);
 }
 
 /** This process's book, listening from its first use. One per process, whichever bundle loaded this module. */

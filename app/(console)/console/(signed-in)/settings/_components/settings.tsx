@@ -7,8 +7,10 @@ import { useTRPC } from "../../../providers";
 import { usd, utc } from "../../../_components/format";
 import { ConfirmDialog } from "../../../_components/confirm-dialog";
 import { RecentChanges } from "../../../_components/recent-changes";
+import { Field } from "../../../_components/field";
 import { BUTTON, BUTTON_SECONDARY, INPUT, Loaded, PageHeader, Section } from "../../../_components/section";
 import { CardProcessor } from "./card-processor";
+import { LeaseSettingsForm } from "./lease-settings";
 import { Team } from "./team";
 import { TwoStep } from "./two-step";
 
@@ -81,8 +83,7 @@ function SettingsForm({ current }: { current: SettingsData }) {
           The facilitator pays gas in ETH. The margin page shows it in USD only at a rate you set here: nothing is fetched or guessed. Leave it empty to see gas
           in ETH only.
         </p>
-        <label className="flex flex-wrap items-center gap-2 text-sm">
-          <span className="text-slate-700">USD per ETH</span>
+        <Field label="USD per ETH" inline className="text-sm">
           <input
             className={`${INPUT} w-36 font-mono`}
             inputMode="decimal"
@@ -91,7 +92,7 @@ function SettingsForm({ current }: { current: SettingsData }) {
             placeholder="e.g. 3012.55"
             data-testid="settings-eth-usd"
           />
-        </label>
+        </Field>
         <p className="mt-2 text-xs text-slate-500" data-testid="settings-rate-current">
           {current.ethUsd ? `Now ${usd(current.ethUsd.usd)} per ETH, set ${utc(current.ethUsd.setAt)}.` : "No rate set."}
         </p>
@@ -172,8 +173,7 @@ function UnsettledCapForm({ current, scope }: { current: UnsettledCap; scope: ke
           setConfirming(true);
         }}
       >
-        <label className="flex flex-wrap items-center gap-2">
-          <span className="text-slate-700">{text.label}, USD</span>
+        <Field label={`${text.label}, USD`} inline>
           <input
             className={`${INPUT} w-32 font-mono`}
             inputMode="decimal"
@@ -184,7 +184,7 @@ function UnsettledCapForm({ current, scope }: { current: UnsettledCap; scope: ke
             aria-describedby={`${text.testId}-help`}
             data-testid={`settings-${text.testId}`}
           />
-        </label>
+        </Field>
         <button className={BUTTON_SECONDARY} disabled={!valid} data-testid={`settings-${text.testId}-review`}>
           Review
         </button>
@@ -252,8 +252,7 @@ function MerchantForm({ current }: { current: MerchantInfo }) {
           happens if something goes wrong. Whatever you write, a card charge for something not delivered is refunded in full automatically.
         </p>
         <div className="grid gap-3 text-sm">
-          <label className="grid gap-1">
-            <span className="text-slate-700">Contact email</span>
+          <Field label="Contact email">
             <input
               type="email"
               className={`${INPUT} max-w-md`}
@@ -262,9 +261,8 @@ function MerchantForm({ current }: { current: MerchantInfo }) {
               placeholder="support@example.com"
               data-testid="merchant-contact"
             />
-          </label>
-          <label className="grid gap-1">
-            <span className="text-slate-700">Terms</span>
+          </Field>
+          <Field label="Terms">
             <textarea
               className={`${INPUT} min-h-24`}
               maxLength={4000}
@@ -272,9 +270,8 @@ function MerchantForm({ current }: { current: MerchantInfo }) {
               onChange={(e) => setTermsText(e.target.value)}
               data-testid="merchant-terms"
             />
-          </label>
-          <label className="grid gap-1">
-            <span className="text-slate-700">Refund policy</span>
+          </Field>
+          <Field label="Refund policy">
             <textarea
               className={`${INPUT} min-h-20`}
               maxLength={2000}
@@ -282,7 +279,7 @@ function MerchantForm({ current }: { current: MerchantInfo }) {
               onChange={(e) => setRefundPolicy(e.target.value)}
               data-testid="merchant-refund-policy"
             />
-          </label>
+          </Field>
         </div>
         <div className="mt-4 flex flex-wrap items-center gap-3">
           <button className={BUTTON} disabled={save.isPending} data-testid="merchant-save">
@@ -331,6 +328,7 @@ export function Settings() {
               <UnsettledCapForm current={s.unsettledCap} scope="wallet" />
               <UnsettledCapForm current={s.sellerUnsettledCap} scope="seller" />
               <MerchantForm current={s.merchant} />
+              <LeaseSettingsForm current={s.creditLease} />
             </OwnerOnly>
             <Team />
             <TwoStep />

@@ -5,6 +5,7 @@ import { useState } from "react";
 import { encode } from "uqr";
 import { useTRPC } from "../../../providers";
 import { utc } from "../../../_components/format";
+import { Field } from "../../../_components/field";
 import { BUTTON, BUTTON_DANGER, BUTTON_SECONDARY, INPUT, Loaded, Section } from "../../../_components/section";
 import { RegenerateRecoveryCodes } from "./regenerate-recovery-codes";
 
@@ -98,8 +99,7 @@ function ConfirmSecret({ secret, uri, onOn }: { secret: string; uri: string; onO
           </details>
         </div>
       </div>
-      <label className="grid max-w-xs gap-1">
-        <span className="text-slate-700">Code from your app</span>
+      <Field label="Code from your app" className="max-w-xs">
         <input
           className={`${INPUT} font-mono`}
           inputMode="numeric"
@@ -109,9 +109,8 @@ function ConfirmSecret({ secret, uri, onOn }: { secret: string; uri: string; onO
           onChange={(e) => setCode(e.target.value)}
           data-testid="two-step-code"
         />
-      </label>
-      <label className="grid max-w-xs gap-1">
-        <span className="text-slate-700">Your password</span>
+      </Field>
+      <Field label="Your password" className="max-w-xs">
         <input
           className={INPUT}
           type="password"
@@ -121,7 +120,7 @@ function ConfirmSecret({ secret, uri, onOn }: { secret: string; uri: string; onO
           onChange={(e) => setPassword(e.target.value)}
           data-testid="two-step-password"
         />
-      </label>
+      </Field>
       <div>
         <button className={BUTTON} disabled={enable.isPending} data-testid="two-step-enable">
           {enable.isPending ? "Checking" : "Turn on"}
@@ -153,8 +152,7 @@ function TurnOff({ since, left, onOff }: { since: string | null; left: number; o
       <p className="text-slate-700" data-testid="two-step-on">
         On since {utc(since)}. {left} recovery {left === 1 ? "code" : "codes"} left.
       </p>
-      <label className="grid max-w-xs gap-1">
-        <span className="text-slate-700">Code from your app, or a recovery code</span>
+      <Field label="Code from your app, or a recovery code" className="max-w-xs">
         <input
           className={`${INPUT} font-mono`}
           autoComplete="one-time-code"
@@ -163,7 +161,7 @@ function TurnOff({ since, left, onOff }: { since: string | null; left: number; o
           onChange={(e) => setCode(e.target.value)}
           data-testid="two-step-off-code"
         />
-      </label>
+      </Field>
       <div>
         <button className={BUTTON_DANGER} disabled={disable.isPending} data-testid="two-step-disable">
           {disable.isPending ? "Checking" : "Turn off two-step authentication"}
