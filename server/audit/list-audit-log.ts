@@ -73,6 +73,7 @@ const FIELD_LABELS: Record<string, string> = {
   previousSecretValidUntil: "Previous secret valid until",
   unsettledCapMicros: "Answers before settlement, per payer wallet",
   sellerUnsettledCapMicros: "Answers before settlement, all wallets",
+  payToAddress: "Payout wallet",
 };
 
 /** A field the table above does not name yet, in words rather than code: "someNewField" -> "Some new field". */

@@ -36,7 +36,7 @@ export async function beginTwoStep(userId: string): Promise<{ type: "begun"; sec
   return { type: "begun", secret, uri: totpUri(secret, user.email) };
 }
 
-type Refused = { type: "wrong_code" } | { type: "wrong_password" } | { type: "locked"; retryAfter: number } | { type: "not_found" };
+export type Refused = { type: "wrong_code" } | { type: "wrong_password" } | { type: "locked"; retryAfter: number } | { type: "not_found" };
 export type EnableOutcome = { type: "on"; recoveryCodes: string[] } | { type: "not_begun" } | Refused;
 
 /** Turn on the pending secret: the password and a current code of that secret, within the account's sign-in limit. */
@@ -86,7 +86,7 @@ export async function checkSecondFactor(userId: string, typed: string, now = Dat
 }
 
 /** Run a check of the signed-in user's password or code under the account's sign-in limit (a locked account checks nothing). */
-async function limitedForAccount<T extends { type: string }>(
+export async function limitedForAccount<T extends { type: string }>(
   userId: string,
   check: (user: { id: string; email: string; sellerId: string; passwordHash: string }) => Promise<T>,
 ): Promise<T | Refused> {

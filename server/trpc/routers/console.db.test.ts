@@ -390,6 +390,12 @@ const ISOLATION: Record<string, () => Promise<void>> = {
     expect((await a.caller.settings.get()).unsettledCap).toMatchObject({ usd: "2.500000", defaultUsd: "0.500000" });
     expect((await b.caller.settings.get()).unsettledCap.usd).toBe("0.000000");
   },
+  "settings.updatePayoutAddress": async () => {
+    const payTo = "0x71bE63f3384f5fb98995898A86B02Fb2426c5788";
+    expect(await b.caller.settings.updatePayoutAddress({ address: payTo, password: "pw-123456" })).toMatchObject({ previous: null, payTo });
+    expect((await a.caller.settings.get()).storefront.payTo).toBeNull();
+    expect((await b.caller.settings.get()).storefront.payTo).toBe(payTo);
+  },
 };
 
 let aWebhookRows: Promise<{ endpointId: string; deliveryId: string; planId: string }> | undefined;
@@ -444,6 +450,7 @@ const INPUT: Record<string, unknown> = {
   "team.setRole": { userId: "usr_x", role: "viewer" },
   "settings.updateMerchant": { contactEmail: null, termsText: null, refundPolicy: null },
   "settings.updateUnsettledCap": { capUsd: null },
+  "settings.updatePayoutAddress": { address: "0x71bE63f3384f5fb98995898A86B02Fb2426c5788", password: "x" },
   "twoStep.enable": { code: "000000", password: "x" },
   "twoStep.disable": { code: "000000" },
 };
