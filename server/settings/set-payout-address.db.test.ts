@@ -112,6 +112,8 @@ describe("changing the payout wallet", () => {
     expect(earlier.status).toBe(200);
     // A 402 issued before the change, signed after it: the payer's authorization names the old address.
     const stale = await payChallenge(await call(), PAYER);
+    // And an x402 v1 proof (no offer echoed): its authorization names the old address as recipient.
+    const staleV1 = await payChallenge(await call(), PAYER, { v1: true });
     const next = anvilAddress(13);
     const auditsBefore = (await audits()).length;
     const since = new Date();
@@ -141,6 +143,11 @@ describe("changing the payout wallet", () => {
     expect(new Set(required.accepts.map((a) => a.payTo))).toEqual(new Set([next])); // every scheme offered (exact, batch)
     expect(await usdc(payer)).toBe(payerBefore);
     expect(await usdc(old)).toBe(oldBefore);
+    expect(upstream.state.calls).toBe(calls);
+    const refusedV1 = await call(staleV1);
+    expect(refusedV1.status).toBe(402);
+    expect(new Set((await offerOf(refusedV1)).required.accepts.map((a) => a.payTo))).toEqual(new Set([next]));
+    expect(await usdc(payer)).toBe(payerBefore);
     expect(upstream.state.calls).toBe(calls);
 
     const fresh = await call(await payChallenge(await call(), PAYER));

@@ -11,6 +11,7 @@ import { BUTTON, BUTTON_SECONDARY, INPUT, Loaded, PageHeader, Section } from "..
 import { CardProcessor } from "./card-processor";
 import { Team } from "./team";
 import { TwoStep } from "./two-step";
+import { PayoutWallet } from "./payout-wallet";
 
 type SettingsData = {
   explorers: { network: string; name: string; format: string | null; defaultFormat: string | null }[];
@@ -325,6 +326,7 @@ export function Settings() {
                 <dd>{s.storefront.signingSecretSet ? "set" : "missing: priced calls answer 409 signing_secret_required"}</dd>
               </dl>
             </Section>
+            <PayoutWallet />
             <CardProcessor />
             <OwnerOnly>
               <SettingsForm current={s} />
