@@ -29,6 +29,58 @@ function Field(props: { label: string; value: string; set: (v: string) => void; 
   );
 }
 
+/** The address payments go to now, with a copy button; or what having none means. */
+function CurrentAddress({ current }: { current: string | null }) {
+  return (
+    <div className="mb-3 flex min-w-0 items-center gap-2 text-sm">
+      {current ? (
+        <>
+          <code className="font-mono text-xs break-all" data-testid="payout-wallet-current">
+            {current}
+          </code>
+          <CopyButton value={current} what="payout address" testId="payout-wallet-copy" />
+        </>
+      ) : (
+        <span data-testid="payout-wallet-current">None: every priced call answers 409 payout_address_required.</span>
+      )}
+    </div>
+  );
+}
+
+/** What the change does, said before it is made: new 402s, unpaid ones to the old address, funds already received. */
+function ConfirmPayoutChange(p: {
+  open: boolean;
+  before: string | null;
+  after: string;
+  pending: boolean;
+  error: string | null;
+  onConfirm: () => void;
+  onClose: () => void;
+}) {
+  return (
+    <ConfirmDialog
+      open={p.open}
+      title="Change the payout wallet"
+      changes={[{ label: "Payout wallet", before: p.before ?? "none", after: p.after }]}
+      confirmLabel="Change the payout wallet"
+      danger
+      pending={p.pending}
+      error={p.error}
+      onConfirm={p.onConfirm}
+      onClose={p.onClose}
+      testId="payout-wallet-dialog"
+      otherSideSees={{ who: "paying agents", what: "New 402 challenges name the new address; discovery documents name it at once." }}
+    >
+      <ul className="list-disc pl-5 text-sm text-slate-700">
+        <li>New payments are paid to the new address.</li>
+        <li>Challenges issued before and still unpaid name the old address: they are refused and offered again with the new one.</li>
+        <li>Funds already received stay in the old wallet; its payments keep the address they were paid to.</li>
+        <li>Every owner of this storefront is emailed the old and the new address.</li>
+      </ul>
+    </ConfirmDialog>
+  );
+}
+
 /**
  * The wallet every 402 asks to be paid to, changed as a bank account is: typed, re-authenticated (password, and a code
  * when two-step is on), confirmed with what changes; every owner is emailed. Owners only; a viewer sees why not.
@@ -63,18 +115,7 @@ export function PayoutWallet() {
     <div id={PAYOUT_WALLET_ANCHOR} className="scroll-mt-4">
       <Section title="Payout wallet" testId="section-payout-wallet">
         <p className="mb-2 text-sm text-slate-600">Every payment in USDC on Base (x402 and MPP) is paid to this address.</p>
-        <div className="mb-3 flex min-w-0 items-center gap-2 text-sm">
-          {current ? (
-            <>
-              <code className="font-mono text-xs break-all" data-testid="payout-wallet-current">
-                {current}
-              </code>
-              <CopyButton value={current} what="payout address" testId="payout-wallet-copy" />
-            </>
-          ) : (
-            <span data-testid="payout-wallet-current">None: every priced call answers 409 payout_address_required.</span>
-          )}
-        </div>
+        <CurrentAddress current={current} />
         <OwnerOnly>
           <form
             className="grid max-w-md gap-3 text-sm"
@@ -101,26 +142,15 @@ export function PayoutWallet() {
             )}
           </form>
         </OwnerOnly>
-        <ConfirmDialog
+        <ConfirmPayoutChange
           open={confirming}
-          title="Change the payout wallet"
-          changes={[{ label: "Payout wallet", before: current ?? "none", after: address.trim() }]}
-          confirmLabel="Change the payout wallet"
-          danger
+          before={current}
+          after={address.trim()}
           pending={change.isPending}
           error={change.error?.message ?? null}
           onConfirm={() => change.mutate({ address: address.trim(), password, ...(codeOn ? { code } : {}) })}
           onClose={() => (setConfirming(false), change.reset())}
-          testId="payout-wallet-dialog"
-          otherSideSees={{ who: "paying agents", what: "New 402 challenges name the new address; discovery documents name it at once." }}
-        >
-          <ul className="list-disc pl-5 text-sm text-slate-700">
-            <li>New payments are paid to the new address.</li>
-            <li>Challenges issued before and still unpaid name the old address: they are refused and offered again with the new one.</li>
-            <li>Funds already received stay in the old wallet; its payments keep the address they were paid to.</li>
-            <li>Every owner of this storefront is emailed the old and the new address.</li>
-          </ul>
-        </ConfirmDialog>
+        />
       </Section>
     </div>
   );
