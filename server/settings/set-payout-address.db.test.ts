@@ -13,7 +13,16 @@ import { getCatalog } from "../catalog/catalog";
 import { resolveSeller } from "../catalog/resolve-seller";
 import { db } from "../db/client";
 import { newId } from "../lib/ids";
-import { callGateway, payChallenge, usdcBalance, useGatewayStack, type FakeUpstream, type GatewaySeller, type TestChain } from "../testing/gateway";
+import {
+  callGateway,
+  payChallenge,
+  payChallengeMpp,
+  usdcBalance,
+  useGatewayStack,
+  type FakeUpstream,
+  type GatewaySeller,
+  type TestChain,
+} from "../testing/gateway";
 import { createCaller, sessionFor } from "../testing/trpc";
 
 let chain: TestChain;
@@ -114,6 +123,8 @@ describe("changing the payout wallet", () => {
     const stale = await payChallenge(await call(), PAYER);
     // And an x402 v1 proof (no offer echoed): its authorization names the old address as recipient.
     const staleV1 = await payChallenge(await call(), PAYER, { v1: true });
+    // And an MPP credential, whose challenge names the old address as recipient.
+    const staleMpp = await payChallengeMpp(await call(), PAYER);
     const next = anvilAddress(13);
     const auditsBefore = (await audits()).length;
     const since = new Date();
@@ -144,6 +155,9 @@ describe("changing the payout wallet", () => {
     expect(await usdc(payer)).toBe(payerBefore);
     expect(await usdc(old)).toBe(oldBefore);
     expect(upstream.state.calls).toBe(calls);
+    const refusedMpp = await call(staleMpp);
+    expect(refusedMpp.status).toBe(402);
+    expect(await refusedMpp.json()).toMatchObject({ error: "payment_required", reason: "terms_changed" });
     const refusedV1 = await call(staleV1);
     expect(refusedV1.status).toBe(402);
     expect(new Set((await offerOf(refusedV1)).required.accepts.map((a) => a.payTo))).toEqual(new Set([next]));
