@@ -12,6 +12,7 @@ export const AUDIT_ACTIONS = {
   "identity_provider.update": { target: "trusted_identity_provider", label: "Identity provider changed" },
   "identity_provider.remove": { target: "trusted_identity_provider", label: "Identity provider removed" },
   "settings.update": { target: "seller_settings", label: "Settings changed" },
+  "settings.payout_address": { target: "seller_settings", label: "Payout wallet changed" },
   "webhook_endpoint.create": { target: "webhook_endpoint", label: "Webhook endpoint added" },
   "webhook_endpoint.update": { target: "webhook_endpoint", label: "Webhook endpoint changed" },
   "webhook_endpoint.rotate_secret": { target: "webhook_endpoint", label: "Webhook secret rotated" },

@@ -75,6 +75,7 @@ const FIELD_LABELS: Record<string, string> = {
   sellerUnsettledCapMicros: "Answers before settlement, all wallets",
   creditLeaseCalls: "Calls per lease",
   creditLeaseMs: "Seconds per lease",
+  payToAddress: "Payout wallet",
 };
 
 /** The lease bounds in words: null is the deployment's default, 0 calls no leases (server/settings/update-credit-lease.ts). */

@@ -40,7 +40,7 @@ export async function beginTwoStep(userId: string): Promise<{ type: "begun"; sec
   return { type: "begun", secret, uri: totpUri(secret, user.email) };
 }
 
-type Refused = { type: "wrong_code" } | { type: "wrong_password" } | { type: "locked"; retryAfter: number } | { type: "not_found" };
+export type Refused = { type: "wrong_code" } | { type: "wrong_password" } | { type: "locked"; retryAfter: number } | { type: "not_found" };
 /** `sessionVersion`: the account's, moved on (every session made before is over); the session that turned it on is renewed with it. */
 export type EnableOutcome = { type: "on"; recoveryCodes: string[]; sessionVersion: number } | { type: "not_begun" } | Refused;
 
@@ -122,7 +122,7 @@ export async function checkSecondFactor(userId: string, typed: string, now = Dat
 }
 
 /** Run a check of the signed-in user's password or code under the account's sign-in limit (a locked account checks nothing). */
-async function limitedForAccount<T extends { type: string }>(
+export async function limitedForAccount<T extends { type: string }>(
   userId: string,
   check: (user: { id: string; email: string; sellerId: string; passwordHash: string }) => Promise<T>,
 ): Promise<T | Refused> {

@@ -149,3 +149,32 @@ export async function saveCreditLease(input: { sellerId: string; actorId: string
     return input.lease;
   });
 }
+
+/** The storefront's payout wallet (sellers.pay_to_address), null when none is set. */
+export async function findPayoutAddress(sellerId: string): Promise<string | null> {
+  return (await db.seller.findUnique({ where: { id: sellerId }, select: { payToAddress: true } }))?.payToAddress ?? null;
+}
+
+/**
+ * Replace the payout wallet if it is still `expected` (two owners changing it at once: the second is told, never
+ * silently overwrites), with its audit row, all or nothing. The row change fires the sellers trigger, so every
+ * instance's seller cache drops it at commit. Null: it changed under the caller.
+ */
+export async function savePayoutAddress(input: { sellerId: string; actorId: string; expected: string | null; address: string }): Promise<Date | null> {
+  return db.$transaction(async (tx: Tx) => {
+    const [row] = await tx.$queryRaw<{ pay_to: string | null }[]>`select pay_to_address as pay_to from sellers where id = ${input.sellerId} for update`;
+    if (!row || row.pay_to !== input.expected) return null;
+    // The catalog's version too: the cached catalog (server/catalog/catalog.ts) carries the seller's row, and discovery
+    // (the manifest, /.well-known/x402, MCP) reads payTo from it; keyed by the version, it is rebuilt at once.
+    await tx.seller.update({ where: { id: input.sellerId }, data: { payToAddress: input.address, catalogVersion: { increment: 1 } } });
+    await recordAudit(tx, {
+      sellerId: input.sellerId,
+      actorId: input.actorId,
+      action: "settings.payout_address",
+      targetId: input.sellerId,
+      before: { payToAddress: input.expected },
+      after: { payToAddress: input.address },
+    });
+    return new Date();
+  });
+}

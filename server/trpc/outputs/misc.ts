@@ -234,3 +234,6 @@ export const customerOutput = z.object({
   ),
   morePayments: z.boolean(),
 });
+
+/** A payout wallet change: the address before (null: none) and now, when, and how many owners were emailed. */
+export const payoutChangeOutput = z.object({ previous: z.string().nullable(), payTo: z.string(), changedAt: iso, notified: z.number().int() });

@@ -400,6 +400,12 @@ const ISOLATION: Record<string, () => Promise<void>> = {
     expect((await a.caller.settings.get()).creditLease).toMatchObject({ calls: 7, ms: 3_000 });
     expect((await b.caller.settings.get()).creditLease).toMatchObject({ calls: 0, ms: null });
   },
+  "settings.updatePayoutAddress": async () => {
+    const payTo = "0x71bE63f3384f5fb98995898A86B02Fb2426c5788";
+    expect(await b.caller.settings.updatePayoutAddress({ address: payTo, password: "pw-123456" })).toMatchObject({ previous: null, payTo });
+    expect((await a.caller.settings.get()).storefront.payTo).toBeNull();
+    expect((await b.caller.settings.get()).storefront.payTo).toBe(payTo);
+  },
 };
 
 let aWebhookRows: Promise<{ endpointId: string; deliveryId: string; planId: string }> | undefined;
@@ -455,6 +461,7 @@ const INPUT: Record<string, unknown> = {
   "settings.updateMerchant": { contactEmail: null, termsText: null, refundPolicy: null },
   "settings.updateUnsettledCap": { capUsd: null },
   "settings.updateCreditLease": { calls: null, seconds: null },
+  "settings.updatePayoutAddress": { address: "0x71bE63f3384f5fb98995898A86B02Fb2426c5788", password: "x" },
   "twoStep.enable": { code: "000000", password: "x" },
   "twoStep.disable": { code: "000000" },
   "twoStep.regenerateRecoveryCodes": { code: "000000", password: "x" },

@@ -2,12 +2,13 @@ import { z } from "zod";
 import { getSellerSettings } from "../../settings/get-seller-settings";
 import { settingsInput, updateSellerSettings } from "../../settings/update-seller-settings";
 import { router, sellerProcedure } from "../init";
-import { creditLeaseOutput, merchantInfoOutput, settingsOutput, unsettledCapOutput } from "../outputs/misc";
+import { creditLeaseOutput, merchantInfoOutput, payoutChangeOutput, settingsOutput, unsettledCapOutput } from "../outputs/misc";
 import { cardProcessorOutput } from "../outputs/analytics";
 import { cardProcessorStatus } from "../../payments/rails";
 import { updateMerchantInfo } from "../../settings/update-merchant-info";
 import { unsettledCapInput, updateUnsettledCap } from "../../settings/update-unsettled-cap";
 import { creditLeaseInput, updateCreditLease } from "../../settings/update-credit-lease";
+import { changePayoutAddress } from "../../auth/change-payout-address";
 
 export const settingsRouter = router({
   get: sellerProcedure.output(settingsOutput).query(({ ctx }) => getSellerSettings(ctx.seller.id)),
@@ -34,4 +35,12 @@ export const settingsRouter = router({
     .input(creditLeaseInput)
     .output(creditLeaseOutput)
     .mutation(({ ctx, input }) => updateCreditLease({ sellerId: ctx.seller.id, actorId: ctx.seller.userId, lease: input })),
+  // The payout wallet (money: an owner's, re-authenticated with password and second factor; every owner emailed).
+  updatePayoutAddress: sellerProcedure
+    .input(z.object({ address: z.string().max(200), password: z.string().min(1).max(1024), code: z.string().trim().max(64).optional() }))
+    .output(payoutChangeOutput)
+    .mutation(async ({ ctx, input }) => {
+      const r = await changePayoutAddress({ sellerId: ctx.seller.id, userId: ctx.seller.userId, ...input });
+      return { ...r, changedAt: r.changedAt.toISOString() };
+    }),
 });

@@ -25,9 +25,9 @@ function describe(item: Item, c: Checklist): { title: string; done: string; todo
       return {
         title: "Payout wallet",
         done: `Payments are paid to ${c.payTo}.`,
-        todo: "No payout wallet: every priced call answers 409 payout_address_required. It is set when the storefront is provisioned; ask whoever runs it.",
-        href: "/console/settings",
-        action: "See it in Settings",
+        todo: "No payout wallet: every priced call answers 409 payout_address_required. An owner sets it in Settings.",
+        href: "/console/settings#payout-wallet",
+        action: "Set it in Settings",
       };
     case "card":
       return {

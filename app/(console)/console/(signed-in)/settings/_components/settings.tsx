@@ -13,6 +13,7 @@ import { CardProcessor } from "./card-processor";
 import { LeaseSettingsForm } from "./lease-settings";
 import { Team } from "./team";
 import { TwoStep } from "./two-step";
+import { PayoutWallet } from "./payout-wallet";
 
 type SettingsData = {
   explorers: { network: string; name: string; format: string | null; defaultFormat: string | null }[];
@@ -316,12 +317,11 @@ export function Settings() {
                 <dd data-testid="settings-name">{s.storefront.name}</dd>
                 <dt className="text-slate-500">Hosts</dt>
                 <dd className="font-mono text-xs break-all">{s.storefront.hosts.join(", ")}</dd>
-                <dt className="text-slate-500">Payout address (payTo)</dt>
-                <dd className="font-mono text-xs break-all">{s.storefront.payTo ?? "not set: priced calls answer 409 payout_address_required"}</dd>
                 <dt className="text-slate-500">Upstream signing secret</dt>
                 <dd>{s.storefront.signingSecretSet ? "set" : "missing: priced calls answer 409 signing_secret_required"}</dd>
               </dl>
             </Section>
+            <PayoutWallet />
             <CardProcessor />
             <OwnerOnly>
               <SettingsForm current={s} />
