@@ -3,7 +3,7 @@
 // it did in `svc-billing` (payment, rail, operation, outcome), `svc-payment-id` and `Server-Timing` (upstream and
 // settlement time), and every error answer is an AppError (respond.ts remembers which).
 import type { AppError } from "../errors";
-import { logger } from "./logger";
+import { flatLogger } from "./logger";
 import { metrics } from "./metrics";
 import { scrubText } from "./redact";
 
@@ -123,7 +123,8 @@ export function observeRequest(r: AnsweredRequest): void {
           : null;
   if (upstreamKind) m.upstreamErrors.inc({ operation, kind: upstreamKind });
 
-  const log = logger();
+  // Every field below is a string or a number: the flat logger's top-level redaction is all it needs (logger.ts).
+  const log = flatLogger();
   const level = r.status >= 500 ? "error" : POLLED.has(r.route) && r.status < 400 ? "debug" : "info";
   if (!log.isLevelEnabled(level)) return;
   log[level](
