@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { stringifyJson } from "./respond";
+import { json, jsonBodyBytes, stringifyJson } from "./respond";
 
 describe("stringifyJson", () => {
   it("writes BigInt as strings wherever it sits, and everything else as JSON.stringify does", () => {
@@ -18,5 +18,23 @@ describe("stringifyJson", () => {
     const cyclic: Record<string, unknown> = {};
     cyclic.self = cyclic;
     expect(() => stringifyJson(cyclic)).toThrow(TypeError);
+  });
+});
+
+describe("jsonBodyBytes", () => {
+  it("is the bytes the answer's body stream gives, for any text (non-ASCII, escapes)", async () => {
+    for (const body of [{ a: 1 }, { t: "株 é \u2028 😀", n: [1.5, -0, null] }, [], "x".repeat(70_000)]) {
+      const bytes = jsonBodyBytes(json(body))!;
+      const streamed = await json(body).arrayBuffer();
+      expect(new Uint8Array(bytes)).toEqual(new Uint8Array(streamed));
+      expect(bytes.byteLength).toBe(streamed.byteLength);
+    }
+  });
+
+  it("is null for an answer json() did not make, and once its body was read", async () => {
+    expect(jsonBodyBytes(new Response("{}"))).toBeNull();
+    const res = json({ a: 1 });
+    await res.text();
+    expect(jsonBodyBytes(res)).toBeNull();
   });
 });

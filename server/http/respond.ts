@@ -51,10 +51,28 @@ export function stringifyJson(body: unknown, pretty = false): string {
   }
 }
 
+// The text each json() answer was made from: a caller in this process that needs an answer's bytes (the gateway, of
+// its in-process upstream's) encodes it again instead of reading the body's stream, chunk by chunk through promises.
+const jsonTexts = new WeakMap<Response, string>();
+
 export function json(body: unknown, init: ResponseInit = {}): Response {
   const headers = new Headers(init.headers);
   if (!headers.has("content-type")) headers.set("content-type", "application/json; charset=utf-8");
-  return new Response(stringifyJson(body), { ...init, headers });
+  const text = stringifyJson(body);
+  const res = new Response(text, { ...init, headers });
+  jsonTexts.set(res, text);
+  return res;
+}
+
+const utf8 = new TextEncoder();
+
+/**
+ * The body of an answer json() made, while unread: the very bytes its stream would give (a Response encodes its text
+ * with TextEncoder, as here), in an ArrayBuffer of their own; null for any other answer (read its body instead).
+ */
+export function jsonBodyBytes(res: Response): ArrayBuffer | null {
+  const text = res.bodyUsed ? undefined : jsonTexts.get(res);
+  return text === undefined ? null : (utf8.encode(text).buffer as ArrayBuffer);
 }
 
 // Which AppError an answer was rendered from, for the access log and the metrics (the route wrapper reads it; the
