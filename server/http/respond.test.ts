@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { json, jsonBodyBytes, stringifyJson } from "./respond";
+import { json, jsonBodyText, stringifyJson } from "./respond";
 
 describe("stringifyJson", () => {
   it("writes BigInt as strings wherever it sits, and everything else as JSON.stringify does", () => {
@@ -21,20 +21,20 @@ describe("stringifyJson", () => {
   });
 });
 
-describe("jsonBodyBytes", () => {
-  it("is the bytes the answer's body stream gives, for any text (non-ASCII, escapes)", async () => {
+describe("jsonBodyText", () => {
+  it("is the text whose UTF-8 is the answer's body, for any text (non-ASCII, escapes)", async () => {
     for (const body of [{ a: 1 }, { t: "株 é \u2028 😀", n: [1.5, -0, null] }, [], "x".repeat(70_000)]) {
-      const bytes = jsonBodyBytes(json(body))!;
+      const text = jsonBodyText(json(body))!;
       const streamed = await json(body).arrayBuffer();
-      expect(new Uint8Array(bytes)).toEqual(new Uint8Array(streamed));
-      expect(bytes.byteLength).toBe(streamed.byteLength);
+      expect(new TextEncoder().encode(text)).toEqual(new Uint8Array(streamed));
+      expect(Buffer.byteLength(text)).toBe(streamed.byteLength);
     }
   });
 
-  it("is null for an answer json() did not make, and once its body was read", async () => {
-    expect(jsonBodyBytes(new Response("{}"))).toBeNull();
+  it("is undefined for an answer json() did not make, and once its body was read", async () => {
+    expect(jsonBodyText(new Response("{}"))).toBeUndefined();
     const res = json({ a: 1 });
     await res.text();
-    expect(jsonBodyBytes(res)).toBeNull();
+    expect(jsonBodyText(res)).toBeUndefined();
   });
 });

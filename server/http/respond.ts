@@ -51,8 +51,8 @@ export function stringifyJson(body: unknown, pretty = false): string {
   }
 }
 
-// The text each json() answer was made from: a caller in this process that needs an answer's bytes (the gateway, of
-// its in-process upstream's) encodes it again instead of reading the body's stream, chunk by chunk through promises.
+// The text each json() answer was made from: a caller in this process that passes an answer on (the gateway, its
+// in-process upstream's) takes the text instead of reading the body's stream, chunk by chunk through promises.
 const jsonTexts = new WeakMap<Response, string>();
 
 export function json(body: unknown, init: ResponseInit = {}): Response {
@@ -64,15 +64,12 @@ export function json(body: unknown, init: ResponseInit = {}): Response {
   return res;
 }
 
-const utf8 = new TextEncoder();
-
 /**
- * The body of an answer json() made, while unread: the very bytes its stream would give (a Response encodes its text
- * with TextEncoder, as here), in an ArrayBuffer of their own; null for any other answer (read its body instead).
+ * The text of an answer json() made, while its body is unread: a Response sends its text as UTF-8 (TextEncoder), so
+ * these are the bytes its stream would give. Undefined for any other answer (read its body instead).
  */
-export function jsonBodyBytes(res: Response): ArrayBuffer | null {
-  const text = res.bodyUsed ? undefined : jsonTexts.get(res);
-  return text === undefined ? null : (utf8.encode(text).buffer as ArrayBuffer);
+export function jsonBodyText(res: Response): string | undefined {
+  return res.bodyUsed ? undefined : jsonTexts.get(res);
 }
 
 // Which AppError an answer was rendered from, for the access log and the metrics (the route wrapper reads it; the
