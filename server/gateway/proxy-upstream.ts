@@ -3,6 +3,7 @@
 // unchanged (errors included); the caller decides what to charge from the status.
 import type { CatalogOperation } from "../catalog/catalog";
 import { env } from "../env";
+import { jsonBodyText } from "../http/respond";
 import { httpRequest } from "../lib/http-client";
 import { signUpstreamRequest } from "../upstream-auth/signature";
 
@@ -35,8 +36,12 @@ const DROPPED_RESPONSE_HEADERS = new Set([
   "access-control-expose-headers",
 ]);
 
+/**
+ * `text`: the body as the text it is the UTF-8 of, when the upstream made it from one (an in-process JSON answer): the
+ * answer is passed on and hashed as that text, and `body` is encoded only if something reads it (a kept answer).
+ */
 export type UpstreamResult =
-  | { type: "response"; status: number; headers: Headers; body: ArrayBuffer; usageHeader: string | null; ms: number }
+  | { type: "response"; status: number; headers: Headers; body: ArrayBuffer; text?: string; usageHeader: string | null; ms: number }
   | { type: "timeout"; ms: number }
   | { type: "unreachable"; detail: string; ms: number };
 
@@ -68,6 +73,24 @@ async function callLocal(handler: LocalUpstream, req: Request, timeoutMs: number
   } finally {
     clearTimeout(timer);
   }
+}
+
+const utf8 = new TextEncoder();
+
+/** An answer known as text: its bytes (the text's UTF-8, as a Response sends it) made once, only if read. */
+function textResponse(status: number, headers: Headers, text: string, usageHeader: string | null, ms: number): UpstreamResult {
+  let bytes: ArrayBuffer | undefined;
+  return {
+    type: "response",
+    status,
+    headers,
+    text,
+    get body() {
+      return (bytes ??= utf8.encode(text).buffer as ArrayBuffer);
+    },
+    usageHeader,
+    ms,
+  };
 }
 
 export function upstreamUrl(op: CatalogOperation, pathParams: Record<string, string>, search: string): URL {
@@ -102,10 +125,14 @@ export async function proxyUpstream(opts: {
     if (local) {
       const res = await callLocal(local, new Request(opts.url, { method: opts.method, headers }), timeoutMs);
       if (res === "timeout") return { type: "timeout", ms: performance.now() - t0 };
-      const body = await res.arrayBuffer();
       const out = new Headers();
       res.headers.forEach((v, k) => keep(k) && out.append(k, v));
-      return { type: "response", status: res.status, headers: out, body, usageHeader: res.headers.get("svc-usage"), ms: performance.now() - t0 };
+      const usageHeader = res.headers.get("svc-usage");
+      // A JSON answer's text, without reading its body's stream; any other answer is read.
+      const text = jsonBodyText(res);
+      if (text !== undefined) return textResponse(res.status, out, text, usageHeader, performance.now() - t0);
+      const body = await res.arrayBuffer();
+      return { type: "response", status: res.status, headers: out, body, usageHeader, ms: performance.now() - t0 };
     }
     const res = await httpRequest(opts.url, { method: opts.method, headers, timeoutMs });
     const out = new Headers();

@@ -20,7 +20,8 @@ function passThrough(r: Delivered, extra: Record<string, string>, paid: boolean)
   for (const [k, v] of Object.entries(extra)) headers.set(k, v);
   // A paid response must never be stored by a shared cache and replayed to someone who did not pay.
   if (paid) headers.set("cache-control", "private, no-store");
-  return new Response(r.status === 204 || r.status === 304 ? null : r.body, { status: r.status, headers });
+  // An answer known as text goes out as that text (its UTF-8 is `body`): a Response made from bytes costs more.
+  return new Response(r.status === 204 || r.status === 304 ? null : (r.text ?? r.body), { status: r.status, headers });
 }
 
 /** The 402: the challenge's body and every rail's headers. */

@@ -223,7 +223,8 @@ function signJws(call: PaidCall, rail: Rail, payment: HeldPayment, delivered: De
     sellerId: call.sellerId,
     request: { method: call.method, path: call.path, query: call.canonicalQuery },
     upstreamStatus: delivered.status,
-    body: sent(delivered).body,
+    // The text an answer is known as hashes as its bytes do, without encoding them here.
+    body: delivered.status === 204 || delivered.status === 304 ? null : (delivered.text ?? delivered.body),
     settlement,
     replay,
   });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { stringifyJson } from "./respond";
+import { json, jsonBodyText, stringifyJson } from "./respond";
 
 describe("stringifyJson", () => {
   it("writes BigInt as strings wherever it sits, and everything else as JSON.stringify does", () => {
@@ -18,5 +18,23 @@ describe("stringifyJson", () => {
     const cyclic: Record<string, unknown> = {};
     cyclic.self = cyclic;
     expect(() => stringifyJson(cyclic)).toThrow(TypeError);
+  });
+});
+
+describe("jsonBodyText", () => {
+  it("is the text whose UTF-8 is the answer's body, for any text (non-ASCII, escapes)", async () => {
+    for (const body of [{ a: 1 }, { t: "株 é \u2028 😀", n: [1.5, -0, null] }, [], "x".repeat(70_000)]) {
+      const text = jsonBodyText(json(body))!;
+      const streamed = await json(body).arrayBuffer();
+      expect(new TextEncoder().encode(text)).toEqual(new Uint8Array(streamed));
+      expect(Buffer.byteLength(text)).toBe(streamed.byteLength);
+    }
+  });
+
+  it("is undefined for an answer json() did not make, and once its body was read", async () => {
+    expect(jsonBodyText(new Response("{}"))).toBeUndefined();
+    const res = json({ a: 1 });
+    await res.text();
+    expect(jsonBodyText(res)).toBeUndefined();
   });
 });

@@ -51,10 +51,25 @@ export function stringifyJson(body: unknown, pretty = false): string {
   }
 }
 
+// The text each json() answer was made from: a caller in this process that passes an answer on (the gateway, its
+// in-process upstream's) takes the text instead of reading the body's stream, chunk by chunk through promises.
+const jsonTexts = new WeakMap<Response, string>();
+
 export function json(body: unknown, init: ResponseInit = {}): Response {
   const headers = new Headers(init.headers);
   if (!headers.has("content-type")) headers.set("content-type", "application/json; charset=utf-8");
-  return new Response(stringifyJson(body), { ...init, headers });
+  const text = stringifyJson(body);
+  const res = new Response(text, { ...init, headers });
+  jsonTexts.set(res, text);
+  return res;
+}
+
+/**
+ * The text of an answer json() made, while its body is unread: a Response sends its text as UTF-8 (TextEncoder), so
+ * these are the bytes its stream would give. Undefined for any other answer (read its body instead).
+ */
+export function jsonBodyText(res: Response): string | undefined {
+  return res.bodyUsed ? undefined : jsonTexts.get(res);
 }
 
 // Which AppError an answer was rendered from, for the access log and the metrics (the route wrapper reads it; the

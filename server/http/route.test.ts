@@ -58,3 +58,26 @@ describe("route: what is refused before a handler runs", () => {
     expect(await res.json()).toMatchObject({ error: "invalid_request", reason: "invalid_host" });
   });
 });
+
+describe("route: the headers every answer gets", () => {
+  const call = (handler: () => Response | Promise<Response>) =>
+    route(handler)(new Request("http://127.0.0.1:3000/x", { headers: { "x-request-id": "req-7" } }), { params: Promise.resolve({}) });
+
+  it("adds CORS and the request id to the handler's own answer, its status, headers and body kept", async () => {
+    const res = await call(() => new Response("body", { status: 201, statusText: "Made", headers: { etag: '"e"' } }));
+    expect([res.status, res.statusText, res.headers.get("etag"), res.headers.get("x-request-id")]).toEqual([201, "Made", '"e"', "req-7"]);
+    expect(res.headers.get("access-control-allow-origin")).toBe("*");
+    expect(await res.text()).toBe("body");
+  });
+
+  it("keeps a CORS header the handler set itself", async () => {
+    const res = await call(() => new Response(null, { headers: { "access-control-allow-origin": "https://a.example" } }));
+    expect(res.headers.get("access-control-allow-origin")).toBe("https://a.example");
+  });
+
+  it("copies an answer whose headers cannot change (a redirect), and adds them to the copy", async () => {
+    const res = await call(() => Response.redirect("http://127.0.0.1:3000/y", 307));
+    expect([res.status, res.headers.get("location"), res.headers.get("x-request-id")]).toEqual([307, "http://127.0.0.1:3000/y", "req-7"]);
+    expect(res.headers.get("access-control-expose-headers")).toContain("svc-billing");
+  });
+});

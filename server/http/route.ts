@@ -132,9 +132,8 @@ async function run(handler: Handler, req: Request, rawParams: Record<string, str
   } catch (err) {
     response = failureResponse(err, req, requestId);
   }
-  const headers = new Headers(response.headers);
-  if (!adapter) for (const [k, v] of Object.entries(corsHeaders())) if (!headers.has(k)) headers.set(k, v);
-  headers.set("x-request-id", requestId);
+  response = withRouteHeaders(response, requestId, !adapter);
+  const { headers } = response;
   const sellerId = sellerP
     ? await sellerP.then(
         (s) => s.id,
@@ -158,7 +157,31 @@ async function run(handler: Handler, req: Request, rawParams: Record<string, str
   } catch {
     // The log line and the counters never cost a client its answer.
   }
-  return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
+  return response;
+}
+
+const CORS = Object.entries(corsHeaders());
+
+function addRouteHeaders(headers: Headers, requestId: string, cors: boolean): void {
+  if (cors) for (const [k, v] of CORS) if (!headers.has(k)) headers.set(k, v);
+  headers.set("x-request-id", requestId);
+}
+
+/**
+ * The answer with CORS (unless an adapter's) and the request id: set on its own headers, so neither they nor its body
+ * are copied into a new Response on every request. A Response whose headers are immutable (a fetched one, a redirect)
+ * throws on the first change, before any, and is copied as before.
+ */
+function withRouteHeaders(response: Response, requestId: string, cors: boolean): Response {
+  try {
+    addRouteHeaders(response.headers, requestId, cors);
+    return response;
+  } catch (e) {
+    if (!(e instanceof TypeError)) throw e;
+  }
+  const copy = new Response(response.body, { status: response.status, statusText: response.statusText, headers: new Headers(response.headers) });
+  addRouteHeaders(copy.headers, requestId, cors);
+  return copy;
 }
 
 /** A thrown error as the answer: an AppError in the spec's shape; anything else a logged 500 that names the request id. */

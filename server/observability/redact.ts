@@ -98,6 +98,9 @@ const SECRET_KEYS = [
 
 export const REDACT_PATHS = [...SECRET_KEYS, ...SECRET_KEYS.map((k) => `*.${k}`), ...SECRET_KEYS.map((k) => `*.*.${k}`)];
 
+/** The same keys at the top level only: all a line of flat fields (the access line) can hold (logger.ts `flatLogger`). */
+export const TOP_LEVEL_REDACT_PATHS = [...SECRET_KEYS];
+
 /** What pino writes instead of a secret field: a credential keeps its scheme (`Bearer [redacted]`), like redactHeaders. */
 export function redactValue(value: unknown): string {
   if (typeof value === "string") {

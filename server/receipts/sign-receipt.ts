@@ -19,19 +19,20 @@ export type ReceiptFacts = {
   sellerId: string;
   request: { method: string; path: string; query: string };
   upstreamStatus: number;
-  /** The response body exactly as sent (empty for 204 and 304). */
-  body: ArrayBuffer | Uint8Array | null;
+  /** The response body exactly as sent (empty for 204 and 304), or the text it is the UTF-8 of. */
+  body: ArrayBuffer | Uint8Array | string | null;
   /** The settlement reference: the chain transaction, the card processor's payment; null where there is none (credits). */
   settlement: string | null;
   /** A re-delivery of a payment charged before (resumable delivery). */
   replay: boolean;
 };
 
-/** The body hash a verifier recomputes: SHA-256 of the bytes received, base64url. */
-export function bodyHash(body: ArrayBuffer | Uint8Array | null): string {
-  return createHash("sha256")
-    .update(body ? new Uint8Array(body as ArrayBuffer) : new Uint8Array())
-    .digest("base64url");
+/** The body hash a verifier recomputes: SHA-256 of the bytes received, base64url. A string is hashed as its UTF-8. */
+export function bodyHash(body: ArrayBuffer | Uint8Array | string | null): string {
+  const h = createHash("sha256");
+  if (typeof body === "string") h.update(body, "utf8");
+  else h.update(body ? new Uint8Array(body as ArrayBuffer) : new Uint8Array());
+  return h.digest("base64url");
 }
 
 // jose signs through WebCrypto, whose asynchronous job (a thread-pool round trip, promise and abort-signal set-up)
