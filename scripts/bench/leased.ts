@@ -3,12 +3,15 @@
 //  - sequential: BENCH_LEASED_N calls (600 unless set) of each, interleaved (direct, per-call covered, leased covered)
 //  - load: as many at BENCH_LEASED_CONCURRENCY connections (8 unless set), each case alone, with PostgreSQL's account
 //    (write transactions and WAL per call) of both covered cases
+//  - beside: the leased call and the direct one, both warm, alternately (lib/load.ts `alternate`, ABBA rounds:
+//    BENCH_LEASED_ALT_N calls a round, 200 unless set, 4 rounds, 300 warm-up calls). One load window per case swings
+//    the rate ratio with whatever else the host runs; alternating rounds give the fair ratio and show their spread.
 // The server runs with the tests' CREDIT_LEASE_CALLS=0 (so the gateway module's plan rows stay per call); this module
 // sets the seller's own lease settings, which win: 0 for the per-call row, 20 calls / 5 s (the defaults) for the leased.
 import pg from "pg";
 import { aggregatesCalls } from "./lib/aggregates";
 import { agentWithCredit } from "./lib/covered-kit";
-import { pct, pool, profileWindow, timed } from "./lib/load";
+import { alternate, alternatingFields, pct, pool, profileWindow, timed } from "./lib/load";
 import { withPgStats } from "./lib/pg-stats";
 import type { BenchContext } from "./types";
 
@@ -16,6 +19,7 @@ const N = Number(process.env.BENCH_LEASED_N ?? 600);
 const CONCURRENCY = Number(process.env.BENCH_LEASED_CONCURRENCY ?? 8);
 const LEASE_CALLS = 20;
 const LEASE_MS = 5_000;
+const ALT = { n: Number(process.env.BENCH_LEASED_ALT_N ?? 200), rounds: 4, warm: 300, concurrency: CONCURRENCY };
 
 /** Every seller's lease settings (the bench has one storefront); the change is announced, instances drop their leases. */
 async function setLeases(databaseUrl: string, calls: number, ms: number): Promise<void> {
@@ -65,6 +69,7 @@ export async function run(ctx: BenchContext) {
   await setLeases(db, LEASE_CALLS, LEASE_MS);
   await pool(100, CONCURRENCY, leased);
   const leasedRun = await withPgStats(db, N, () => profileWindow("plan-leased", N, () => pool(N, CONCURRENCY, leased)));
+  const leasedBeside = await alternate({ call: () => timed(direct, 200) }, { call: leased }, ALT);
   ctx.log(`postgres, per-call covered load, per call: ${JSON.stringify(perCallRun.stats.perCall)}`);
   ctx.log(`postgres, leased covered load, per call: ${JSON.stringify(leasedRun.stats.perCall)}`);
   for (const line of leasedRun.stats.statements) ctx.log(`  ${line}`);
@@ -87,11 +92,10 @@ export async function run(ctx: BenchContext) {
     conn: CONCURRENCY,
   });
   ctx.record("leased: plan-covered call, per call (leases off)", seq.perCall, row(seq.perCall, perCallRun.result, perCallRun.stats, seq.direct));
-  ctx.record(
-    `leased: plan-covered call, leased (${LEASE_CALLS} calls / ${LEASE_MS / 1000} s)`,
-    seq.leased,
-    row(seq.leased, leasedRun.result, leasedRun.stats, directSeq2),
-  );
+  ctx.record(`leased: plan-covered call, leased (${LEASE_CALLS} calls / ${LEASE_MS / 1000} s)`, seq.leased, {
+    ...row(seq.leased, leasedRun.result, leasedRun.stats, directSeq2),
+    ...alternatingFields(leasedBeside),
+  });
   ctx.ratio(
     "leased covered over direct",
     `leased: plan-covered call, leased (${LEASE_CALLS} calls / ${LEASE_MS / 1000} s)`,
