@@ -1,4 +1,5 @@
 import type { ReactNode } from "react";
+import { INPUT } from "./section";
 
 /**
  * A labelled control: its words and the control in one label, so the words name it and clicking them focuses it.
@@ -11,5 +12,38 @@ export function Field({ label, children, inline, className }: { label: ReactNode
       <span className="text-slate-700">{label}</span>
       {children}
     </label>
+  );
+}
+
+type InputProps = { value: string; set: (v: string) => void; testId: string };
+
+/** A code from the authenticator app; `numeric` off where a recovery code (letters too) is accepted as well. */
+export function CodeInput({ value, set, testId, numeric = true }: InputProps & { numeric?: boolean }) {
+  return (
+    <input
+      className={`${INPUT} font-mono`}
+      inputMode={numeric ? "numeric" : undefined}
+      autoComplete="one-time-code"
+      spellCheck={false}
+      required
+      value={value}
+      onChange={(e) => set(e.target.value)}
+      data-testid={testId}
+    />
+  );
+}
+
+/** The member's own password, asked again before a change that matters (two-step, recovery codes, the payout wallet). */
+export function PasswordInput({ value, set, testId }: InputProps) {
+  return (
+    <input
+      className={INPUT}
+      type="password"
+      autoComplete="current-password"
+      required
+      value={value}
+      onChange={(e) => set(e.target.value)}
+      data-testid={testId}
+    />
   );
 }

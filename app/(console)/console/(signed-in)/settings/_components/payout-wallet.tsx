@@ -4,30 +4,13 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { CopyButton } from "../../../../../_components/short-id";
 import { ConfirmDialog } from "../../../_components/confirm-dialog";
+import { CodeInput, Field, PasswordInput } from "../../../_components/field";
 import { OwnerOnly } from "../../../_components/owner-only";
 import { BUTTON_SECONDARY, INPUT, Section } from "../../../_components/section";
 import { useTRPC } from "../../../providers";
 
 /** The anchor the overview's setup checklist links to. */
 export const PAYOUT_WALLET_ANCHOR = "payout-wallet";
-
-function Field(props: { label: string; value: string; set: (v: string) => void; testId: string; type?: string; autoComplete?: string; mono?: boolean }) {
-  return (
-    <label className="grid gap-1">
-      <span className="text-slate-700">{props.label}</span>
-      <input
-        className={`${INPUT} ${props.mono ? "font-mono" : ""}`}
-        type={props.type ?? "text"}
-        autoComplete={props.autoComplete}
-        spellCheck={false}
-        required
-        value={props.value}
-        onChange={(e) => props.set(e.target.value)}
-        data-testid={props.testId}
-      />
-    </label>
-  );
-}
 
 /** The address payments go to now, with a copy button; or what having none means. */
 function CurrentAddress({ current }: { current: string | null }) {
@@ -81,6 +64,20 @@ function ConfirmPayoutChange(p: {
   );
 }
 
+function AddressInput({ value, set }: { value: string; set: (v: string) => void }) {
+  return (
+    <input
+      className={`${INPUT} font-mono`}
+      autoComplete="off"
+      spellCheck={false}
+      required
+      value={value}
+      onChange={(e) => set(e.target.value)}
+      data-testid="payout-wallet-address"
+    />
+  );
+}
+
 /**
  * The wallet every 402 asks to be paid to, changed as a bank account is: typed, re-authenticated (password, and a code
  * when two-step is on), confirmed with what changes; every owner is emailed. Owners only; a viewer sees why not.
@@ -125,10 +122,16 @@ export function PayoutWallet() {
               setConfirming(true);
             }}
           >
-            <Field label="New wallet address (0x…)" value={address} set={setAddress} testId="payout-wallet-address" autoComplete="off" mono />
-            <Field label="Your password" value={password} set={setPassword} testId="payout-wallet-password" type="password" autoComplete="current-password" />
+            <Field label="New wallet address (0x…)">
+              <AddressInput value={address} set={setAddress} />
+            </Field>
+            <Field label="Your password">
+              <PasswordInput value={password} set={setPassword} testId="payout-wallet-password" />
+            </Field>
             {codeOn && (
-              <Field label="Code from your authenticator app" value={code} set={setCode} testId="payout-wallet-code" autoComplete="one-time-code" mono />
+              <Field label="Code from your authenticator app, or a recovery code">
+                <CodeInput value={code} set={setCode} testId="payout-wallet-code" numeric={false} />
+              </Field>
             )}
             <div>
               <button className={BUTTON_SECONDARY} data-testid="payout-wallet-review">

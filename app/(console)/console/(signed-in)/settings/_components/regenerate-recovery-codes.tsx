@@ -3,7 +3,8 @@
 import { useMutation } from "@tanstack/react-query";
 import { useState } from "react";
 import { useTRPC } from "../../../providers";
-import { BUTTON_SECONDARY, INPUT } from "../../../_components/section";
+import { CodeInput, Field, PasswordInput } from "../../../_components/field";
+import { BUTTON_SECONDARY } from "../../../_components/section";
 
 /**
  * New recovery codes while two-step authentication is on: the password and a current code from the app, and every earlier
@@ -29,30 +30,12 @@ export function RegenerateRecoveryCodes({ onNew }: { onNew: (codes: string[]) =>
         New recovery codes
       </h3>
       <p className="text-slate-600">Ten new codes in place of every one you have: the old ones stop working at once.</p>
-      <label className="grid max-w-xs gap-1">
-        <span className="text-slate-700">Code from your app</span>
-        <input
-          className={`${INPUT} font-mono`}
-          inputMode="numeric"
-          autoComplete="one-time-code"
-          required
-          value={code}
-          onChange={(e) => setCode(e.target.value)}
-          data-testid="two-step-regenerate-code"
-        />
-      </label>
-      <label className="grid max-w-xs gap-1">
-        <span className="text-slate-700">Your password</span>
-        <input
-          className={INPUT}
-          type="password"
-          autoComplete="current-password"
-          required
-          value={password}
-          onChange={(e) => setPassword(e.target.value)}
-          data-testid="two-step-regenerate-password"
-        />
-      </label>
+      <Field label="Code from your app" className="max-w-xs">
+        <CodeInput value={code} set={setCode} testId="two-step-regenerate-code" />
+      </Field>
+      <Field label="Your password" className="max-w-xs">
+        <PasswordInput value={password} set={setPassword} testId="two-step-regenerate-password" />
+      </Field>
       <div>
         <button className={BUTTON_SECONDARY} disabled={regenerate.isPending} data-testid="two-step-regenerate">
           {regenerate.isPending ? "Checking" : "Get new recovery codes"}

@@ -5,8 +5,8 @@ import { useState } from "react";
 import { encode } from "uqr";
 import { useTRPC } from "../../../providers";
 import { utc } from "../../../_components/format";
-import { Field } from "../../../_components/field";
-import { BUTTON, BUTTON_DANGER, BUTTON_SECONDARY, INPUT, Loaded, Section } from "../../../_components/section";
+import { CodeInput, Field, PasswordInput } from "../../../_components/field";
+import { BUTTON, BUTTON_DANGER, BUTTON_SECONDARY, Loaded, Section } from "../../../_components/section";
 import { RegenerateRecoveryCodes } from "./regenerate-recovery-codes";
 
 /** The otpauth URI as a QR code an authenticator app scans: drawn from uqr's modules, no image fetched, no HTML injected. */
@@ -100,26 +100,10 @@ function ConfirmSecret({ secret, uri, onOn }: { secret: string; uri: string; onO
         </div>
       </div>
       <Field label="Code from your app" className="max-w-xs">
-        <input
-          className={`${INPUT} font-mono`}
-          inputMode="numeric"
-          autoComplete="one-time-code"
-          required
-          value={code}
-          onChange={(e) => setCode(e.target.value)}
-          data-testid="two-step-code"
-        />
+        <CodeInput value={code} set={setCode} testId="two-step-code" />
       </Field>
       <Field label="Your password" className="max-w-xs">
-        <input
-          className={INPUT}
-          type="password"
-          autoComplete="current-password"
-          required
-          value={password}
-          onChange={(e) => setPassword(e.target.value)}
-          data-testid="two-step-password"
-        />
+        <PasswordInput value={password} set={setPassword} testId="two-step-password" />
       </Field>
       <div>
         <button className={BUTTON} disabled={enable.isPending} data-testid="two-step-enable">
@@ -153,14 +137,7 @@ function TurnOff({ since, left, onOff }: { since: string | null; left: number; o
         On since {utc(since)}. {left} recovery {left === 1 ? "code" : "codes"} left.
       </p>
       <Field label="Code from your app, or a recovery code" className="max-w-xs">
-        <input
-          className={`${INPUT} font-mono`}
-          autoComplete="one-time-code"
-          required
-          value={code}
-          onChange={(e) => setCode(e.target.value)}
-          data-testid="two-step-off-code"
-        />
+        <CodeInput value={code} set={setCode} testId="two-step-off-code" numeric={false} />
       </Field>
       <div>
         <button className={BUTTON_DANGER} disabled={disable.isPending} data-testid="two-step-disable">
