@@ -4,18 +4,11 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { useTRPC } from "../../../providers";
 import { Field } from "../../../_components/field";
+import type { Outputs } from "../../../_components/types";
 import { BUTTON, INPUT, Section } from "../../../_components/section";
 
-type CreditLease = {
-  calls: number | null;
-  ms: number | null;
-  defaultCalls: number;
-  defaultMs: number;
-  maxCalls: number;
-  minMs: number;
-  maxMs: number;
-  on: boolean;
-};
+/** The bounds as the server states them (settings.get): the seller's, the defaults, the range, on or off. */
+type CreditLease = Outputs["settings"]["get"]["creditLease"];
 
 const seconds = (ms: number) => String(ms / 1000);
 const calls = (n: number) => (n === 0 ? "0 (no leases)" : `${n} ${n === 1 ? "call" : "calls"}`);
