@@ -61,7 +61,8 @@ export class LeaseBook {
   private records: LeasedCall[] = [];
   private returns: string[] = [];
   private flushTimer: NodeJS.Timeout | null = null;
-  private flushing: Promise<void> | null = null;
+  /** Every statement in flight (a lease statement may start while a flush's is out: a flush waits for all of them). */
+  private syncs = new Set<Promise<void>>();
   private urgent = false;
   /**
    * Statements sent, leases taken, calls spent from them (tests and the bench); `retried`: lease statements that lost to
@@ -169,8 +170,8 @@ export class LeaseBook {
   async flush(): Promise<void> {
     if (this.flushTimer) clearTimeout(this.flushTimer);
     this.flushTimer = null;
-    for (let i = 0; i < 10 && (this.flushing || this.records.length || this.returns.length); i++) {
-      if (this.flushing) await this.flushing.catch(() => {});
+    for (let i = 0; i < 10 && (this.syncs.size || this.records.length || this.returns.length); i++) {
+      if (this.syncs.size) await Promise.all(this.syncs);
       else await this.sync(null).catch(() => {});
     }
   }
@@ -265,12 +266,12 @@ export class LeaseBook {
         this.returns.unshift(...returns);
       },
     );
-    this.flushing = done;
+    this.syncs.add(done);
     try {
       return await run;
     } finally {
       await done;
-      if (this.flushing === done) this.flushing = null;
+      this.syncs.delete(done);
       for (const l of leases) {
         l.writing--;
         this.maybeReturn(l);
@@ -310,7 +311,7 @@ export class LeaseBook {
     this.flushTimer = setTimeout(
       () => {
         this.flushTimer = null;
-        if (this.flushing) return this.scheduleFlush();
+        if (this.syncs.size) return this.scheduleFlush();
         if (!this.records.length && !this.returns.length) return;
         void this.sync(null).catch((e) => console.error("[credits] lease sync failed, retrying:", e instanceof Error ? e.message : e));
       },
