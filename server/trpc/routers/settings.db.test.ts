@@ -8,7 +8,7 @@ import { db } from "../../db/client";
 import { newId } from "../../lib/ids";
 import { LeaseBook } from "../../payments/rails/credits/lease-book";
 import { listenForLeaseNotices } from "../../payments/rails/credits/leases.queries";
-import { registerAnonymous, routedStore } from "../../testing/identity-harness";
+import { grantPlanCredit, registerAnonymous, routedStore } from "../../testing/identity-harness";
 import { createCaller, sessionFor } from "../../testing/trpc";
 
 const PRICE = 4_000n;
@@ -103,32 +103,7 @@ describe("the lease bounds in the console", () => {
       expect(book.listening).toBe(true);
       const agent = await registerAnonymous(routedStore(s.host));
       const planId = (await db.plan.findFirstOrThrow({ where: { sellerId: s.sellerId, slug: "research-credits" } })).id;
-      const source = await db.payment.create({
-        data: {
-          id: newId("pay"),
-          sellerId: s.sellerId,
-          status: "settled",
-          rail: "x402",
-          method: "POST",
-          path: `/plans/${planId}/purchase`,
-          query: "",
-          operationKey: "plan_purchase",
-          amountMicros: 100n * PRICE,
-          expiresAt: new Date(Date.now() + 86_400_000),
-        },
-      });
-      await db.creditGrant.create({
-        data: {
-          id: newId("grt"),
-          sellerId: s.sellerId,
-          planId,
-          credentialId: agent.credentialId,
-          sourcePaymentId: source.id,
-          amountMicros: 100n * PRICE,
-          remainingMicros: 100n * PRICE,
-          expiresAt: new Date(Date.now() + 10 * 86_400_000),
-        },
-      });
+      await grantPlanCredit({ sellerId: s.sellerId, planId, credentialId: agent.credentialId, micros: 100n * PRICE });
       const req = {
         sellerId: s.sellerId,
         credentialId: agent.credentialId,
