@@ -20,6 +20,13 @@ export type OperationContract = {
   keywords?: string[];
 };
 
+/**
+ * A call's parameters as its contract parsed them (the gateway validates before any charge): the matched path
+ * segments, decoded, and what `pathParams` and `query` gave. An upstream in the same process takes them as they are
+ * instead of parsing the request again (server/market/upstream).
+ */
+export type ParsedParameters = { contract: OperationContract; pathParams: Record<string, string>; path: unknown; query: unknown };
+
 export const advisorGuideQuery = z.object({
   goal: z.string().min(1).max(500).meta({ description: "The task, in plain words (URL-encoded).", example: "daily AAPL bars for 2017" }),
 });

@@ -4,6 +4,7 @@
 // validate its parameters (a 400 naming the parameter, before any charge), price it from its meter.
 import { matchOperation, type Catalog, type CatalogOperation } from "../catalog/catalog";
 import type { SellerRow } from "../catalog/catalog.queries";
+import type { ParsedParameters } from "../contracts/operations";
 import { AppError } from "../errors";
 import type { RouteContext } from "../http/route";
 import { canonicalQuery } from "../lib/canonical-query";
@@ -61,14 +62,16 @@ export function matchRequest(catalog: Catalog, req: Request, url: URL): Matched 
 /**
  * Bad parameters are refused before any charge: a 400 naming the parameter and the bound. So is a call the upstream
  * cannot serve at all (a live-only operation on an offline instance: 403 not_included), so no payment is ever asked for it.
+ * What the contract parsed goes to an in-process upstream with the call, which then need not parse it again.
  */
-function validateParameters(m: Matched, url: URL): void {
+function validateParameters(m: Matched, url: URL): ParsedParameters | undefined {
   const contract = getContract(m.op.key);
-  if (!contract) return;
-  if (contract.pathParams) parseWith(contract.pathParams, m.pathParams);
-  if (contract.query) parseQuery(contract.query, url.searchParams);
+  if (!contract) return undefined;
+  const path = contract.pathParams ? parseWith(contract.pathParams, m.pathParams) : {};
+  const query = contract.query ? parseQuery(contract.query, url.searchParams) : {};
   const refusal = refusalBeforePayment(m.op.key, m.op.service.upstreamUrl);
   if (refusal) throw refusal;
+  return { contract, pathParams: m.pathParams, path, query };
 }
 
 /**
@@ -85,7 +88,7 @@ export async function priceDataCall(ctx: RouteContext): Promise<Priced> {
   const catalog = await ctx.catalog();
   const matched = matchRequest(catalog, ctx.req, ctx.url);
   // A parameter past its bound is its 400 first (it names the parameter); what is left long is extra query.
-  validateParameters(matched, ctx.url);
+  const parameters = validateParameters(matched, ctx.url);
   // A 402 repeats the request in its headers (PAYMENT-REQUIRED, the MPP challenges, the payment id), about ten bytes
   // of headers for each byte of path and query: a long target of a priced route is refused before any challenge.
   if (ctx.url.pathname.length + ctx.url.search.length > MAX_PAID_TARGET)
@@ -104,7 +107,7 @@ export async function priceDataCall(ctx: RouteContext): Promise<Priced> {
   if (!signingSecret) throw new AppError("signing_secret_required", { detail: "the seller has not finished setup (no signing secret)" });
   const url = upstreamUrl(op, matched.pathParams, ctx.url.search);
   const delivery: Delivery = {
-    deliver: () => proxyUpstream({ url, method: matched.method, signingSecret, requestHeaders: ctx.req.headers, origin: ctx.origin }),
+    deliver: () => proxyUpstream({ url, method: matched.method, signingSecret, requestHeaders: ctx.req.headers, origin: ctx.origin, parameters }),
     meters: catalog.meters,
   };
   if (price === 0n) return { type: "free", sellerId: seller.id, operationKey: op.key, delivery };

@@ -4,6 +4,9 @@
 import type { CatalogOperation } from "../catalog/catalog";
 import { env } from "../env";
 import { jsonBodyText } from "../http/respond";
+import { inProcessFailure } from "../http/route";
+import type { ParsedParameters } from "../contracts/operations";
+import type { TextAnswer, ValidatedCall } from "../market/upstream/handle-market-upstream";
 import { httpRequest } from "../lib/http-client";
 import { signUpstreamRequest } from "../upstream-auth/signature";
 
@@ -50,26 +53,30 @@ export type UpstreamResult =
  * /upstream/market/v1) are called in process: the same handler the HTTP route runs, given the same signed request,
  * so the upstream still verifies the gateway's signature, but without a second trip through HTTP and the framework's
  * router. Registered by the app's route module (the composition root); anything not registered goes over HTTP.
+ * One may also take a call the gateway validated (`direct`): the same answer without the signed request, or null to be
+ * sent it after all.
  */
 export type LocalUpstream = (req: Request) => Promise<Response>;
-const localUpstreams = ((globalThis as unknown as { __localUpstreams?: Map<string, LocalUpstream> }).__localUpstreams ??= new Map());
+export type LocalDirect = (call: ValidatedCall) => Promise<TextAnswer | null>;
+type Local = { handler: LocalUpstream; direct?: LocalDirect };
+const localUpstreams = ((globalThis as unknown as { __localUpstreams?: Map<string, Local> }).__localUpstreams ??= new Map());
 
-export function registerLocalUpstream(pathPrefix: string, handler: LocalUpstream): void {
-  localUpstreams.set(pathPrefix, handler);
+export function registerLocalUpstream(pathPrefix: string, handler: LocalUpstream, direct?: LocalDirect): void {
+  localUpstreams.set(pathPrefix, { handler, direct });
 }
 
-function localHandlerFor(url: URL): LocalUpstream | null {
+function localHandlerFor(url: URL): Local | null {
   if (url.hostname !== "127.0.0.1" || url.port !== String(env().PORT)) return null;
-  for (const [prefix, handler] of localUpstreams) if (url.pathname.startsWith(prefix)) return handler;
+  for (const [prefix, local] of localUpstreams) if (url.pathname.startsWith(prefix)) return local;
   return null;
 }
 
 /** Run the in-process upstream with the same deadline a fetch would have (then a 504; its late answer is dropped). */
-async function callLocal(handler: LocalUpstream, req: Request, timeoutMs: number): Promise<Response | "timeout"> {
+async function withDeadline<T>(work: Promise<T>, timeoutMs: number): Promise<T | "timeout"> {
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<"timeout">((r) => (timer = setTimeout(() => r("timeout"), timeoutMs)));
   try {
-    return await Promise.race([handler(req), deadline]);
+    return await Promise.race([work, deadline]);
   } finally {
     clearTimeout(timer);
   }
@@ -106,6 +113,8 @@ export async function proxyUpstream(opts: {
   requestHeaders: Headers;
   /** Public origin of the original request: the upstream builds absolute links (artifact URLs) from it. */
   origin: string;
+  /** The call's parameters as the gateway validated them, for an in-process upstream that takes them (`direct`). */
+  parameters?: ParsedParameters;
   timeoutMs?: number;
 }): Promise<UpstreamResult> {
   const t0 = performance.now();
@@ -117,22 +126,31 @@ export async function proxyUpstream(opts: {
   const origin = new URL(opts.origin);
   headers["x-forwarded-host"] = origin.host;
   headers["x-forwarded-proto"] = origin.protocol.replace(":", "");
-  Object.assign(headers, signUpstreamRequest(opts.signingSecret, { method: opts.method, path: opts.url.pathname, query: opts.url.searchParams }));
   const timeoutMs = opts.timeoutMs ?? env().GATEWAY_UPSTREAM_TIMEOUT_MS;
   const keep = (name: string) => !HOP_BY_HOP.has(name) && !DROPPED_RESPONSE_HEADERS.has(name);
   try {
     const local = localHandlerFor(opts.url);
+    if (local?.direct && opts.parameters) {
+      const call = { method: opts.method, url: opts.url, signingSecret: opts.signingSecret, origin: opts.origin, parameters: opts.parameters };
+      // A thrown error is answered as the signed request's would be (inProcess), from the same headers less the signature.
+      const answer = await withDeadline(
+        local.direct(call).catch((err: unknown) => inProcessFailure(err, { method: opts.method, url: opts.url.href, headers: new Headers(headers) })),
+        timeoutMs,
+      );
+      if (answer === "timeout") return { type: "timeout", ms: performance.now() - t0 };
+      if (answer instanceof Response) return passOnLocal(answer, keep, t0);
+      if (answer) {
+        const out = new Headers();
+        for (const [k, v] of answer.headers) if (keep(k)) out.append(k, v);
+        const usageHeader = answer.headers.find(([k]) => k === "svc-usage")?.[1] ?? null;
+        return textResponse(answer.status, out, answer.text, usageHeader, performance.now() - t0);
+      }
+    }
+    Object.assign(headers, signUpstreamRequest(opts.signingSecret, { method: opts.method, path: opts.url.pathname, query: opts.url.searchParams }));
     if (local) {
-      const res = await callLocal(local, new Request(opts.url, { method: opts.method, headers }), timeoutMs);
+      const res = await withDeadline(local.handler(new Request(opts.url, { method: opts.method, headers })), timeoutMs);
       if (res === "timeout") return { type: "timeout", ms: performance.now() - t0 };
-      const out = new Headers();
-      res.headers.forEach((v, k) => keep(k) && out.append(k, v));
-      const usageHeader = res.headers.get("svc-usage");
-      // A JSON answer's text, without reading its body's stream; any other answer is read.
-      const text = jsonBodyText(res);
-      if (text !== undefined) return textResponse(res.status, out, text, usageHeader, performance.now() - t0);
-      const body = await res.arrayBuffer();
-      return { type: "response", status: res.status, headers: out, body, usageHeader, ms: performance.now() - t0 };
+      return passOnLocal(res, keep, t0);
     }
     const res = await httpRequest(opts.url, { method: opts.method, headers, timeoutMs });
     const out = new Headers();
@@ -148,4 +166,15 @@ export async function proxyUpstream(opts: {
     if (e instanceof Error && (e.name === "TimeoutError" || e.name === "AbortError")) return { type: "timeout", ms };
     return { type: "unreachable", detail: e instanceof Error ? (e.cause instanceof Error ? e.cause.message : e.message) : String(e), ms };
   }
+}
+
+/** An in-process upstream's Response: a JSON answer's text without reading its body's stream; any other answer read. */
+async function passOnLocal(res: Response, keep: (name: string) => boolean, t0: number): Promise<UpstreamResult> {
+  const out = new Headers();
+  res.headers.forEach((v, k) => keep(k) && out.append(k, v));
+  const usageHeader = res.headers.get("svc-usage");
+  const text = jsonBodyText(res);
+  if (text !== undefined) return textResponse(res.status, out, text, usageHeader, performance.now() - t0);
+  const body = await res.arrayBuffer();
+  return { type: "response", status: res.status, headers: out, body, usageHeader, ms: performance.now() - t0 };
 }

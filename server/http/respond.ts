@@ -55,9 +55,12 @@ export function stringifyJson(body: unknown, pretty = false): string {
 // in-process upstream's) takes the text instead of reading the body's stream, chunk by chunk through promises.
 const jsonTexts = new WeakMap<Response, string>();
 
+/** The content type of every JSON answer json() makes. */
+export const JSON_CONTENT_TYPE = "application/json; charset=utf-8";
+
 export function json(body: unknown, init: ResponseInit = {}): Response {
   const headers = new Headers(init.headers);
-  if (!headers.has("content-type")) headers.set("content-type", "application/json; charset=utf-8");
+  if (!headers.has("content-type")) headers.set("content-type", JSON_CONTENT_TYPE);
   const text = stringifyJson(body);
   const res = new Response(text, { ...init, headers });
   jsonTexts.set(res, text);

@@ -184,8 +184,11 @@ function withRouteHeaders(response: Response, requestId: string, cors: boolean):
   return copy;
 }
 
+/** What the error line names of a request: a Request, or an in-process call's method, URL and headers. */
+type RequestSeen = Pick<Request, "method" | "url" | "headers">;
+
 /** A thrown error as the answer: an AppError in the spec's shape; anything else a logged 500 that names the request id. */
-function failureResponse(err: unknown, req: Request, requestId: string): Response {
+function failureResponse(err: unknown, req: RequestSeen, requestId: string): Response {
   if (isAppError(err)) return errorResponse(err, requestId);
   // A NUL or bytes that are not UTF-8, refused by the database wherever they reached it: the client's 400.
   if (isInvalidTextError(err))
@@ -211,9 +214,14 @@ export function inProcess(handler: (req: Request) => Promise<Response>): (req: R
     try {
       return await handler(req);
     } catch (err) {
-      return failureResponse(err, req, req.headers.get("x-request-id")?.slice(0, 64) || randomUUID());
+      return inProcessFailure(err, req);
     }
   };
+}
+
+/** What an in-process handler's thrown error answers, as `inProcess` renders it (for a call made without a Request). */
+export function inProcessFailure(err: unknown, req: RequestSeen): Response {
+  return failureResponse(err, req, req.headers.get("x-request-id")?.slice(0, 64) || randomUUID());
 }
 
 function safePath(url: string): string {
