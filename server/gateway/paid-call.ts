@@ -8,6 +8,7 @@ import type { ParsedParameters } from "../contracts/operations";
 import { AppError } from "../errors";
 import type { RouteContext } from "../http/route";
 import { canonicalQuery } from "../lib/canonical-query";
+import { memoByKey } from "../lib/memo-by-key";
 import { getContract, refusalBeforePayment } from "../market/operations";
 import type { PaidCall } from "../payments/paid-call";
 import { requestBinding } from "../payments/request-binding";
@@ -26,12 +27,14 @@ export function paidCall(seller: SellerRow, origin: string, t: CallTerms): PaidC
   if (!seller.payToAddress)
     throw new AppError("payout_address_required", { detail: "the seller has not finished setup (no payout address to receive payments)" });
   const query = canonicalQuery(t.query);
+  // Made when a rail or the approvals first read it: the credits rail never does.
+  let binding: string | undefined;
   return {
     purpose: t.purpose,
     sellerId: seller.id,
     payTo: seller.payToAddress,
     origin,
-    realm: new URL(origin).hostname,
+    realm: realmOf(origin),
     method: t.method,
     path: t.path,
     canonicalQuery: query,
@@ -41,10 +44,15 @@ export function paidCall(seller: SellerRow, origin: string, t: CallTerms): PaidC
     serviceSlug: t.serviceSlug,
     summary: t.summary,
     amountMicros: t.amountMicros,
-    binding: requestBinding({ sellerId: seller.id, method: t.method, path: t.path, canonicalQuery: query }),
+    get binding() {
+      return (binding ??= requestBinding({ sellerId: seller.id, method: t.method, path: t.path, canonicalQuery: query }));
+    },
     credentialId: t.credentialId,
   };
 }
+
+/** An origin's host name, parsed once per origin (a storefront has one or two). */
+const realmOf = memoByKey((origin) => new URL(origin).hostname);
 
 /** 404 for a path no operation has, 405 (with Allow) for a known path and another method. */
 export function matchRequest(catalog: Catalog, req: Request, url: URL): Matched {

@@ -8,6 +8,7 @@ import { inProcessFailure } from "../http/route";
 import type { ParsedParameters } from "../contracts/operations";
 import type { TextAnswer, ValidatedCall } from "../market/upstream/handle-market-upstream";
 import { httpRequest } from "../lib/http-client";
+import { memoByKey } from "../lib/memo-by-key";
 import { signUpstreamRequest } from "../upstream-auth/signature";
 
 /** RFC 9110 section 7.6.1 connection-specific headers, plus what the HTTP client rewrites itself (length, decoding). */
@@ -82,6 +83,12 @@ async function withDeadline<T>(work: Promise<T>, timeoutMs: number): Promise<T |
   }
 }
 
+/** The X-Forwarded-Host and -Proto of a public origin, parsed once per origin (a storefront has one or two). */
+const forwardedFor = memoByKey((origin) => {
+  const u = new URL(origin);
+  return { "x-forwarded-host": u.host, "x-forwarded-proto": u.protocol.replace(":", "") };
+});
+
 const utf8 = new TextEncoder();
 
 /** An answer known as text: its bytes (the text's UTF-8, as a Response sends it) made once, only if read. */
@@ -123,9 +130,7 @@ export async function proxyUpstream(opts: {
     const v = opts.requestHeaders.get(name);
     if (v) headers[name] = v;
   }
-  const origin = new URL(opts.origin);
-  headers["x-forwarded-host"] = origin.host;
-  headers["x-forwarded-proto"] = origin.protocol.replace(":", "");
+  Object.assign(headers, forwardedFor(opts.origin));
   const timeoutMs = opts.timeoutMs ?? env().GATEWAY_UPSTREAM_TIMEOUT_MS;
   const keep = (name: string) => !HOP_BY_HOP.has(name) && !DROPPED_RESPONSE_HEADERS.has(name);
   try {
