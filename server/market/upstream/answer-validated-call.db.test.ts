@@ -17,7 +17,7 @@ const STARTED = Date.now();
  * An answer with what each run makes afresh written as placeholders: the moments of this run (`as_of` is when it
  * answered) as NOW, a new artifact's id (a backtest's chart) as ART. The data's own dates and values stay.
  */
-function atAnyMoment(a: { status: number; headers: [string, string][]; text: string }) {
+function atAnyMoment(a: { status: number; headers: readonly [string, string][]; text: string }) {
   const text = a.text
     .replace(/\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z/g, (t) => (Date.parse(t) >= STARTED - 1_000 ? "NOW" : t))
     .replace(/art_[0-9a-z]{16}/g, "ART");

@@ -71,7 +71,7 @@ export async function handleMarketUpstream(req: Request): Promise<Response> {
 
 const ANSWER_HEADERS = { "cache-control": "no-store" };
 /** The headers json() gives an answer made with ANSWER_HEADERS, in the order a Headers lists them. */
-const ANSWER_HEADER_LIST: [string, string][] = [
+const ANSWER_HEADER_LIST: readonly [string, string][] = [
   ["cache-control", ANSWER_HEADERS["cache-control"]],
   ["content-type", JSON_CONTENT_TYPE],
 ];
@@ -96,7 +96,7 @@ export type ValidatedCall = {
 };
 
 /** An answer as the text json() would have sent, with the headers it would have had. */
-export type TextAnswer = { status: number; headers: [string, string][]; text: string };
+export type TextAnswer = { status: number; headers: readonly [string, string][]; text: string };
 
 /**
  * The answer handleMarketUpstream gives the signed request for this call, made without it: the seller's secret is
