@@ -8,7 +8,7 @@ import type { ParsedParameters } from "../contracts/operations";
 import { AppError } from "../errors";
 import type { RouteContext } from "../http/route";
 import { canonicalQuery } from "../lib/canonical-query";
-import { memoByKey } from "../lib/memo-by-key";
+import { originParts } from "../lib/origin-parts";
 import { getContract, refusalBeforePayment } from "../market/operations";
 import type { PaidCall } from "../payments/paid-call";
 import { requestBinding } from "../payments/request-binding";
@@ -34,7 +34,7 @@ export function paidCall(seller: SellerRow, origin: string, t: CallTerms): PaidC
     sellerId: seller.id,
     payTo: seller.payToAddress,
     origin,
-    realm: realmOf(origin),
+    realm: originParts(origin).hostname,
     method: t.method,
     path: t.path,
     canonicalQuery: query,
@@ -50,9 +50,6 @@ export function paidCall(seller: SellerRow, origin: string, t: CallTerms): PaidC
     credentialId: t.credentialId,
   };
 }
-
-/** An origin's host name, parsed once per origin (a storefront has one or two). */
-const realmOf = memoByKey((origin) => new URL(origin).hostname);
 
 /** 404 for a path no operation has, 405 (with Allow) for a known path and another method. */
 export function matchRequest(catalog: Catalog, req: Request, url: URL): Matched {

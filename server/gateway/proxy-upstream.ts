@@ -8,7 +8,7 @@ import { inProcessFailure } from "../http/route";
 import type { ParsedParameters } from "../contracts/operations";
 import type { TextAnswer, ValidatedCall } from "../market/upstream/handle-market-upstream";
 import { httpRequest } from "../lib/http-client";
-import { memoByKey } from "../lib/memo-by-key";
+import { originParts } from "../lib/origin-parts";
 import { signUpstreamRequest } from "../upstream-auth/signature";
 
 /** RFC 9110 section 7.6.1 connection-specific headers, plus what the HTTP client rewrites itself (length, decoding). */
@@ -83,12 +83,6 @@ async function withDeadline<T>(work: Promise<T>, timeoutMs: number): Promise<T |
   }
 }
 
-/** The X-Forwarded-Host and -Proto of a public origin, parsed once per origin (a storefront has one or two). */
-const forwardedFor = memoByKey((origin) => {
-  const u = new URL(origin);
-  return { "x-forwarded-host": u.host, "x-forwarded-proto": u.protocol.replace(":", "") };
-});
-
 const utf8 = new TextEncoder();
 
 /** An answer known as text: its bytes (the text's UTF-8, as a Response sends it) made once, only if read. */
@@ -125,12 +119,6 @@ export async function proxyUpstream(opts: {
   timeoutMs?: number;
 }): Promise<UpstreamResult> {
   const t0 = performance.now();
-  const headers: Record<string, string> = {};
-  for (const name of FORWARDED_REQUEST_HEADERS) {
-    const v = opts.requestHeaders.get(name);
-    if (v) headers[name] = v;
-  }
-  Object.assign(headers, forwardedFor(opts.origin));
   const timeoutMs = opts.timeoutMs ?? env().GATEWAY_UPSTREAM_TIMEOUT_MS;
   const keep = (name: string) => !HOP_BY_HOP.has(name) && !DROPPED_RESPONSE_HEADERS.has(name);
   try {
@@ -139,7 +127,9 @@ export async function proxyUpstream(opts: {
       const call = { method: opts.method, url: opts.url, signingSecret: opts.signingSecret, origin: opts.origin, parameters: opts.parameters };
       // A thrown error is answered as the signed request's would be (inProcess), from the same headers less the signature.
       const answer = await withDeadline(
-        local.direct(call).catch((err: unknown) => inProcessFailure(err, { method: opts.method, url: opts.url.href, headers: new Headers(headers) })),
+        local
+          .direct(call)
+          .catch((err: unknown) => inProcessFailure(err, { method: opts.method, url: opts.url.href, headers: new Headers(forwardedHeaders(opts)) })),
         timeoutMs,
       );
       if (answer === "timeout") return { type: "timeout", ms: performance.now() - t0 };
@@ -151,7 +141,10 @@ export async function proxyUpstream(opts: {
         return textResponse(answer.status, out, answer.text, usageHeader, performance.now() - t0);
       }
     }
-    Object.assign(headers, signUpstreamRequest(opts.signingSecret, { method: opts.method, path: opts.url.pathname, query: opts.url.searchParams }));
+    const headers = {
+      ...forwardedHeaders(opts),
+      ...signUpstreamRequest(opts.signingSecret, { method: opts.method, path: opts.url.pathname, query: opts.url.searchParams }),
+    };
     if (local) {
       const res = await withDeadline(local.handler(new Request(opts.url, { method: opts.method, headers })), timeoutMs);
       if (res === "timeout") return { type: "timeout", ms: performance.now() - t0 };
@@ -171,6 +164,19 @@ export async function proxyUpstream(opts: {
     if (e instanceof Error && (e.name === "TimeoutError" || e.name === "AbortError")) return { type: "timeout", ms };
     return { type: "unreachable", detail: e instanceof Error ? (e.cause instanceof Error ? e.cause.message : e.message) : String(e), ms };
   }
+}
+
+/** What an upstream is told of the request: the headers worth passing on, and the public origin it was made to. */
+function forwardedHeaders(opts: { requestHeaders: Headers; origin: string }): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const name of FORWARDED_REQUEST_HEADERS) {
+    const v = opts.requestHeaders.get(name);
+    if (v) headers[name] = v;
+  }
+  const { host, proto } = originParts(opts.origin);
+  headers["x-forwarded-host"] = host;
+  headers["x-forwarded-proto"] = proto;
+  return headers;
 }
 
 /** An in-process upstream's Response: a JSON answer's text without reading its body's stream; any other answer read. */

@@ -8,7 +8,7 @@ import type { ParsedParameters } from "../../contracts/operations";
 import { env } from "../../env";
 import { AppError } from "../../errors";
 import { json, JSON_CONTENT_TYPE, stringifyJson } from "../../http/respond";
-import { memoByKey } from "../../lib/memo-by-key";
+import { originParts } from "../../lib/origin-parts";
 import { verifyUpstreamRequest } from "../../upstream-auth/signature";
 import { parseQuery, parseWith } from "../../validation";
 import { systemClock } from "../lib/envelope";
@@ -110,19 +110,10 @@ export async function answerValidatedCall(call: ValidatedCall): Promise<TextAnsw
   const m = matchUpstreamPath(subPathOf(call.url));
   const { contract, pathParams, path, query } = call.parameters;
   if (!m || m.op.contract !== contract || !sameSegments(m.pathParams, pathParams)) return null;
-  const body = await runOperation(m.op, path, query, linkOriginFor(call.origin));
+  const { host, proto } = originParts(call.origin);
+  const body = await runOperation(m.op, path, query, originOf(host, proto, call.url));
   return { status: 200, headers: ANSWER_HEADER_LIST, text: stringifyJson(body) };
 }
-
-/**
- * What upstreamOrigin makes of a public origin the gateway forwards as X-Forwarded-Host and -Proto, once per origin (its
- * fallback, for a host it refuses, is PUBLIC_URL or this upstream's own origin: 127.0.0.1 on PORT for every call the
- * gateway makes in process).
- */
-const linkOriginFor = memoByKey((origin) => {
-  const u = new URL(origin);
-  return originOf(u.host, u.protocol.replace(":", ""), new URL(`http://127.0.0.1:${env().PORT}`));
-});
 
 function isUpstreamSecret(secret: string): boolean {
   const mine = Buffer.from(env().MARKET_UPSTREAM_SECRET);
