@@ -47,3 +47,20 @@ export function PasswordInput({ value, set, testId }: InputProps) {
     />
   );
 }
+
+/**
+ * The two things asked before a two-step change (turning it on, new recovery codes): a current code from the app and the
+ * member's password. `testId` prefixes both inputs' test ids (`-code`, `-password`).
+ */
+export function AppCodeAndPassword(p: { code: string; setCode: (v: string) => void; password: string; setPassword: (v: string) => void; testId: string }) {
+  return (
+    <>
+      <Field label="Code from your app" className="max-w-xs">
+        <CodeInput value={p.code} set={p.setCode} testId={`${p.testId}-code`} />
+      </Field>
+      <Field label="Your password" className="max-w-xs">
+        <PasswordInput value={p.password} set={p.setPassword} testId={`${p.testId}-password`} />
+      </Field>
+    </>
+  );
+}

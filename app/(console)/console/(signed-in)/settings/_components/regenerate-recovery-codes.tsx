@@ -3,7 +3,7 @@
 import { useMutation } from "@tanstack/react-query";
 import { useState } from "react";
 import { useTRPC } from "../../../providers";
-import { CodeInput, Field, PasswordInput } from "../../../_components/field";
+import { AppCodeAndPassword } from "../../../_components/field";
 import { BUTTON_SECONDARY } from "../../../_components/section";
 
 /**
@@ -30,12 +30,7 @@ export function RegenerateRecoveryCodes({ onNew }: { onNew: (codes: string[]) =>
         New recovery codes
       </h3>
       <p className="text-slate-600">Ten new codes in place of every one you have: the old ones stop working at once.</p>
-      <Field label="Code from your app" className="max-w-xs">
-        <CodeInput value={code} set={setCode} testId="two-step-regenerate-code" />
-      </Field>
-      <Field label="Your password" className="max-w-xs">
-        <PasswordInput value={password} set={setPassword} testId="two-step-regenerate-password" />
-      </Field>
+      <AppCodeAndPassword code={code} setCode={setCode} password={password} setPassword={setPassword} testId="two-step-regenerate" />
       <div>
         <button className={BUTTON_SECONDARY} disabled={regenerate.isPending} data-testid="two-step-regenerate">
           {regenerate.isPending ? "Checking" : "Get new recovery codes"}

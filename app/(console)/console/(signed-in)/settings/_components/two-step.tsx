@@ -5,7 +5,7 @@ import { useState } from "react";
 import { encode } from "uqr";
 import { useTRPC } from "../../../providers";
 import { utc } from "../../../_components/format";
-import { CodeInput, Field, PasswordInput } from "../../../_components/field";
+import { AppCodeAndPassword, CodeInput, Field } from "../../../_components/field";
 import { BUTTON, BUTTON_DANGER, BUTTON_SECONDARY, Loaded, Section } from "../../../_components/section";
 import { RegenerateRecoveryCodes } from "./regenerate-recovery-codes";
 
@@ -99,12 +99,7 @@ function ConfirmSecret({ secret, uri, onOn }: { secret: string; uri: string; onO
           </details>
         </div>
       </div>
-      <Field label="Code from your app" className="max-w-xs">
-        <CodeInput value={code} set={setCode} testId="two-step-code" />
-      </Field>
-      <Field label="Your password" className="max-w-xs">
-        <PasswordInput value={password} set={setPassword} testId="two-step-password" />
-      </Field>
+      <AppCodeAndPassword code={code} setCode={setCode} password={password} setPassword={setPassword} testId="two-step" />
       <div>
         <button className={BUTTON} disabled={enable.isPending} data-testid="two-step-enable">
           {enable.isPending ? "Checking" : "Turn on"}
