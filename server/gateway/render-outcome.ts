@@ -16,10 +16,14 @@ function billing(fields: Record<string, string | number | null | undefined>): st
 }
 
 function passThrough(r: Delivered, extra: Record<string, string>, paid: boolean): Response {
-  const headers = new Headers(r.headers);
-  for (const [k, v] of Object.entries(extra)) headers.set(k, v);
+  // The upstream's headers, then ours in place of any of the same name: one list, made into the Response's headers once.
+  const ours = new Map<string, string>();
+  for (const k in extra) ours.set(k.toLowerCase(), extra[k]!);
   // A paid response must never be stored by a shared cache and replayed to someone who did not pay.
-  if (paid) headers.set("cache-control", "private, no-store");
+  if (paid) ours.set("cache-control", "private, no-store");
+  const headers: [string, string][] = [];
+  for (const [k, v] of r.headers) if (!ours.has(k)) headers.push([k, v]);
+  for (const kv of ours) headers.push(kv);
   // An answer known as text goes out as that text (its UTF-8 is `body`): a Response made from bytes costs more.
   return new Response(r.status === 204 || r.status === 304 ? null : (r.text ?? r.body), { status: r.status, headers });
 }

@@ -3,7 +3,7 @@
 // body as sent. A payer can prove what it paid for and what it got; the seller can answer a dispute with it. Sent as
 // `svc-receipt` on every charged or re-delivered answer, and kept (the charge's) for GET /payments/{id}/receipt.
 import "server-only";
-import { createHash, KeyObject, sign } from "node:crypto";
+import { hash, KeyObject, sign } from "node:crypto";
 import type { CryptoKey } from "jose";
 import { currentSigningKey } from "../identity/signing-keys";
 import { microsToUsd } from "../lib/money";
@@ -27,12 +27,13 @@ export type ReceiptFacts = {
   replay: boolean;
 };
 
-/** The body hash a verifier recomputes: SHA-256 of the bytes received, base64url. A string is hashed as its UTF-8. */
+/**
+ * The body hash a verifier recomputes: SHA-256 of the bytes received, base64url. A string is hashed as its UTF-8.
+ * One-shot (`crypto.hash`): no Hash object per answer.
+ */
 export function bodyHash(body: ArrayBuffer | Uint8Array | string | null): string {
-  const h = createHash("sha256");
-  if (typeof body === "string") h.update(body, "utf8");
-  else h.update(body ? new Uint8Array(body as ArrayBuffer) : new Uint8Array());
-  return h.digest("base64url");
+  if (typeof body === "string") return hash("sha256", body, "base64url");
+  return hash("sha256", body instanceof Uint8Array ? body : new Uint8Array(body ?? new ArrayBuffer(0)), "base64url");
 }
 
 // jose signs through WebCrypto, whose asynchronous job (a thread-pool round trip, promise and abort-signal set-up)
