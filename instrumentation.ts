@@ -25,7 +25,7 @@ export async function register() {
   const { flushChallengeCountsOnShutdown } = await import("./server/analytics/challenge-counts");
   flushChallengeCountsOnShutdown();
   // Plan credit this instance leased: its spent calls written and the rest returned at shutdown too.
-  const { returnLeasesOnShutdown } = await import("./server/payments/rails/credits/lease-book");
+  const { returnLeasesOnShutdown } = await import("./server/payments/rails/credits/instance-lease-book");
   returnLeasesOnShutdown();
   const { startOperations } = await import("./server/startup");
   startOperations();

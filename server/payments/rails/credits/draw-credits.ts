@@ -14,7 +14,8 @@ import type { PaidCall } from "../rail";
 import { hasCoveringGrant, type DrawResult } from "./credits.queries";
 import { reserveDrawBatched } from "./reserve-queue";
 import { forgetCoverage, noteCoverage, reservationTurn } from "./coverage-memo";
-import { leaseBook, type LeaseBook } from "./lease-book";
+import { leaseBook } from "./instance-lease-book";
+import type { LeaseBook } from "./lease-book";
 
 export type Draw =
   | { type: "reserved"; paymentId: string; amountMicros: bigint; billing: Record<string, string> }

@@ -8,7 +8,7 @@ import { peekVerifiedToken, verifyAccessToken } from "../../../identity/verify-a
 import { AGENT_AUTHORIZATION_HEADER, parseAgentAuthorization } from "../../../identity/parse-agent-authorization";
 import { drawCredits } from "./draw-credits";
 import { enqueueCapture } from "./capture-queue";
-import { leaseBook } from "./lease-book";
+import { leaseBook } from "./instance-lease-book";
 import { returnLapsedLeases } from "./leases.queries";
 import { env } from "../../../env";
 import { releaseDraw } from "./credits.queries";

@@ -1,11 +1,13 @@
-// An instance's leases of plan credit (README "Leased credit"): per credential and meter, at most one live lease, taken
+// An instance's leases of plan credit (README "Leased credit"): per credential and meter, one live lease (and the next,
+// asked for when the live one is down to a quarter: ./lease-timing.ts RENEW_AHEAD), taken
 // from the grants by one statement, spent from memory, closed when its calls or its time run out or a notice names it,
 // and returned (what it did not spend back to its grant) once its calls in flight have ended. Spent calls are written
 // in batches, with the next lease taken or a second later (./leases.queries.ts `syncLeases`), so a covered call at
 // steady state costs PostgreSQL one write transaction per lease, not one per call.
 // Leases are used only while the instance hears both notices (controls, catalog): a lost connection closes them all.
 import { newId } from "../../../lib/ids";
-import { listenForLeaseNotices, lostLockRace, syncLeases, type LeaseAsk, type LeasedCall, type SyncResult } from "./leases.queries";
+import { CONTENDED_TRIES, contendedBackOffMs, NO_LEASE_MS, RECORD_DELAY_MS, RENEW_AHEAD } from "./lease-timing";
+import { lostLockRace, syncLeases, type LeaseAsk, type LeasedCall, type SyncResult } from "./leases.queries";
 
 /** What a call needs to spend from a lease. */
 export type LeaseRequest = Omit<LeaseAsk, "leaseId" | "instanceId"> & Pick<LeasedCall, "method" | "path" | "query" | "operationKey" | "transport">;
@@ -22,6 +24,8 @@ type Lease = {
   /** The grant it was taken from: `g:` notices (the grant ended early, its purchase refunded) name it. */
   grantId: string;
   available: bigint;
+  /** What it was taken with (a quarter of it left: the pool's next lease is asked for ahead, RENEW_AHEAD). */
+  amount: bigint;
   /** Grants' balance beside the lease when it was taken (what `balance_usd` adds the lease's rest to). */
   balanceMicros: bigint;
   deadline: number;
@@ -35,23 +39,12 @@ type Lease = {
 
 type Spent = { lease: Lease; call: Omit<LeasedCall, "units" | "upstreamStatus" | "receipt" | "servedAt"> };
 
-/** How long a pool that got no lease goes per call before asking again (a notice clears it sooner). */
-const NO_LEASE_MS = 2_000;
-/** Statements a lease is asked with at once when each loses to a concurrent one, before the pool backs off briefly. */
-const CONTENDED_TRIES = 3;
-// After CONTENDED_TRIES lost statements the pool goes per call for milliseconds, not NO_LEASE_MS: losing says another
-// writer took the credit this statement saw, not that there is none. Two seconds per call would put the pool's every
-// call back on the grant rows (the load leases remove) long after the race ended. The wait doubles per consecutive
-// round (a race that goes on is load, not a collision), is jittered (losers do not ask again in lockstep), and capped.
-const CONTENDED_BACKOFF_MS = 10;
-const CONTENDED_BACKOFF_CAP_MS = 250;
-/** Spent calls wait at most this long for a statement to ride with. */
-const RECORD_DELAY_MS = 1_000;
-
 export class LeaseBook {
   readonly instanceId = newId("ins");
   private listeningTo = new Set<string>();
   private live = new Map<string, Lease>();
+  /** A pool's lease taken ahead (RENEW_AHEAD): spent once its live one runs out. */
+  private next = new Map<string, Lease>();
   private unreturned = new Map<string, Lease>();
   private acquiring = new Map<string, Promise<void>>();
   private noLease = new Map<string, number>();
@@ -109,9 +102,9 @@ export class LeaseBook {
     // Each lease taken serves at least the first call waiting for it, so waiting for the next one always progresses;
     // when none can be taken (noLease), the call goes the per-call way.
     for (let attempt = 0; attempt < 1_000 && this.listening; attempt++) {
-      if ((this.noLease.get(key) ?? 0) > Date.now()) return null;
-      const lease = this.live.get(key);
-      if (lease && !lease.closed && Date.now() < lease.deadline && lease.available >= r.priceMicros) {
+      const lease = this.usable(key, r.priceMicros);
+      const noLease = (this.noLease.get(key) ?? 0) > Date.now();
+      if (lease) {
         lease.available -= r.priceMicros;
         lease.inflight++;
         const paymentId = newId("pay");
@@ -119,17 +112,33 @@ export class LeaseBook {
         const call = { paymentId, leaseId: lease.id, sellerId, credentialId, meterKey, priceMicros, method, path, query, operationKey, transport };
         this.spent.set(paymentId, { lease, call });
         this.stats.calls++;
+        if (lease.available * RENEW_AHEAD <= lease.amount && !noLease && !this.next.has(key)) void this.askFor(key, r);
         return { paymentId, leaseId: lease.id, balanceMicros: lease.balanceMicros + lease.available };
       }
-      if (lease) this.close(lease);
-      let p = this.acquiring.get(key);
-      if (!p) {
-        p = this.acquire(key, r).finally(() => this.acquiring.delete(key));
-        this.acquiring.set(key, p);
-      }
-      await p;
+      if (noLease) return null;
+      await this.askFor(key, r);
     }
     return null;
+  }
+
+  /** The pool's lease that covers the price: the live one, or else the one taken ahead (then live); null when neither. */
+  private usable(key: string, priceMicros: bigint): Lease | null {
+    for (;;) {
+      const live = this.live.get(key);
+      if (live && !live.closed && Date.now() < live.deadline && live.available >= priceMicros) return live;
+      if (live) this.close(live);
+      const ahead = this.next.get(key);
+      if (!ahead) return null;
+      this.next.delete(key);
+      this.live.set(key, ahead);
+    }
+  }
+
+  /** The pool's lease statement in flight, or a new one. */
+  private askFor(key: string, r: LeaseRequest): Promise<void> {
+    const p = this.acquiring.get(key) ?? this.acquire(key, r).finally(() => this.acquiring.delete(key));
+    this.acquiring.set(key, p);
+    return p;
   }
 
   /** A leased call was served: recorded with the next batch. False: not a leased call (the caller captures it). */
@@ -157,7 +166,7 @@ export class LeaseBook {
 
   /** What this instance holds of a credential's credit now (entitlements read the database's account). */
   leaseCount(): number {
-    return this.live.size;
+    return this.live.size + this.next.size;
   }
 
   /** Write every spent call and return every lease (shutdown, tests): nothing is held by this instance after it. */
@@ -181,6 +190,7 @@ export class LeaseBook {
     for (const l of this.unreturned.values()) if (l.timer) clearTimeout(l.timer);
     if (this.flushTimer) clearTimeout(this.flushTimer);
     this.live.clear();
+    this.next.clear();
     this.unreturned.clear();
     this.spent.clear();
     this.records = [];
@@ -229,6 +239,7 @@ export class LeaseBook {
       humanId: got.credentialHumanId,
       grantId: got.grantId,
       available: got.amountMicros,
+      amount: got.amountMicros,
       balanceMicros: got.balanceMicros,
       deadline: t0 + got.ms,
       inflight: 0,
@@ -240,7 +251,10 @@ export class LeaseBook {
     lease.timer = setTimeout(() => this.close(lease), got.ms);
     lease.timer.unref?.();
     this.stats.leases++;
-    this.live.set(key, lease);
+    // Taken ahead while the live one still serves: it waits its turn.
+    const live = this.live.get(key);
+    if (live && !live.closed) this.next.set(key, lease);
+    else this.live.set(key, lease);
     this.unreturned.set(lease.id, lease);
   }
 
@@ -285,11 +299,12 @@ export class LeaseBook {
     lease.timer = null;
     lease.closed = true;
     if (this.live.get(lease.key) === lease) this.live.delete(lease.key);
+    if (this.next.get(lease.key) === lease) this.next.delete(lease.key);
     this.maybeReturn(lease);
   }
 
   private closeWhere(pred: (l: Lease) => boolean): void {
-    for (const l of [...this.live.values()]) if (pred(l)) this.close(l);
+    for (const l of [...this.live.values(), ...this.next.values()]) if (pred(l)) this.close(l);
   }
 
   private maybeReturn(lease: Lease): void {
@@ -319,31 +334,4 @@ export class LeaseBook {
     );
     this.flushTimer.unref?.();
   }
-}
-
-/** The wait after a round of lost statements: doubling per consecutive round, capped, jittered over its upper half. */
-function contendedBackOffMs(round: number): number {
-  const ms = Math.min(CONTENDED_BACKOFF_CAP_MS, CONTENDED_BACKOFF_MS * 2 ** Math.min(round - 1, 10));
-  return ms / 2 + Math.random() * (ms / 2);
-}
-
-/** This process's book, listening from its first use. One per process, whichever bundle loaded this module. */
-export function leaseBook(): LeaseBook {
-  const g = globalThis as unknown as { __leaseBook?: LeaseBook };
-  if (!g.__leaseBook) {
-    g.__leaseBook = new LeaseBook();
-    listenForLeaseNotices(g.__leaseBook);
-  }
-  return g.__leaseBook;
-}
-
-/** At shutdown, this instance's spent calls are written and its leases returned (a crash leaves them to the reconciler). */
-export function returnLeasesOnShutdown(): void {
-  const last = () => {
-    const book = (globalThis as unknown as { __leaseBook?: LeaseBook }).__leaseBook;
-    void book?.returnAll().catch((e) => console.error("[credits] last lease return failed:", e instanceof Error ? e.message : e));
-  };
-  process.once("SIGTERM", last);
-  process.once("SIGINT", last);
-  process.once("beforeExit", last);
 }

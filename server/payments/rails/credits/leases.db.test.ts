@@ -324,6 +324,54 @@ describe("leased credit", () => {
       else expect((await ledger(agent.credentialId))._count).toBe(2);
     });
 
+  it("a pool asks for its next lease while its live one still serves: calls never wait for it, one statement per lease, a notice ends both", async () => {
+    const a = await instance();
+    const agent = await registerAnonymous(store);
+    const g = await grant(agent.credentialId, 100n * PRICE);
+    const until = async (what: () => boolean, label: string) => {
+      for (let i = 0; i < 250 && !what(); i++) await new Promise((r) => setTimeout(r, 4));
+      expect(what(), label).toBe(true);
+    };
+    // 14 calls leave 6 of the lease's 20: nothing is asked yet.
+    for (let i = 0; i < 14; i++) expect((await covered(a, agent.credentialId)).type).toBe("reserved");
+    await new Promise((r) => setTimeout(r, 30));
+    expect([a.stats.statements, a.stats.leases, a.leaseCount()]).toEqual([1, 1, 1]);
+    // The 15th leaves a quarter (5 calls): the next lease is asked for, carrying the calls spent so far.
+    expect((await covered(a, agent.credentialId)).type).toBe("reserved");
+    await until(() => a.leaseCount() === 2, "the next lease taken ahead");
+    expect([a.stats.statements, a.stats.leases]).toEqual([2, 2]);
+    // The grants gave exactly the two leases. The pool holds a lease and a quarter: the live lease's 5 calls and the next
+    // one's 20, plus the 15th call, served and still unrecorded (its record rides with the next statement).
+    expect(await liveLeases(agent.credentialId)).toBe(2);
+    expect(await balance([g])).toBe(60n * PRICE);
+    expect((await findGrantsWithPlans(sellerId, [agent.credentialId]))[0]!.heldMicros).toBe((5n + 20n + 1n) * PRICE);
+    // The live lease's rest, then the next one: six more calls, none waiting on a statement.
+    for (let i = 0; i < 6; i++) expect((await covered(a, agent.credentialId)).type).toBe("reserved");
+    expect([a.stats.statements, a.stats.leases, a.stats.calls, a.leaseCount()]).toEqual([2, 2, 21, 1]);
+    // A revocation ends every lease of the credential at once, the one taken ahead too; its rest goes back.
+    await db.agentCredential.update({ where: { id: agent.credentialId }, data: { revokedAt: new Date() } });
+    await until(() => a.leaseCount() === 0, "both leases closed by the notice");
+    await a.returnAll();
+    expect(await liveLeases(agent.credentialId)).toBe(0);
+    expect(await balance([g])).toBe(79n * PRICE);
+    expect(await ledger(agent.credentialId)).toMatchObject({ _count: 21, _sum: { amountMicros: 21n * PRICE } });
+  });
+
+  it("a next lease asked for ahead that finds no credit leaves the live lease serving its rest; then the per-call path", async () => {
+    const a = await instance();
+    const agent = await registerAnonymous(store);
+    const g = await grant(agent.credentialId, 20n * PRICE);
+    // All the credit is in the first lease: the ask made ahead after 15 calls finds none, and must not end the rest.
+    const draws: Draw["type"][] = [];
+    for (let i = 0; i < 21; i++) draws.push((await covered(a, agent.credentialId)).type);
+    expect(draws).toEqual([...Array<Draw["type"]>(20).fill("reserved"), "uncovered"]);
+    expect(a.stats.leases).toBe(1);
+    await a.returnAll();
+    expect(await liveLeases(agent.credentialId)).toBe(0);
+    expect(await balance([g])).toBe(0n);
+    expect(await ledger(agent.credentialId)).toMatchObject({ _count: 20, _sum: { amountMicros: 20n * PRICE } });
+  });
+
   it("entitlements count the credit a lease holds in the balance and say how much instances hold; exact once it returns", async () => {
     const a = await instance();
     const agent = await registerAnonymous(store);
