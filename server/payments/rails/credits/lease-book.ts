@@ -1,7 +1,7 @@
-// An instance's leases of plan credit (README "Leased credit"): per credential and meter, one live lease (and the next,
-// asked for when the live one is down to a quarter: ./lease-timing.ts RENEW_AHEAD), taken
-// from the grants by one statement, spent from memory, closed when its calls or its time run out or a notice names it,
-// and returned (what it did not spend back to its grant) once its calls in flight have ended. Spent calls are written
+// An instance's leases of plan credit (README "Leased credit"): per credential and meter, one live lease, taken from
+// the grants by one statement, spent from memory, closed when its calls or its time run out or a notice names it, and
+// returned (what it did not spend back to its grant) once its calls in flight have ended; the next one is asked for
+// when the live one is down to a quarter (./lease-timing.ts RENEW_AHEAD) and waits its turn. Spent calls are written
 // in batches, with the next lease taken or a second later (./leases.queries.ts `syncLeases`), so a covered call at
 // steady state costs PostgreSQL one write transaction per lease, not one per call.
 // Leases are used only while the instance hears both notices (controls, catalog): a lost connection closes them all.
