@@ -43,8 +43,8 @@ describe("renderOutcome passes the upstream's answer on", () => {
     expect(res.headers.get("cache-control")).toBe("private, no-store");
     expect(res.headers.get("payment-receipt")).toBe("ours");
     expect(res.headers.get("svc-receipt")).toBe("jws");
-    expect(res.headers.get("svc-billing")).toMatch(
-      /^payment=pay_1; rail=credits; operation=aggregates; meter=aggregates; units=1; amount_usd=0\.020000; status=charged; source=credit$/,
+    expect(res.headers.get("svc-billing")).toBe(
+      "payment=pay_1; rail=credits; operation=aggregates; meter=aggregates; units=1; amount_usd=0.020000; status=charged; source=credit",
     );
     expect(res.headers.get("svc-payment-id")).toBe("pay_1");
     expect(res.headers.get("server-timing")).toBe("total;dur=1");
