@@ -44,6 +44,20 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(() => stopGatewayStack({ chain, upstream }));
 
+/**
+ * A claim pass as the reconciler makes it, once no claim is in flight. One claim is in flight at a time per database,
+ * and other files share this one: while another file's claim holds its lease the answer is `pending`, and the next
+ * pass (as the reconciler's would) is this one's.
+ */
+async function claimWhenFree(opts: Parameters<typeof claimVouchers>[0]) {
+  let report = await claimVouchers(opts);
+  for (let i = 0; i < 60 && "pending" in report; i++) {
+    await new Promise((r) => setTimeout(r, 500));
+    report = await claimVouchers(opts);
+  }
+  return report;
+}
+
 const challenge = async () => {
   const res = await callGateway(seller.host, PATH);
   expect(res.status).toBe(402);
@@ -93,9 +107,9 @@ describe("claims", () => {
     const channels = [await channelWithCalls(1, 3), await channelWithCalls(2, 2), await channelWithCalls(3, 4)];
     await flushVoucherCaptures();
     // Nine calls: not worth a transaction yet.
-    expect(await claimVouchers({ receivers })).toMatchObject({ skipped: expect.stringContaining("claims wait") });
+    expect(await claimWhenFree({ receivers })).toMatchObject({ skipped: expect.stringContaining("claims wait") });
     const before = await usdcBalance(chain.rpcUrl, payTo);
-    const report = await claimVouchers({ force: true, receivers });
+    const report = await claimWhenFree({ force: true, receivers });
     expect(report).toMatchObject({ channels: 3, calls: 9 });
     const claims = await db.batchTransaction.findMany({
       where: { kind: "claim", status: "confirmed", transaction: (report as { transaction: string }).transaction },
@@ -192,13 +206,7 @@ describe("the payer's escrow", () => {
     expect(await syncChannels({ fromBlock: from })).toBe(1);
     expect((await db.batchChannel.findUniqueOrThrow({ where: { id } })).withdrawRequestedAt).not.toBeNull();
     // (With it, whatever else is unclaimed at this seller goes in the same transaction.)
-    // One claim is in flight at a time per database, and other files' chains share this one: while another file's
-    // claim holds its lease the answer is `pending`, and the next pass (as the reconciler's would) makes this one.
-    let urgent = await claimVouchers({ receivers });
-    for (let i = 0; i < 60 && "pending" in urgent; i++) {
-      await new Promise((r) => setTimeout(r, 500));
-      urgent = await claimVouchers({ receivers });
-    }
+    const urgent = await claimWhenFree({ receivers });
     expect(urgent).toMatchObject({ transaction: expect.stringMatching(/^0x/) });
     expect((urgent as { calls: number }).calls).toBeGreaterThanOrEqual(3);
     expect((await readChannel(id)).totalClaimed).toBe(PRICE * 3n);
